@@ -1,0 +1,122 @@
+# cairn: one static binary.  See README.md; `make help` lists the targets.
+#
+# Flavours, each in its own directory:
+#   build/cairn          release: musl-gcc, static, stripped, mbedTLS+curl
+#   build/san/cairn      host cc, dynamic, ASan+UBSan, test hooks on
+#   build/tst/cairn      musl-gcc, static, test hooks on (crash points)
+# Objects mirror the source tree under build/<flavour>/obj/.
+
+VERSION := 0.1.0
+-include config.mak
+
+SRC_CORE := $(sort $(wildcard core/*.c))
+SRC_NET  := $(sort $(wildcard net/*.c))
+SRC_CMD  := $(sort $(wildcard cmd/*.c))
+SRC_ALL  := $(SRC_CORE) $(SRC_NET) $(SRC_CMD)
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT     := $(patsubst tests/unit/%.c,%,$(UNIT_SRC))
+
+MUSL_CC ?= musl-gcc
+HOST_CC ?= cc
+VROOT   := .cache/vendor
+
+WARN := -std=c11 -Wall -Wextra -Werror -pedantic -Wshadow \
+  -Wmissing-prototypes -Wstrict-prototypes -Wold-style-definition \
+  -Wmissing-declarations -Wundef -Wwrite-strings -Wredundant-decls \
+  -Wpointer-arith -Wvla -Wformat=2 -Wimplicit-fallthrough \
+  -Wdouble-promotion -Wfloat-conversion -Wcast-align \
+  -Wno-overlength-strings
+DEFS := -D_GNU_SOURCE -DCAIRN_VERSION=\"$(VERSION)\" -Icore -Inet -Icmd
+DEPF := -MMD -MP
+
+REL_CFLAGS := $(WARN) $(DEFS) -O2 -ffunction-sections -fdata-sections \
+  -I$(VROOT)/musl/include
+SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all \
+  -fno-omit-frame-pointer
+SAN_CFLAGS := $(WARN) $(DEFS) -O1 -g $(SAN_FLAGS) -DCAIRN_TEST=1 \
+  -I$(VROOT)/host/include
+TST_CFLAGS := $(REL_CFLAGS) -DCAIRN_TEST=1
+VLIBS      := -lcurl -lmbedtls -lmbedx509 -lmbedcrypto
+REL_LDFLAGS := -static -s -Wl,--gc-sections -L$(VROOT)/musl/lib
+SAN_LDFLAGS := $(SAN_FLAGS) -L$(VROOT)/host/lib
+LIBS := -lpthread -lm
+
+.PHONY: all release san tst test unit e2e check demo bench clean help vendor
+
+all: release
+
+help:
+	@echo "make            build/cairn (static musl release)"
+	@echo "make san        build/san/cairn (ASan+UBSan, dynamic)"
+	@echo "make test       bootstrap, build both flavours, run every test"
+	@echo "make demo       bootstrap, build, run examples/quickstart"
+	@echo "make bench      benchmarks (scripts/bench*)"
+
+# ---- third-party libraries (recipe in vendor/) -------------------------
+$(VROOT)/musl/.stamp:
+	vendor/fetch-build.sh musl
+$(VROOT)/host/.stamp:
+	vendor/fetch-build.sh host
+vendor: $(VROOT)/musl/.stamp $(VROOT)/host/.stamp
+
+# ---- object rules per flavour --------------------------------------------
+define flavour
+$(1)_OBJ := $$(patsubst %.c,build/$(1)/obj/%.o,$$(SRC_ALL))
+build/$(1)/obj/core/%.o: core/%.c
+	@mkdir -p $$(@D)
+	$$(if $$(V),,@echo "  CC[$(1)] $$<";)$(2) $$($(4)) $$(DEPF) -c $$< -o $$@
+build/$(1)/obj/%.o: %.c | $$(VROOT)/$(3)/.stamp
+	@mkdir -p $$(@D)
+	$$(if $$(V),,@echo "  CC[$(1)] $$<";)$(2) $$($(4)) $$(DEPF) -c $$< -o $$@
+build/$(1)/tests/%.o: tests/unit/%.c
+	@mkdir -p $$(@D)
+	$$(if $$(V),,@echo "  CC[$(1)] $$<";)$(2) $$($(4)) -Itests/unit $$(DEPF) -c $$< -o $$@
+# Unit tests link the modules named in tests/unit/test_X.deps.
+build/$(1)/tests/%: build/$(1)/tests/%.o $$$$(patsubst %,build/$(1)/obj/%.o,$$$$(shell cat tests/unit/$$$$*.deps))
+	$$(if $$(V),,@echo "  LD[$(1)] $$@";)$(2) $$^ -o $$@ $$($(5)) $$(if $$(filter net/% cmd/%,$$(shell cat tests/unit/$$*.deps)),$$(VLIBS)) $$(LIBS)
+endef
+.SECONDEXPANSION:
+$(eval $(call flavour,rel,$(MUSL_CC),musl,REL_CFLAGS,REL_LDFLAGS))
+$(eval $(call flavour,san,$(HOST_CC),host,SAN_CFLAGS,SAN_LDFLAGS))
+$(eval $(call flavour,tst,$(MUSL_CC),musl,TST_CFLAGS,REL_LDFLAGS))
+
+build/cairn: $(rel_OBJ)
+	$(if $(V),,@echo "  LD      $@";)$(MUSL_CC) $^ -o $@ $(REL_LDFLAGS) $(VLIBS) $(LIBS)
+build/san/cairn: $(san_OBJ)
+	$(if $(V),,@echo "  LD[san] $@";)$(HOST_CC) $^ -o $@ $(SAN_LDFLAGS) $(VLIBS) $(LIBS)
+build/tst/cairn: $(tst_OBJ)
+	$(if $(V),,@echo "  LD[tst] $@";)$(MUSL_CC) $^ -o $@ $(REL_LDFLAGS) $(VLIBS) $(LIBS)
+
+release: build/cairn
+san: build/san/cairn
+tst: build/tst/cairn
+
+UNIT_BINS := $(foreach f,rel san,$(addprefix build/$(f)/tests/,$(UNIT)))
+
+# ---- tests -----------------------------------------------------------------
+test:
+	@scripts/bootstrap
+	@$(MAKE) --no-print-directory build/cairn build/san/cairn build/tst/cairn $(UNIT_BINS)
+	@scripts/run-tests
+
+unit: $(UNIT_BINS)
+	@scripts/run-tests unit
+
+e2e: build/cairn build/san/cairn build/tst/cairn
+	@scripts/run-tests e2e
+
+check:
+	@scripts/check-style
+
+demo:
+	@scripts/bootstrap
+	@$(MAKE) --no-print-directory build/cairn
+	@scripts/demo
+
+bench: build/cairn
+	@scripts/bench
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,214 @@
+/*
+** arena.c: chunked bump allocator.  See arena.h for the contracts.
+**
+** Method: chunks are singly linked, newest first.  An allocation bumps
+** a->beg; when the current chunk is too small a new chunk of
+** max(chunk_size, request + alignment slack) is taken from malloc().  This
+** file is the only place in cairn that calls malloc()/free().
+*/
+#include "arena.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_ASAN 1
+#endif
+#endif
+
+#ifdef ARENA_ASAN
+void __asan_poison_memory_region(void const volatile *addr, size_t size);
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
+#define POISON(p, n) __asan_poison_memory_region((p), (n))
+#define UNPOISON(p, n) __asan_unpoison_memory_region((p), (n))
+#else
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+#define DEFAULT_CHUNK ((size_t)64 * 1024)
+#define MAX_ALIGN ((size_t)64)
+
+struct ArenaChunk {
+  ArenaChunk *prev;   /* older chunk */
+  size_t size;        /* usable bytes after the header */
+  _Alignas(64) char data[];
+};
+
+static long fail_after = -1;
+
+void arena_test_fail_after(long n) { fail_after = n; }
+
+static _Noreturn void out_of_memory(void)
+{
+  static const char msg[] = "cairn: out of memory\n";
+  fwrite(msg, 1, sizeof msg - 1, stderr);
+  exit(70);
+}
+
+void arena_init(Arena *a, size_t chunk_size)
+{
+  memset(a, 0, sizeof *a);
+  a->chunk_size = chunk_size ? chunk_size : DEFAULT_CHUNK;
+}
+
+static void new_chunk(Arena *a, size_t need)
+{
+  size_t size = a->chunk_size;
+  if (need > SIZE_MAX - MAX_ALIGN - sizeof(ArenaChunk))
+    out_of_memory();
+  if (size < need + MAX_ALIGN)
+    size = need + MAX_ALIGN;
+  if (fail_after >= 0 && fail_after-- == 0)
+    out_of_memory();
+  ArenaChunk *c = malloc(sizeof(ArenaChunk) + size);
+  if (!c)
+    out_of_memory();
+  c->prev = a->chunk;
+  c->size = size;
+  a->chunk = c;
+  a->beg = c->data;
+  a->end = c->data + size;
+  POISON(a->beg, size);
+}
+
+void arena_release(Arena *a)
+{
+  ArenaChunk *c = a->chunk;
+  while (c) {
+    ArenaChunk *prev = c->prev;
+    UNPOISON(c->data, c->size);
+    free(c);
+    c = prev;
+  }
+  size_t cs = a->chunk_size;
+  memset(a, 0, sizeof *a);
+  a->chunk_size = cs ? cs : DEFAULT_CHUNK;
+}
+
+void *arena_alloc_raw(Arena *a, size_t size, size_t align, size_t count)
+{
+  if (align == 0 || (align & (align - 1)) || align > MAX_ALIGN)
+    align = MAX_ALIGN;
+  if (count && size > SIZE_MAX / count)
+    out_of_memory();
+  size_t n = size * count;
+  if (n == 0)
+    n = 1;   /* unique pointer for empty arrays */
+  for (;;) {
+    if (a->beg) {
+      uintptr_t p = (uintptr_t)a->beg;
+      size_t pad = (size_t)(-p & (align - 1));
+      size_t avail = (size_t)(a->end - a->beg);
+      if (avail >= pad && avail - pad >= n) {
+        char *r = a->beg + pad;
+        a->beg = r + n;
+        a->used += n;
+        a->last = r;
+        UNPOISON(r, n);
+        return r;
+      }
+    }
+    new_chunk(a, n);
+  }
+}
+
+void *arena_alloc(Arena *a, size_t size, size_t align, size_t count)
+{
+  void *p = arena_alloc_raw(a, size, align, count);
+  size_t n = size * count;
+  if (n)
+    memset(p, 0, n);
+  return p;
+}
+
+void *arena_grow(Arena *a, void *p, size_t size, size_t align,
+                 size_t old_count, size_t new_count)
+{
+  if (new_count && size > SIZE_MAX / new_count)
+    out_of_memory();
+  size_t old_n = size * old_count, new_n = size * new_count;
+  if (!p)
+    return arena_alloc(a, size, align, new_count);
+  if (new_n <= old_n)
+    return p;
+  /* In place: p is the last allocation and the chunk has room. */
+  if (p == a->last && (char *)p + old_n <= a->end &&
+      (size_t)(a->end - (char *)p) >= new_n) {
+    char *q = p;
+    char *newend = q + new_n;
+    UNPOISON(q + old_n, new_n - old_n);
+    memset(q + old_n, 0, new_n - old_n);
+    if (newend > a->beg) {
+      a->used += (size_t)(newend - a->beg);
+      a->beg = newend;
+    }
+    return p;
+  }
+  void *r = arena_alloc(a, size, align, new_count);
+  memcpy(r, p, old_n);
+  return r;
+}
+
+char *arena_strndup(Arena *a, const char *s, size_t n)
+{
+  if (n == SIZE_MAX)
+    out_of_memory();
+  char *r = arena_alloc_raw(a, 1, 1, n + 1);
+  if (n)
+    memcpy(r, s, n);
+  r[n] = 0;
+  return r;
+}
+
+char *arena_strdup(Arena *a, const char *s)
+{
+  return arena_strndup(a, s, strlen(s));
+}
+
+char *arena_printf(Arena *a, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  char small[256];
+  int n = vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    return arena_strdup(a, "");
+  char *r = arena_alloc_raw(a, 1, 1, (size_t)n + 1);
+  if ((size_t)n < sizeof small) {
+    memcpy(r, small, (size_t)n + 1);
+  } else {
+    va_start(ap, fmt);
+    vsnprintf(r, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+  }
+  return r;
+}
+
+ArenaMark arena_mark(Arena *a)
+{
+  ArenaMark m = {a->chunk, a->beg, a->end, a->used};
+  return m;
+}
+
+void arena_rewind(Arena *a, ArenaMark m)
+{
+  while (a->chunk && a->chunk != m.chunk) {
+    ArenaChunk *prev = a->chunk->prev;
+    UNPOISON(a->chunk->data, a->chunk->size);
+    free(a->chunk);
+    a->chunk = prev;
+  }
+  a->beg = m.beg;
+  a->end = m.end;
+  a->used = m.used;
+  a->last = NULL;
+  if (a->beg)
+    POISON(a->beg, (size_t)(a->end - a->beg));
+}

@@ -1,0 +1,82 @@
+/*
+** buf.c: growable arena-backed byte buffer (see buf.h).
+*/
+#include "buf.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void buf_init(Buf *b, Arena *a)
+{
+  b->arena = a;
+  b->p = NULL;
+  b->len = 0;
+  b->cap = 0;
+}
+
+void buf_reserve(Buf *b, size_t extra)
+{
+  if (b->cap - (b->p ? b->len : 0) > extra && b->p)
+    return;
+  size_t need = b->len + extra + 1;
+  size_t cap = b->cap ? b->cap : 64;
+  while (cap < need)
+    cap = cap * 2 > cap ? cap * 2 : need;
+  b->p = arena_grow(b->arena, b->p, 1, 1, b->cap, cap);
+  b->cap = cap;
+}
+
+void buf_put(Buf *b, const void *data, size_t n)
+{
+  buf_reserve(b, n);
+  if (n)
+    memcpy(b->p + b->len, data, n);
+  b->len += n;
+  b->p[b->len] = 0;
+}
+
+void buf_puts(Buf *b, const char *s) { buf_put(b, s, strlen(s)); }
+
+void buf_putc(Buf *b, char c)
+{
+  buf_reserve(b, 1);
+  b->p[b->len++] = c;
+  b->p[b->len] = 0;
+}
+
+void buf_vprintf(Buf *b, const char *fmt, va_list ap)
+{
+  va_list ap2;
+  va_copy(ap2, ap);
+  buf_reserve(b, 64);
+  size_t room = b->cap - b->len;
+  int n = vsnprintf(b->p + b->len, room, fmt, ap);
+  if (n < 0) {
+    va_end(ap2);
+    b->p[b->len] = 0;
+    return;
+  }
+  if ((size_t)n >= room) {
+    buf_reserve(b, (size_t)n);
+    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap2);
+  }
+  va_end(ap2);
+  b->len += (size_t)n;
+}
+
+void buf_printf(Buf *b, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  buf_vprintf(b, fmt, ap);
+  va_end(ap);
+}
+
+const char *buf_str(Buf *b) { return b->p ? b->p : ""; }
+
+void buf_clear(Buf *b)
+{
+  b->len = 0;
+  if (b->p)
+    b->p[0] = 0;
+}

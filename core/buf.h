@@ -1,0 +1,38 @@
+/*
+** buf: a growable byte buffer whose storage comes from an arena.
+**
+** Used by every writer (JSON, state, plan rendering, diagnostics).  The
+** contents are always NUL-terminated after the last byte so buf.p can be
+** used as a C string.  Growth doubles; the old storage stays in the arena
+** until the arena is released (give long-lived buffers a scratch arena of
+** their own when that matters).
+*/
+#ifndef CAIRN_BUF_H
+#define CAIRN_BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "arena.h"
+
+typedef struct Buf {
+  Arena *arena;
+  char *p;        /* contents, NUL-terminated; NULL until first write */
+  size_t len;     /* bytes written, not counting the NUL */
+  size_t cap;     /* bytes available in p, counting the NUL */
+} Buf;
+
+void buf_init(Buf *b, Arena *a);
+void buf_reserve(Buf *b, size_t extra);
+void buf_put(Buf *b, const void *data, size_t n);
+void buf_puts(Buf *b, const char *s);
+void buf_putc(Buf *b, char c);
+void buf_printf(Buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void buf_vprintf(Buf *b, const char *fmt, va_list ap);
+/* The contents as a C string ("" for an empty buffer). */
+const char *buf_str(Buf *b);
+/* Empties the buffer, keeping its storage. */
+void buf_clear(Buf *b);
+
+#endif
