@@ -248,4 +248,22 @@ bool val_path_get(Value v, ValPath p, Value *out);
 ** leading_dot is false). */
 void val_path_format(Buf *out, ValPath p, bool leading_dot);
 
+/* ---- added by values ---- */
+
+/* Arithmetic on numbers.  An unknown operand gives an unknown number, a
+** null operand a null number (callers report nulls themselves); the result
+** is sensitive when either operand is.  Integer results stay exact while
+** they fit in int64 and fall back to double on overflow. */
+Value val_num_add(Value a, Value b);
+Value val_num_sub(Value a, Value b);
+Value val_num_mul(Value a, Value b);
+Value val_num_neg(Value a);
+/* False (and *out untouched) when b is zero. */
+bool val_num_div(Value a, Value b, Value *out);
+/* Remainder with the dividend's sign (-5 % 3 == -2); false when b is
+** zero. */
+bool val_num_mod(Value a, Value b, Value *out);
+/* Numeric order of two known numbers of any representation: -1, 0, 1. */
+int val_num_cmp(Value a, Value b);
+
 #endif
