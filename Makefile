@@ -72,10 +72,11 @@ build/$(1)/tests/%.o: tests/unit/%.c
 	@mkdir -p $$(@D)
 	$$(if $$(V),,@echo "  CC[$(1)] $$<";)$(2) $$($(4)) -Itests/unit $$(DEPF) -c $$< -o $$@
 # Unit tests link the modules named in tests/unit/test_X.deps.
-build/$(1)/tests/%: build/$(1)/tests/%.o $$$$(patsubst %,build/$(1)/obj/%.o,$$$$(shell cat tests/unit/$$$$*.deps))
+build/$(1)/tests/%: build/$(1)/tests/%.o $$$$(addprefix build/$(1)/obj/,$$$$(addsuffix .o,$$$$(shell cat tests/unit/$$$$*.deps)))
 	$$(if $$(V),,@echo "  LD[$(1)] $$@";)$(2) $$^ -o $$@ $$($(5)) $$(if $$(filter net/% cmd/%,$$(shell cat tests/unit/$$*.deps)),$$(VLIBS)) $$(LIBS)
 endef
 .SECONDEXPANSION:
+.SECONDARY:
 $(eval $(call flavour,rel,$(MUSL_CC),musl,REL_CFLAGS,REL_LDFLAGS))
 $(eval $(call flavour,san,$(HOST_CC),host,SAN_CFLAGS,SAN_LDFLAGS))
 $(eval $(call flavour,tst,$(MUSL_CC),musl,TST_CFLAGS,REL_LDFLAGS))

@@ -1,0 +1,176 @@
+/*
+** main.c: global options, the command table, and dispatch.
+**
+** Global options come before the command, as in Terraform: -chdir=DIR,
+** -help/-h, -version/-v.  Commands with two words ("state list") are
+** matched longest first.
+*/
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+
+#include "cli.h"
+
+extern const CmdEntry cmd_version;
+extern const CmdEntry cmd_help;
+
+/* Sorted by name; main commands first in the help listing. */
+static const CmdEntry *const commands[] = {
+    &cmd_help,
+    &cmd_version,
+};
+#define NCOMMANDS ((int)(sizeof commands / sizeof *commands))
+
+static const char *const main_order[] = {"init", "validate", "plan", "apply",
+                                         "destroy"};
+
+const CmdEntry *const *cli_commands(int *n)
+{
+  *n = NCOMMANDS;
+  return commands;
+}
+
+const CmdEntry *cli_find_command(const char *name)
+{
+  for (int i = 0; i < NCOMMANDS; i++)
+    if (strcmp(commands[i]->name, name) == 0)
+      return commands[i];
+  return NULL;
+}
+
+void cli_print_main_help(Cli *cli, FILE *f)
+{
+  (void)cli;
+  fprintf(f,
+          "Usage: cairn [global options] <subcommand> [args]\n\n"
+          "The available commands for execution are listed below.\n"
+          "The primary workflow commands are given first, followed by\n"
+          "less common or more advanced commands.\n\n"
+          "Main commands:\n");
+  for (size_t k = 0; k < sizeof main_order / sizeof *main_order; k++) {
+    const CmdEntry *e = cli_find_command(main_order[k]);
+    if (e)
+      fprintf(f, "  %-13s %s\n", e->name, e->synopsis);
+  }
+  fprintf(f, "\nAll other commands:\n");
+  for (int i = 0; i < NCOMMANDS; i++) {
+    const CmdEntry *e = commands[i];
+    if (e->main_command || strchr(e->name, ' '))
+      continue;
+    fprintf(f, "  %-13s %s\n", e->name, e->synopsis);
+  }
+  fprintf(f,
+          "\nGlobal options (use these before the subcommand, if any):\n"
+          "  -chdir=DIR    Switch to a different working directory before "
+          "executing the\n"
+          "                given subcommand.\n"
+          "  -help         Show this help output, or the help for a "
+          "specified subcommand.\n"
+          "  -version      An alias for the \"version\" subcommand.\n");
+}
+
+static int unknown_command(Cli *cli, const char *name)
+{
+  const char *names[64];
+  int n = 0;
+  for (int i = 0; i < NCOMMANDS && n < 64; i++)
+    names[n++] = commands[i]->name;
+  const char *s = cli_suggest(name, names, n);
+  if (s)
+    cli_err(cli, "cairn has no command named \"%s\". Did you mean \"%s\"?\n",
+            name, s);
+  else
+    cli_err(cli, "cairn has no command named \"%s\".\n", name);
+  cli_err(cli, "\nTo see all of cairn's top-level commands, run:\n"
+               "  cairn -help\n\n");
+  return 2;
+}
+
+static bool is_help_flag(const char *a)
+{
+  return strcmp(a, "-help") == 0 || strcmp(a, "--help") == 0 ||
+         strcmp(a, "-h") == 0;
+}
+
+int main(int argc, char **argv)
+{
+  Arena arena;
+  arena_init(&arena, 0);
+  Cli cli = {0};
+  cli.arena = &arena;
+  cli.argv0 = "cairn";
+  diag_files_init(&cli.files, &arena);
+  cli.color = isatty(1) && !getenv("NO_COLOR");
+  cli.stderr_tty = isatty(2);
+  if (cli.stderr_tty) {
+    struct winsize ws;
+    if (ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+      cli.width = ws.ws_col;
+  }
+  signal(SIGPIPE, SIG_IGN);
+
+  int i = 1;
+  bool want_help = false, want_version = false;
+  for (; i < argc && argv[i][0] == '-'; i++) {
+    const char *a = argv[i];
+    if (strncmp(a, "-chdir=", 7) == 0 || strncmp(a, "--chdir=", 8) == 0) {
+      const char *dir = strchr(a, '=') + 1;
+      if (chdir(dir) != 0) {
+        cli_err(&cli, "Error handling -chdir option: chdir %s: %s\n", dir,
+                strerror(errno));
+        return 1;
+      }
+    } else if (is_help_flag(a)) {
+      want_help = true;
+    } else if (strcmp(a, "-version") == 0 || strcmp(a, "--version") == 0 ||
+               strcmp(a, "-v") == 0) {
+      want_version = true;
+    } else {
+      cli_err(&cli, "cairn: unknown global option \"%s\"\n\n"
+                    "Global options must be given before the subcommand; "
+                    "run \"cairn -help\" for the list.\n", a);
+      return 2;
+    }
+  }
+  int rc;
+  if (want_version) {
+    rc = cmd_version.run(&cli, 0, NULL);
+  } else if (i >= argc) {
+    cli_print_main_help(&cli, stdout);
+    rc = want_help ? 0 : 2;
+  } else {
+    const CmdEntry *e = NULL;
+    int used = 1;
+    if (i + 1 < argc) {
+      char two[128];
+      snprintf(two, sizeof two, "%s %s", argv[i], argv[i + 1]);
+      e = cli_find_command(two);
+      if (e)
+        used = 2;
+    }
+    if (!e)
+      e = cli_find_command(argv[i]);
+    if (!e) {
+      rc = unknown_command(&cli, argv[i]);
+    } else {
+      int cargc = argc - i - used;
+      char **cargv = argv + i + used;
+      bool help = want_help;
+      for (int k = 0; k < cargc; k++)
+        if (is_help_flag(cargv[k]))
+          help = true;
+      if (help) {
+        fputs(e->help, stdout);
+        rc = 0;
+      } else {
+        rc = e->run(&cli, cargc, cargv);
+      }
+    }
+  }
+  fflush(stdout);
+  arena_release(&arena);
+  return rc;
+}

@@ -1,0 +1,66 @@
+The version command names cairn and the libraries linked in.
+
+  $ cairn version
+  cairn v0.1.0
+  on linux_amd64
+  + libcurl 7.88.1
+  + mbedTLS 2.28.3
+  $ cairn -version | head -1
+  cairn v0.1.0
+  $ cairn version -json
+  {
+    "cairn_version": "0.1.0",
+    "terraform_version": "0.1.0",
+    "platform": "linux_amd64",
+    "provider_selections": {},
+    "terraform_outdated": false,
+    "libcurl_version": "7.88.1",
+    "mbedtls_version": "2.28.3"
+  }
+
+An unknown command suggests the closest one and is a usage error.
+
+  $ cairn versoin
+  cairn has no command named "versoin". Did you mean "version"?
+  
+  To see all of cairn's top-level commands, run:
+    cairn -help
+  
+  [2]
+  $ cairn frobnicate
+  cairn has no command named "frobnicate".
+  
+  To see all of cairn's top-level commands, run:
+    cairn -help
+  
+  [2]
+
+Invalid flags are usage errors with Terraform's wording.
+
+  $ cairn version -bogus
+  
+  Error: Failed to parse command-line flags
+  
+  flag provided but not defined: -bogus
+  [2]
+
+-chdir switches directory first, and reports a missing one.
+
+  $ mkdir sub && cairn -chdir=sub version | head -1
+  cairn v0.1.0
+  $ cairn -chdir=nope version
+  Error handling -chdir option: chdir nope: No such file or directory
+  [1]
+
+Help: the main help, one command's help, and -help after a command.
+
+  $ cairn -help | head -1
+  Usage: cairn [global options] <subcommand> [args]
+  $ cairn help version | head -1
+  Usage: cairn [global options] version [options]
+  $ cairn version -help | head -1
+  Usage: cairn [global options] version [options]
+  $ cairn > out.txt; echo "exit $?"; head -1 out.txt; grep -c -- '-chdir=DIR' out.txt
+  exit 2
+  Usage: cairn [global options] <subcommand> [args]
+  1

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""End-to-end test runner: cram-style transcripts run against a cairn binary.
+
+Each case is a directory tests/e2e/cases/NAME/ holding fixture files and a
+transcript `test.t`.  The runner copies the directory to a fresh scratch
+directory, then runs the transcript's commands there one by one with
+`sh -c`, stdout and stderr merged, and compares what they print.
+
+Transcript format (as in cram):
+    Lines starting with "  $ " are commands ("  > " continues one).
+    The indented lines after a command are its expected output.
+    "  [N]" after the output is the expected non-zero exit status.
+    An expected line ending in " (re)" is a Python regular expression
+    matched against the whole actual line; " (glob)" allows * and ?.
+    Any other line (not indented by two spaces) is commentary.
+
+The binary under test is first on PATH as `cairn`; CAIRN_BIN holds its
+path, CAIRN_FLAVOUR its flavour (rel, san or tst), TESTDIR the case's
+source directory.  HOME is the scratch directory, TZ=UTC, NO_COLOR=1.
+
+Usage: run.py BINARY FLAVOUR [CASE...]   (prints one line per case and
+ends with "N passed, N failed"; exit 1 when any failed).
+With CRAM_UPDATE=1 it rewrites failing transcripts with the actual output,
+for authoring; review the diff before committing.
+"""
+import difflib
+import fnmatch
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CASES = os.path.join(HERE, "cases")
+TIMEOUT = int(os.environ.get("CRAM_TIMEOUT", "120"))
+
+
+def parse(path):
+    """Returns a list of (prelude_lines, command, expected_lines, status)."""
+    items = []
+    pre = []
+    cur = None
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    for line in lines:
+        if line.startswith("  $ "):
+            if cur:
+                items.append(cur)
+            cur = {"pre": pre, "cmd": line[4:], "out": [], "status": 0}
+            pre = []
+        elif line.startswith("  > ") and cur and not cur["out"]:
+            cur["cmd"] += "\n" + line[4:]
+        elif line.startswith("  ") and cur:
+            m = re.fullmatch(r"  \[(\d+)\]", line)
+            if m:
+                cur["status"] = int(m.group(1))
+            else:
+                cur["out"].append(line[2:])
+        else:
+            if cur:
+                items.append(cur)
+                cur = None
+            pre.append(line)
+    if cur:
+        items.append(cur)
+    return items, pre
+
+
+def line_matches(exp, act):
+    if exp == act:
+        return True
+    if exp.endswith(" (re)"):
+        try:
+            return re.fullmatch(exp[:-5], act) is not None
+        except re.error:
+            return False
+    if exp.endswith(" (glob)"):
+        return fnmatch.fnmatchcase(act, exp[:-7])
+    return False
+
+
+def outputs_match(expected, actual):
+    if len(expected) != len(actual):
+        return False
+    return all(line_matches(e, a) for e, a in zip(expected, actual))
+
+
+def run_case(name, binary, flavour):
+    src = os.path.join(CASES, name)
+    tpath = os.path.join(src, "test.t")
+    items, tail = parse(tpath)
+    work = tempfile.mkdtemp(prefix="cairn-e2e-")
+    try:
+        wdir = os.path.join(work, "w")
+        shutil.copytree(src, wdir, ignore=shutil.ignore_patterns("test.t"))
+        bindir = os.path.join(work, "bin")
+        os.mkdir(bindir)
+        os.symlink(os.path.abspath(binary), os.path.join(bindir, "cairn"))
+        env = {
+            "PATH": bindir + ":/usr/local/bin:/usr/bin:/bin",
+            "HOME": wdir,
+            "TZ": "UTC",
+            "LANG": "C.UTF-8",
+            "NO_COLOR": "1",
+            "CAIRN_BIN": os.path.abspath(binary),
+            "CAIRN_FLAVOUR": flavour,
+            "TESTDIR": src,
+            "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0",
+            "UBSAN_OPTIONS": "print_stacktrace=1",
+        }
+        ok = True
+        out_lines = []
+        for it in items:
+            out_lines.extend(it["pre"])
+            try:
+                p = subprocess.run(["sh", "-c", it["cmd"]], cwd=wdir, env=env,
+                                   stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL, timeout=TIMEOUT)
+                actual = p.stdout.decode("utf-8", "replace")
+                status = p.returncode
+            except subprocess.TimeoutExpired:
+                actual = "*** timed out after %ds ***\n" % TIMEOUT
+                status = -1
+            alines = actual.split("\n")
+            if alines and alines[-1] == "":
+                alines.pop()
+            cmdlines = it["cmd"].split("\n")
+            out_lines.append("  $ " + cmdlines[0])
+            out_lines.extend("  > " + c for c in cmdlines[1:])
+            if outputs_match(it["out"], alines) and status == it["status"]:
+                out_lines.extend("  " + l for l in it["out"])
+            else:
+                ok = False
+                out_lines.extend("  " + l for l in alines)
+            if status != 0:
+                out_lines.append("  [%d]" % status)
+        out_lines.extend(tail)
+        if not ok:
+            with open(tpath, encoding="utf-8") as f:
+                old = f.read().split("\n")
+            if old and old[-1] == "":
+                old.pop()
+            diff = difflib.unified_diff(old, out_lines, "expected", "actual",
+                                        lineterm="")
+            sys.stdout.write("\n".join(diff) + "\n")
+            if os.environ.get("CRAM_UPDATE") == "1":
+                with open(tpath, "w", encoding="utf-8") as f:
+                    f.write("\n".join(out_lines) + "\n")
+        return ok
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.stderr.write("usage: run.py BINARY FLAVOUR [CASE...]\n")
+        return 2
+    binary, flavour = sys.argv[1], sys.argv[2]
+    names = sys.argv[3:] or sorted(
+        d for d in os.listdir(CASES)
+        if os.path.isfile(os.path.join(CASES, d, "test.t")))
+    passed = failed = 0
+    for n in names:
+        if run_case(n, binary, flavour):
+            passed += 1
+            print("ok   %s [%s]" % (n, flavour))
+        else:
+            failed += 1
+            print("FAIL %s [%s]" % (n, flavour))
+    print("e2e[%s]: %d passed, %d failed" % (flavour, passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,171 @@
+/* Unit tests for core/arena and core/buf. */
+#include <stdint.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "t.h"
+
+static void test_zeroed_and_aligned(void)
+{
+  Arena a;
+  arena_init(&a, 128);
+  for (int i = 0; i < 1000; i++) {
+    size_t align = (size_t)1 << (i % 7);
+    unsigned char *p = arena_alloc(&a, 1 + (size_t)i % 37, align, 1);
+    T_CHECK(((uintptr_t)p & (align - 1)) == 0);
+    int zero = 1;
+    for (size_t k = 0; k < 1 + (size_t)i % 37; k++)
+      zero &= p[k] == 0;
+    T_CHECK(zero);
+    p[0] = 0xff;
+  }
+  arena_release(&a);
+}
+
+static void test_zero_size_unique(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  void *p = arena_alloc(&a, 0, 8, 0);
+  void *q = arena_alloc(&a, 8, 8, 0);
+  T_CHECK(p != NULL && q != NULL && p != q);
+  arena_release(&a);
+}
+
+static void test_large_allocation(void)
+{
+  Arena a;
+  arena_init(&a, 64);
+  char *p = ARENA_NEW(&a, char, 1 << 20);
+  p[(1 << 20) - 1] = 1;
+  T_EQ_INT(p[0], 0);
+  char *q = ARENA_NEW(&a, char, 10);
+  T_CHECK(q != NULL);
+  T_CHECK(a.used >= (1 << 20) + 10);
+  arena_release(&a);
+}
+
+static void test_grow_in_place(void)
+{
+  Arena a;
+  arena_init(&a, 4096);
+  int *v = ARENA_NEW(&a, int, 4);
+  for (int i = 0; i < 4; i++)
+    v[i] = i;
+  int *w = arena_grow(&a, v, sizeof(int), _Alignof(int), 4, 8);
+  T_CHECK(w == v);
+  T_EQ_INT(w[3], 3);
+  T_EQ_INT(w[7], 0);
+  (void)ARENA_NEW(&a, int, 1);   /* v is no longer the last allocation */
+  int *x = arena_grow(&a, w, sizeof(int), _Alignof(int), 8, 16);
+  T_CHECK(x != w);
+  T_EQ_INT(x[3], 3);
+  T_EQ_INT(x[15], 0);
+  /* growing across the chunk end copies */
+  int *y = arena_grow(&a, x, sizeof(int), _Alignof(int), 16, 10000);
+  T_EQ_INT(y[3], 3);
+  T_EQ_INT(y[9999], 0);
+  arena_release(&a);
+}
+
+static void test_mark_rewind(void)
+{
+  Arena a;
+  arena_init(&a, 256);
+  char *keep = arena_strdup(&a, "keep me");
+  ArenaMark m = arena_mark(&a);
+  size_t used = a.used;
+  for (int i = 0; i < 100; i++)
+    (void)ARENA_NEW(&a, char, 200);   /* spills into new chunks */
+  arena_rewind(&a, m);
+  T_EQ_INT(a.used, used);
+  T_EQ_STR(keep, "keep me");
+  char *again = arena_strdup(&a, "again");
+  T_EQ_STR(again, "again");
+  arena_release(&a);
+}
+
+static void test_printf_and_strndup(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  T_EQ_STR(arena_printf(&a, "%d-%s", 42, "x"), "42-x");
+  char big[600];
+  memset(big, 'y', sizeof big - 1);
+  big[sizeof big - 1] = 0;
+  T_EQ_INT(strlen(arena_printf(&a, "%s%s", big, big)), 2 * 599);
+  T_EQ_STR(arena_strndup(&a, "abcdef", 3), "abc");
+  arena_release(&a);
+}
+
+/* Runs fn in a child and returns its exit status (-1 if signalled). */
+static int child_status(void (*fn)(void))
+{
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    freopen("/dev/null", "w", stderr);
+    fn();
+    _exit(0);
+  }
+  int st = 0;
+  waitpid(pid, &st, 0);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void overflow_child(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  (void)arena_alloc(&a, SIZE_MAX / 2, 1, 3);
+}
+
+static void oom_child(void)
+{
+  Arena a;
+  arena_init(&a, 64);
+  arena_test_fail_after(2);
+  for (int i = 0; i < 10; i++)
+    (void)ARENA_NEW(&a, char, 1000);
+}
+
+static void test_overflow_and_oom_exit_70(void)
+{
+  T_EQ_INT(child_status(overflow_child), 70);
+  T_EQ_INT(child_status(oom_child), 70);
+}
+
+static void test_buf(void)
+{
+  Arena a;
+  arena_init(&a, 64);
+  Buf b;
+  buf_init(&b, &a);
+  T_EQ_STR(buf_str(&b), "");
+  for (int i = 0; i < 1000; i++)
+    buf_printf(&b, "%d,", i % 10);
+  T_EQ_INT(b.len, 2000);
+  T_CHECK(b.p[1999] == ',' && b.p[2000] == 0);
+  buf_clear(&b);
+  buf_puts(&b, "x");
+  buf_putc(&b, 'y');
+  buf_put(&b, "z\0w", 3);
+  T_EQ_INT(b.len, 5);
+  T_EQ_STR(buf_str(&b), "xyz");
+  arena_release(&a);
+}
+
+int main(void)
+{
+  T_RUN(test_zeroed_and_aligned);
+  T_RUN(test_zero_size_unique);
+  T_RUN(test_large_allocation);
+  T_RUN(test_grow_in_place);
+  T_RUN(test_mark_rewind);
+  T_RUN(test_printf_and_strndup);
+  T_RUN(test_overflow_and_oom_exit_70);
+  T_RUN(test_buf);
+  return t_done("test_arena");
+}
