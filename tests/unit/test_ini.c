@@ -1,0 +1,134 @@
+/* Unit tests for core/ini: the inih dialect. */
+#include "arena.h"
+#include "diag.h"
+#include "ini.h"
+#include "t.h"
+
+static IniFile parse(Arena *a, const char *text, Diags *d, bool *ok)
+{
+  IniFile f;
+  diag_init(d, a);
+  *ok = ini_parse(a, "cairn.ini", text, strlen(text), &f, d);
+  return f;
+}
+
+static void test_sections_and_pairs(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  Diags d;
+  bool ok;
+  IniFile f = parse(&a,
+                    "\xef\xbb\xbf; leading comment\n"
+                    "parallelism = 4\n"
+                    "# another\n"
+                    "[provider \"acme.example/fleet/edge\"]\n"
+                    "endpoint = https://10.0.0.5:8443/cairn/v1\n"
+                    "token_env:  EDGE_TOKEN   ; inline comment\n"
+                    "  mtls = yes\n"
+                    "ca_file=/etc/ssl/edge.pem;not a comment\n"
+                    "empty =\n",
+                    &d, &ok);
+  T_CHECK(ok);
+  T_EQ_INT(f.nentries, 5);
+  T_EQ_INT(f.nsections, 1);
+  T_EQ_STR(f.sections[0].name, "provider \"acme.example/fleet/edge\"");
+  T_EQ_STR(ini_get(&f, "", "parallelism"), "4");
+  T_EQ_STR(ini_get(&f, "provider \"acme.example/fleet/edge\"", "endpoint"),
+           "https://10.0.0.5:8443/cairn/v1");
+  /* An indented line after a value continues it, even when it looks
+  ** like a setting (inih's multiline rule). */
+  T_EQ_STR(ini_get(&f, "provider \"acme.example/fleet/edge\"", "token_env"),
+           "EDGE_TOKEN\nmtls = yes");
+  T_EQ_STR(ini_get(&f, "provider \"acme.example/fleet/edge\"", "ca_file"),
+           "/etc/ssl/edge.pem;not a comment");
+  T_EQ_STR(ini_get(&f, "provider \"acme.example/fleet/edge\"", "empty"), "");
+  T_EQ_INT(f.entries[0].line, 2);
+  T_CHECK(ini_get(&f, "", "missing") == NULL);
+  arena_release(&a);
+}
+
+static void test_continuation(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  Diags d;
+  bool ok;
+  IniFile f = parse(&a,
+                    "[s]\n"
+                    "list = a\n"
+                    "  b\n"
+                    "\n"
+                    "; comment\n"
+                    "\tc ; trailing\n"
+                    "next: x\n",
+                    &d, &ok);
+  T_CHECK(ok);
+  T_EQ_STR(ini_get(&f, "s", "list"), "a\nb\nc");
+  T_EQ_STR(ini_get(&f, "s", "next"), "x");
+  arena_release(&a);
+}
+
+static void test_name_colon_value(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  Diags d;
+  bool ok;
+  /* The first separator wins: the URL keeps its colon. */
+  IniFile f = parse(&a, "url: https://h:1/x\nk = a:b\n", &d, &ok);
+  T_CHECK(ok);
+  T_EQ_STR(ini_get(&f, "", "url"), "https://h:1/x");
+  T_EQ_STR(ini_get(&f, "", "k"), "a:b");
+  arena_release(&a);
+}
+
+static void test_errors_have_lines(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  Diags d;
+  bool ok;
+  IniFile f = parse(&a,
+                    "good = 1\n"
+                    "just words\n"
+                    "[unclosed\n"
+                    "= novalue\n"
+                    "[ok] trailing\n"
+                    "after = 2\n",
+                    &d, &ok);
+  T_CHECK(!ok);
+  T_EQ_INT(d.errors, 4);
+  T_EQ_INT(d.head->subject.start.line, 2);
+  T_CHECK(strstr(d.head->detail, "cairn.ini line 2") != NULL);
+  T_EQ_INT(d.head->next->subject.start.line, 3);
+  T_EQ_STR(d.head->next->summary, "Invalid host configuration section");
+  /* entries around the errors are still returned */
+  T_EQ_STR(ini_get(&f, "", "good"), "1");
+  T_EQ_STR(ini_get(&f, "ok", "after"), "2");
+  arena_release(&a);
+}
+
+static void test_crlf_and_no_final_newline(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  Diags d;
+  bool ok;
+  IniFile f = parse(&a, "[a]\r\nx = 1\r\ny = 2", &d, &ok);
+  T_CHECK(ok);
+  T_EQ_STR(ini_get(&f, "a", "x"), "1");
+  T_EQ_STR(ini_get(&f, "a", "y"), "2");
+  T_EQ_INT(f.entries[1].value_range.start.col, 5);
+  arena_release(&a);
+}
+
+int main(void)
+{
+  T_RUN(test_sections_and_pairs);
+  T_RUN(test_continuation);
+  T_RUN(test_name_colon_value);
+  T_RUN(test_errors_have_lines);
+  T_RUN(test_crlf_and_no_final_newline);
+  return t_done("test_ini");
+}
