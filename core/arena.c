@@ -201,6 +201,13 @@ void arena_rewind(Arena *a, ArenaMark m)
 {
   while (a->chunk && a->chunk != m.chunk) {
     ArenaChunk *prev = a->chunk->prev;
+    if (!prev && !m.chunk) {
+      /* Rewinding to an empty arena keeps the first chunk, so a worker
+      ** that marks and rewinds per item does not malloc/free each time. */
+      m.beg = a->chunk->data;
+      m.end = a->chunk->data + a->chunk->size;
+      break;
+    }
     UNPOISON(a->chunk->data, a->chunk->size);
     free(a->chunk);
     a->chunk = prev;

@@ -87,6 +87,22 @@ static void test_mark_rewind(void)
   arena_release(&a);
 }
 
+static void test_rewind_to_empty_keeps_a_chunk(void)
+{
+  Arena a;
+  arena_init(&a, 1024);
+  ArenaMark m = arena_mark(&a);
+  char *p = ARENA_NEW(&a, char, 100);
+  arena_rewind(&a, m);
+  T_CHECK(a.chunk != NULL);       /* kept for reuse */
+  T_EQ_INT(a.used, 0);
+  char *q = ARENA_NEW(&a, char, 100);
+  T_CHECK(p == q);                /* same memory handed out again */
+  T_EQ_INT(q[0], 0);
+  arena_release(&a);
+  T_CHECK(a.chunk == NULL);
+}
+
 static void test_printf_and_strndup(void)
 {
   Arena a;
@@ -164,6 +180,7 @@ int main(void)
   T_RUN(test_large_allocation);
   T_RUN(test_grow_in_place);
   T_RUN(test_mark_rewind);
+  T_RUN(test_rewind_to_empty_keeps_a_chunk);
   T_RUN(test_printf_and_strndup);
   T_RUN(test_overflow_and_oom_exit_70);
   T_RUN(test_buf);
