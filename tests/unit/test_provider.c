@@ -1,0 +1,547 @@
+/*
+** Unit tests for core/provider and the built-in providers.
+*/
+#include <errno.h>
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "provider.h"
+#include "t.h"
+
+static Arena A;
+
+/* ---- helpers -------------------------------------------------------- */
+
+static Value S(const char *s) { return val_cstr(&A, s); }
+
+static Value obj2(const char *n1, Value v1, const char *n2, Value v2)
+{
+  const char *names[2] = {n1, n2};
+  Value vals[2] = {v1, v2};
+  return val_object(&A, 2, names, vals);
+}
+
+static Value smap1(const char *k, const char *v)
+{
+  MapEntry *e = ARENA_NEW(&A, MapEntry, 1);
+  e[0].key = arena_strdup(&A, k);
+  e[0].keylen = (uint32_t)strlen(k);
+  e[0].val = S(v);
+  return val_map(&A, &ty_string, e, 1);
+}
+
+static bool has_replace(const ProvPlanResp *r, const char *name)
+{
+  for (uint32_t i = 0; i < r->nrequires_replace; i++)
+    if (r->requires_replace[i].n == 1 &&
+        strcmp(r->requires_replace[i].steps[0].name, name) == 0)
+      return true;
+  return false;
+}
+
+typedef struct Ctx {
+  Diags d;
+  ProvCall c;
+} Ctx;
+
+static ProvCall *call(Ctx *x)
+{
+  diag_init(&x->d, &A);
+  x->c.arena = &A;
+  x->c.diags = &x->d;
+  x->c.paths = NULL;
+  return &x->c;
+}
+
+static Prov *open_b(const char *src)
+{
+  const ProvBuiltin *b = prov_lookup_builtin(src);
+  return b ? prov_open_builtin(&A, b) : NULL;
+}
+
+static const ProvBlockSchema *res_schema(Prov *p, const char *type)
+{
+  Ctx x;
+  const ProvProviderSchema *s = NULL;
+  p->ops->get_schema(p, call(&x), &s);
+  const ProvTypeSchema *t = prov_schema_resource(s, type);
+  return t ? t->schema.block : NULL;
+}
+
+/* Builds a value of block b's implied type from name/value pairs; other
+** attributes null.  Strings given as values for string attributes. */
+static Value mk(const ProvBlockSchema *b, int n, const char **names,
+                const Value *vals)
+{
+  const Type *t = prov_schema_implied_type(&A, b);
+  const char **nn = ARENA_NEW(&A, const char *, t->n);
+  Value *vv = ARENA_NEW(&A, Value, t->n);
+  for (uint32_t i = 0; i < t->n; i++) {
+    nn[i] = t->names[i];
+    vv[i] = val_null(t->types[i]);
+    for (int k = 0; k < n; k++)
+      if (strcmp(names[k], t->names[i]) == 0)
+        vv[i] = vals[k];
+  }
+  return val_object(&A, t->n, nn, vv);
+}
+
+/* ---- source addresses ----------------------------------------------- */
+
+static void test_source_normalize(void)
+{
+  Diags d;
+  diag_init(&d, &A);
+  T_EQ_STR(prov_source_normalize(&A, "null", NULL, &d),
+           "registry.terraform.io/hashicorp/null");
+  T_EQ_STR(prov_source_normalize(&A, "hashicorp/Local", NULL, &d),
+           "registry.terraform.io/hashicorp/local");
+  T_EQ_STR(prov_source_normalize(&A, "Registry.Terraform.io/hashicorp/random",
+                                 NULL, &d),
+           "registry.terraform.io/hashicorp/random");
+  T_EQ_STR(prov_source_normalize(&A, "terraform", NULL, &d),
+           "terraform.io/builtin/terraform");
+  T_EQ_STR(prov_source_normalize(&A, "example.com/acme/thing", NULL, &d),
+           "example.com/acme/thing");
+  T_EQ_INT(d.errors, 0);
+  T_CHECK(prov_source_normalize(&A, "a/b/c/d", NULL, &d) == NULL);
+  T_CHECK(prov_source_normalize(&A, "", NULL, &d) == NULL);
+  T_CHECK(prov_source_normalize(&A, "hashicorp//null", NULL, &d) == NULL);
+  T_CHECK(prov_source_normalize(&A, "-bad", NULL, &d) == NULL);
+  T_EQ_INT(d.errors, 4);
+  T_EQ_STR(d.head->summary, "Invalid provider source string");
+  T_CHECK(prov_source_normalize(&A, "acme/terraform-provider-x", NULL, &d) ==
+          NULL);
+  T_EQ_STR(d.tail->summary, "Invalid provider type");
+  T_EQ_STR(prov_implied_type(&A, "null_resource"), "null");
+  T_EQ_STR(prov_implied_type(&A, "terraform_data"), "terraform");
+  T_EQ_STR(prov_implied_type(&A, "foo"), "foo");
+}
+
+static void test_lookup_builtin(void)
+{
+  T_CHECK(prov_lookup_builtin("null") == &prov_null_builtin);
+  T_CHECK(prov_lookup_builtin("hashicorp/null") == &prov_null_builtin);
+  T_CHECK(prov_lookup_builtin("registry.terraform.io/hashicorp/local") ==
+          &prov_local_builtin);
+  T_CHECK(prov_lookup_builtin("registry.opentofu.org/hashicorp/random") ==
+          &prov_random_builtin);
+  T_CHECK(prov_lookup_builtin("HashiCorp/Random") == &prov_random_builtin);
+  T_CHECK(prov_lookup_builtin("terraform") == &prov_terraform_builtin);
+  T_CHECK(prov_lookup_builtin("terraform.io/builtin/terraform") ==
+          &prov_terraform_builtin);
+#ifdef CAIRN_TEST
+  T_CHECK(prov_lookup_builtin("cairn.test/test/misbehave") ==
+          &prov_test_builtin);
+#else
+  T_CHECK(prov_lookup_builtin("cairn.test/test/misbehave") == NULL);
+#endif
+  T_CHECK(prov_lookup_builtin("acme/null") == NULL);
+  T_CHECK(prov_lookup_builtin("hashicorp/aws") == NULL);
+  T_CHECK(prov_lookup_builtin("a//b") == NULL);
+  size_t n;
+  prov_builtins(&n);
+#ifdef CAIRN_TEST
+  T_EQ_INT(n, 5);
+#else
+  T_EQ_INT(n, 4);
+#endif
+}
+
+/* ---- schemas -------------------------------------------------------- */
+
+static const ProvAttrSchema inner_attrs[] = {
+  {.name = "x", .type = &ty_string, .flags = PROV_OPTIONAL},
+  {.name = "secret", .type = &ty_string,
+   .flags = PROV_OPTIONAL | PROV_SENSITIVE},
+};
+static const ProvBlockSchema inner = {.attrs = inner_attrs, .nattrs = 2};
+static const ProvAttrSchema dyn_attrs[] = {
+  {.name = "d", .type = &ty_dynamic, .flags = PROV_OPTIONAL},
+};
+static const ProvBlockSchema dyn_inner = {.attrs = dyn_attrs, .nattrs = 1};
+static const ProvObjectSchema nested_obj = {
+  .nesting = PROV_NEST_LIST, .attrs = inner_attrs, .nattrs = 2};
+static const ProvAttrSchema outer_attrs[] = {
+  {.name = "name", .type = &ty_string, .flags = PROV_REQUIRED},
+  {.name = "pw", .type = &ty_string, .flags = PROV_OPTIONAL | PROV_SENSITIVE},
+  {.name = "rules", .nested = &nested_obj, .flags = PROV_OPTIONAL},
+};
+static const ProvNestedBlock outer_blocks[] = {
+  {.type_name = "one", .nesting = PROV_NEST_SINGLE, .block = &inner},
+  {.type_name = "many", .nesting = PROV_NEST_LIST, .block = &inner},
+  {.type_name = "bag", .nesting = PROV_NEST_SET, .block = &inner},
+  {.type_name = "named", .nesting = PROV_NEST_MAP, .block = &inner},
+  {.type_name = "dyn", .nesting = PROV_NEST_LIST, .block = &dyn_inner},
+};
+static const ProvBlockSchema outer = {
+  .attrs = outer_attrs, .nattrs = 3, .blocks = outer_blocks, .nblocks = 5};
+
+static void test_implied_type(void)
+{
+  const Type *t = prov_schema_implied_type(&A, &outer);
+  T_EQ_INT(t->kind, TY_OBJECT);
+  T_EQ_INT(t->n, 8);
+  Buf b;
+  buf_init(&b, &A);
+  ty_hcl(&b, t);
+  T_EQ_STR(buf_str(&b),
+           "object({bag=set(object({secret=string,x=string})),dyn=any,"
+           "many=list(object({secret=string,x=string})),"
+           "name=string,"
+           "named=map(object({secret=string,x=string})),"
+           "one=object({secret=string,x=string}),pw=string,"
+           "rules=list(object({secret=string,x=string}))})");
+  T_CHECK(prov_block_attr(&outer, "pw") == &outer_attrs[1]);
+  T_CHECK(prov_block_attr(&outer, "nope") == NULL);
+  T_CHECK(prov_block_nested(&outer, "many") == &outer_blocks[1]);
+  T_CHECK(prov_block_nested(&outer, "pw") == NULL);
+  T_CHECK(prov_schema_implied_type(&A, &(ProvBlockSchema){0}) ==
+          &ty_empty_object);
+}
+
+static ValPath mkpath(int n, const PathStep *s)
+{
+  ValPath p = {s, (uint32_t)n};
+  return p;
+}
+
+static void test_path_sensitive(void)
+{
+  PathStep pw[] = {{PS_ATTR, "pw", 0}};
+  PathStep name[] = {{PS_ATTR, "name", 0}};
+  PathStep many_secret[] = {{PS_ATTR, "many", 0}, {PS_INDEX, NULL, 3},
+                            {PS_ATTR, "secret", 0}};
+  PathStep many_x[] = {{PS_ATTR, "many", 0}, {PS_INDEX, NULL, 3},
+                       {PS_ATTR, "x", 0}};
+  PathStep one_secret[] = {{PS_ATTR, "one", 0}, {PS_ATTR, "secret", 0}};
+  PathStep named_secret[] = {{PS_ATTR, "named", 0}, {PS_KEY, "k", 0},
+                             {PS_ATTR, "secret", 0}};
+  PathStep rules_secret[] = {{PS_ATTR, "rules", 0}, {PS_INDEX, NULL, 0},
+                             {PS_ATTR, "secret", 0}};
+  PathStep pw_deeper[] = {{PS_ATTR, "pw", 0}, {PS_INDEX, NULL, 0}};
+  T_CHECK(prov_path_sensitive(&outer, mkpath(1, pw)));
+  T_CHECK(prov_path_sensitive(&outer, mkpath(2, pw_deeper)));
+  T_CHECK(!prov_path_sensitive(&outer, mkpath(1, name)));
+  T_CHECK(prov_path_sensitive(&outer, mkpath(3, many_secret)));
+  T_CHECK(!prov_path_sensitive(&outer, mkpath(3, many_x)));
+  T_CHECK(prov_path_sensitive(&outer, mkpath(2, one_secret)));
+  T_CHECK(prov_path_sensitive(&outer, mkpath(3, named_secret)));
+  T_CHECK(prov_path_sensitive(&outer, mkpath(3, rules_secret)));
+  T_CHECK(!prov_path_sensitive(&outer, mkpath(0, NULL)));
+}
+
+static void test_mark_sensitive(void)
+{
+  Value inner_v = obj2("secret", S("s"), "x", S("x"));
+  Value elems[1] = {inner_v};
+  Value many = val_list(&A, inner_v.type, elems, 1);
+  const char *names[] = {"name", "pw", "many"};
+  Value vals[] = {S("n"), S("p"), many};
+  Value v = val_object(&A, 3, names, vals);
+  Value m = prov_mark_sensitive(&A, &outer, v);
+  T_CHECK(!val_is_sensitive(prov_get(m, "name")));
+  T_CHECK(val_is_sensitive(prov_get(m, "pw")));
+  Value ml = prov_get(m, "many");
+  T_CHECK(!val_is_sensitive(ml));
+  T_CHECK(val_is_sensitive(prov_get(ml.u.elems[0], "secret")));
+  T_CHECK(!val_is_sensitive(prov_get(ml.u.elems[0], "x")));
+  /* The input is not modified. */
+  T_CHECK(!val_is_sensitive(prov_get(v, "pw")));
+  T_CHECK(!val_has_sensitive(v));
+}
+
+static void test_schema_prepare(void)
+{
+  Prov *p = open_b("null");
+  Ctx x;
+  const ProvProviderSchema *s = NULL;
+  p->ops->get_schema(p, call(&x), &s);
+  T_CHECK(s != NULL);
+  const ProvTypeSchema *r = prov_schema_resource(s, "null_resource");
+  T_CHECK(r != NULL);
+  T_CHECK(r->schema.block->implied != NULL);
+  T_CHECK(prov_schema_implied_type(&A, r->schema.block) ==
+          r->schema.block->implied);
+  T_CHECK(prov_schema_data_source(s, "null_data_source") != NULL);
+  T_CHECK(prov_schema_resource(s, "null_data_source") == NULL);
+  T_CHECK(s->plan_destroy);
+}
+
+static void test_diag_attr(void)
+{
+  Ctx x;
+  ProvCall *c = call(&x);
+  Diag *g = prov_diag_attr(c, DIAG_ERROR, prov_path_attr(&A, "length"),
+                           "Bad", "value %d", 3);
+  Diag *h = diag_error(c->diags, NULL, "Other", NULL);
+  T_EQ_STR(g->detail, "value 3");
+  const ValPath *p = prov_diag_path(c, g);
+  T_CHECK(p && p->n == 1 && strcmp(p->steps[0].name, "length") == 0);
+  T_CHECK(prov_diag_path(c, h) == NULL);
+}
+
+/* ---- null ----------------------------------------------------------- */
+
+static void test_null_resource(void)
+{
+  Prov *p = open_b("hashicorp/null");
+  const ProvBlockSchema *b = res_schema(p, "null_resource");
+  T_CHECK(b != NULL);
+  const char *n1[] = {"triggers"};
+  Value v1[] = {smap1("a", "1")};
+  Value cfg = mk(b, 1, n1, v1);
+  Value prior0 = prov_null_object(&A, b);
+  Ctx x;
+  ProvPlanReq pr = {.type_name = "null_resource", .prior_state = prior0,
+                    .proposed_new_state = cfg, .config = cfg};
+  ProvPlanResp ps = {0};
+  p->ops->plan_resource_change(p, call(&x), &pr, &ps);
+  T_EQ_INT(x.d.errors, 0);
+  T_CHECK(!val_is_known(prov_get(ps.planned_state, "id")));
+  T_EQ_INT(ps.nrequires_replace, 0);
+  ProvApplyReq ar = {.type_name = "null_resource", .prior_state = prior0,
+                     .planned_state = ps.planned_state, .config = cfg};
+  ProvApplyResp as = {0};
+  p->ops->apply_resource_change(p, call(&x), &ar, &as);
+  Value st = as.new_state;
+  T_CHECK(val_is_wholly_known(st));
+  Value id = prov_get(st, "id");
+  T_CHECK(id.len > 0 && strspn(id.u.s, "0123456789") == id.len);
+  /* Same config: no replacement, id kept. */
+  ProvPlanReq pr2 = {.type_name = "null_resource", .prior_state = st,
+                     .proposed_new_state = st, .config = cfg};
+  ProvPlanResp ps2 = {0};
+  p->ops->plan_resource_change(p, call(&x), &pr2, &ps2);
+  T_EQ_INT(ps2.nrequires_replace, 0);
+  T_CHECK(val_raw_equal(ps2.planned_state, st, false));
+  /* Changed trigger: replace. */
+  Value v2[] = {smap1("a", "2")};
+  Value cfg2 = mk(b, 1, n1, v2);
+  Value prop2 = prov_set(&A, cfg2, "id", id);
+  ProvPlanReq pr3 = {.type_name = "null_resource", .prior_state = st,
+                     .proposed_new_state = prop2, .config = cfg2};
+  ProvPlanResp ps3 = {0};
+  p->ops->plan_resource_change(p, call(&x), &pr3, &ps3);
+  T_CHECK(has_replace(&ps3, "triggers"));
+  T_CHECK(val_raw_equal(prov_get(ps3.planned_state, "id"), id, false));
+  /* Destroy plans null. */
+  ProvPlanReq pr4 = {.type_name = "null_resource", .prior_state = st,
+                     .proposed_new_state = prior0, .config = prior0};
+  ProvPlanResp ps4 = {0};
+  p->ops->plan_resource_change(p, call(&x), &pr4, &ps4);
+  T_CHECK(val_is_null(ps4.planned_state));
+  /* Import is not supported. */
+  ProvImportReq ir = {"null_resource", "x"};
+  ProvImportResp is = {0};
+  p->ops->import_resource_state(p, call(&x), &ir, &is);
+  T_EQ_INT(x.d.errors, 1);
+  T_EQ_STR(x.d.head->summary, "Resource Import Not Implemented");
+}
+
+static void test_null_data_source(void)
+{
+  Prov *p = open_b("null");
+  Ctx x;
+  const ProvProviderSchema *s;
+  p->ops->get_schema(p, call(&x), &s);
+  const ProvBlockSchema *b = prov_schema_data_source(s, "null_data_source")
+                                 ->schema.block;
+  const char *n1[] = {"inputs"};
+  Value v1[] = {smap1("k", "v")};
+  ProvReadDataReq rq = {"null_data_source", mk(b, 1, n1, v1)};
+  ProvReadDataResp rs = {0};
+  p->ops->read_data_source(p, call(&x), &rq, &rs);
+  T_CHECK(val_is_wholly_known(rs.state));
+  T_CHECK(val_raw_equal(prov_get(rs.state, "outputs"), v1[0], false));
+  T_EQ_STR(prov_get(rs.state, "has_computed_default").u.s, "default");
+  T_EQ_STR(prov_get(rs.state, "id").u.s, "static");
+  T_CHECK(ty_equal(rs.state.type, prov_schema_implied_type(&A, b)));
+}
+
+static void test_upgrade_state(void)
+{
+  Prov *p = open_b("null");
+  Ctx x;
+  const char *js = "{\"id\":\"123\",\"triggers\":{\"a\":\"b\"},\"gone\":1}";
+  ProvUpgradeReq rq = {"null_resource", 0, js, strlen(js)};
+  ProvUpgradeResp rs = {0};
+  p->ops->upgrade_resource_state(p, call(&x), &rq, &rs);
+  T_EQ_INT(x.d.errors, 0);
+  T_EQ_STR(prov_get(rs.upgraded_state, "id").u.s, "123");
+  T_CHECK(ty_equal(rs.upgraded_state.type,
+                   prov_schema_implied_type(&A,
+                                            res_schema(p, "null_resource"))));
+  const char *bad = "{\"id\":5,";
+  ProvUpgradeReq rq2 = {"null_resource", 0, bad, strlen(bad)};
+  p->ops->upgrade_resource_state(p, call(&x), &rq2, &rs);
+  T_EQ_INT(x.d.errors, 1);
+  T_EQ_STR(x.d.head->summary, "Invalid resource state upgrade");
+}
+
+/* ---- terraform ------------------------------------------------------ */
+
+static void test_terraform_data(void)
+{
+  Prov *p = open_b("terraform");
+  const ProvBlockSchema *b = res_schema(p, "terraform_data");
+  Value prior0 = prov_null_object(&A, b);
+  const char *n1[] = {"input"};
+  Value v1[] = {S("hello")};
+  Value cfg = mk(b, 1, n1, v1);
+  Ctx x;
+  ProvPlanReq pr = {"terraform_data", prior0, cfg, cfg, {0}};
+  ProvPlanResp ps = {0};
+  p->ops->plan_resource_change(p, call(&x), &pr, &ps);
+  T_CHECK(!val_is_known(prov_get(ps.planned_state, "id")));
+  Value out = prov_get(ps.planned_state, "output");
+  T_CHECK(!val_is_known(out) && out.type == &ty_string);
+  ProvApplyReq ar = {"terraform_data", prior0, ps.planned_state, cfg, {0}};
+  ProvApplyResp as = {0};
+  p->ops->apply_resource_change(p, call(&x), &ar, &as);
+  Value st = as.new_state;
+  T_CHECK(val_is_wholly_known(st));
+  T_EQ_STR(prov_get(st, "output").u.s, "hello");
+  T_EQ_INT(prov_get(st, "id").len, 36);
+  /* input changes: output unknown, no replace */
+  Value v2[] = {S("bye")};
+  Value cfg2 = mk(b, 1, n1, v2);
+  Value prop2 = prov_set(&A, prov_set(&A, cfg2, "id", prov_get(st, "id")),
+                         "output", prov_get(st, "output"));
+  ProvPlanReq pr2 = {"terraform_data", st, prop2, cfg2, {0}};
+  ProvPlanResp ps2 = {0};
+  p->ops->plan_resource_change(p, call(&x), &pr2, &ps2);
+  T_EQ_INT(ps2.nrequires_replace, 0);
+  T_CHECK(!val_is_known(prov_get(ps2.planned_state, "output")));
+  T_CHECK(val_is_known(prov_get(ps2.planned_state, "id")));
+  /* triggers_replace changes: replace */
+  const char *n3[] = {"input", "triggers_replace"};
+  Value v3[] = {S("hello"), val_int(1)};
+  Value cfg3 = mk(b, 2, n3, v3);
+  Value prop3 = prov_set(&A, prov_set(&A, cfg3, "id", prov_get(st, "id")),
+                         "output", prov_get(st, "output"));
+  ProvPlanReq pr3 = {"terraform_data", st, prop3, cfg3, {0}};
+  ProvPlanResp ps3 = {0};
+  p->ops->plan_resource_change(p, call(&x), &pr3, &ps3);
+  T_CHECK(has_replace(&ps3, "triggers_replace"));
+  /* validation: output is read-only */
+  const char *n4[] = {"output"};
+  Value v4[] = {S("x")};
+  p->ops->validate_resource_config(p, call(&x), "terraform_data",
+                                   mk(b, 1, n4, v4));
+  T_EQ_INT(x.d.errors, 1);
+  T_EQ_STR(x.d.head->summary, "\"output\" attribute is read-only");
+  /* import */
+  ProvImportReq ir = {"terraform_data", "abc"};
+  ProvImportResp is = {0};
+  p->ops->import_resource_state(p, call(&x), &ir, &is);
+  T_EQ_INT(is.nimported, 1);
+  T_EQ_STR(prov_get(is.imported[0].state, "id").u.s, "abc");
+  /* upgrade of a state with a dynamic input */
+  const char *js = "{\"id\":\"i\",\"input\":{\"value\":[1,2],\"type\":"
+                   "[\"list\",\"number\"]},\"output\":null,"
+                   "\"triggers_replace\":null}";
+  ProvUpgradeReq uq = {"terraform_data", 0, js, strlen(js)};
+  ProvUpgradeResp us = {0};
+  p->ops->upgrade_resource_state(p, call(&x), &uq, &us);
+  T_EQ_INT(x.d.errors, 0);
+  T_EQ_INT(prov_get(us.upgraded_state, "input").type->kind, TY_LIST);
+}
+
+static const char *tmpdir;
+
+static void write_file(const char *path, const char *text)
+{
+  FILE *f = fopen(path, "w");
+  if (f) {
+    fputs(text, f);
+    fclose(f);
+  }
+}
+
+static void test_remote_state(void)
+{
+  Prov *p = open_b("terraform");
+  Ctx x;
+  const ProvProviderSchema *s;
+  p->ops->get_schema(p, call(&x), &s);
+  const ProvBlockSchema *b =
+      prov_schema_data_source(s, "terraform_remote_state")->schema.block;
+  const char *path = arena_printf(&A, "%s/other.tfstate", tmpdir);
+  write_file(path,
+             "{\"version\":4,\"serial\":1,\"lineage\":\"x\",\"outputs\":{"
+             "\"a\":{\"value\":\"hi\",\"type\":\"string\"},"
+             "\"n\":{\"value\":[1,2],\"type\":[\"tuple\",[\"number\","
+             "\"number\"]],\"sensitive\":true}},\"resources\":[]}");
+  const char *names[] = {"backend", "config"};
+  Value vals[] = {S("local"), obj2("path", S(path), "workspace_dir",
+                                   val_null(&ty_string))};
+  ProvReadDataReq rq = {"terraform_remote_state", mk(b, 2, names, vals)};
+  ProvReadDataResp rs = {0};
+  p->ops->read_data_source(p, call(&x), &rq, &rs);
+  T_EQ_INT(x.d.errors, 0);
+  Value outs = prov_get(rs.state, "outputs");
+  T_EQ_INT(outs.type->kind, TY_OBJECT);
+  T_EQ_STR(prov_get(outs, "a").u.s, "hi");
+  T_EQ_INT(prov_get(outs, "n").len, 2);
+  T_CHECK(val_is_wholly_known(rs.state));
+  /* Missing file: "Unable to find remote state". */
+  Value vals2[] = {S("local"),
+                   obj2("path", S(arena_printf(&A, "%s/nope", tmpdir)),
+                        "workspace_dir", val_null(&ty_string))};
+  ProvReadDataReq rq2 = {"terraform_remote_state", mk(b, 2, names, vals2)};
+  p->ops->read_data_source(p, call(&x), &rq2, &rs);
+  T_EQ_INT(x.d.errors, 1);
+  T_EQ_STR(x.d.head->summary, "Unable to find remote state");
+  /* Unknown backend. */
+  Value vals3[] = {S("bogus"), val_dynamic_null};
+  ProvReadDataReq rq3 = {"terraform_remote_state", mk(b, 2, names, vals3)};
+  p->ops->read_data_source(p, call(&x), &rq3, &rs);
+  T_EQ_INT(x.d.errors, 1);
+  T_EQ_STR(x.d.head->detail, "There is no backend type named \"bogus\".");
+  /* Validation: config must be an object. */
+  Value vals4[] = {S("local"), S("str")};
+  p->ops->validate_data_resource_config(p, call(&x), "terraform_remote_state",
+                                        mk(b, 2, names, vals4));
+  T_EQ_INT(x.d.errors, 1);
+  T_EQ_STR(x.d.head->detail, "The configuration must be an object value.");
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+                  struct FTW *ftw)
+{
+  (void)st;
+  (void)flag;
+  (void)ftw;
+  return remove(path);
+}
+
+int main(void)
+{
+  arena_init(&A, 0);
+  char tmpl[] = "/tmp/cairn-provtest-XXXXXX";
+  tmpdir = mkdtemp(tmpl);
+  if (!tmpdir) {
+    perror("mkdtemp");
+    return 1;
+  }
+  T_RUN(test_source_normalize);
+  T_RUN(test_lookup_builtin);
+  T_RUN(test_implied_type);
+  T_RUN(test_path_sensitive);
+  T_RUN(test_mark_sensitive);
+  T_RUN(test_schema_prepare);
+  T_RUN(test_diag_attr);
+  T_RUN(test_null_resource);
+  T_RUN(test_null_data_source);
+  T_RUN(test_upgrade_state);
+  T_RUN(test_terraform_data);
+  T_RUN(test_remote_state);
+  nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+  int rc = t_done("provider");
+  arena_release(&A);
+  return rc;
+}
