@@ -69,12 +69,12 @@ flock 9
 
 # ---------------------------------------------------------------- helpers
 LOGDIR=$cache/logs
-mkdir -p "$LOGDIR"
 # run_logged NAME CMD...: run CMD with its output in $LOGDIR/NAME.log; on failure
 # show the end of that log and stop.
 run_logged() {
   local name=$1; shift
   local log=$LOGDIR/$name.log
+  mkdir -p "$LOGDIR"
   if ! "$@" >>"$log" 2>&1; then
     echo "vendor: FAILED: $name (log: ${log#"$top"/}); last lines:" >&2
     tail -n 40 "$log" >&2
@@ -95,11 +95,12 @@ APT_OPTS=(
   -o "Dir::Cache::pkgcache=" -o "Dir::Cache::srcpkgcache="
   -o "Acquire::Languages=none"
 )
-(( $(id -u) == 0 )) && APT_OPTS+=(-o "APT::Sandbox::User=root")
+if (( $(id -u) == 0 )); then APT_OPTS+=(-o "APT::Sandbox::User=root"); fi
 
 write_apt_sources() {
   local sys_list sys_parts codename=
   eval "$(apt-config shell sys_list Dir::Etc::SourceList/f sys_parts Dir::Etc::SourceParts/d)"
+  # shellcheck disable=SC1091
   [[ -r /etc/os-release ]] && codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
   rm -rf "$APT_DIR"
   mkdir -p "$APT_DIR/sources.list.d" "$APT_DIR/lists/partial" "$APT_DIR/cache/archives/partial"
@@ -266,9 +267,16 @@ cached() {
   [[ -f $out/include/curl/curl.h && -f $out/include/mbedtls/ssl.h ]]
 }
 if cached; then
+  touch "$stamp"   # so a make rule on the stamp sees it newer than vendor/pins
   echo "vendor: $mode cached (mbedtls $MBEDTLS_UP, curl $CURL_UP)"
   exit 0
 fi
+# Not (validly) built: start this flavour from scratch; the stamp is written last.
+build=$cache/$mode.build
+rm -rf "$out" "$build"
+mkdir -p "$out/logs"
+LOGDIR=$out/logs
+start=$SECONDS
 
 command -v "$CC_CMD" >/dev/null || die "$CC_CMD not found (run scripts/bootstrap)"
 for tool in apt-get dpkg-source python3 make; do
@@ -279,14 +287,12 @@ done
 SRC=$cache/src
 MBEDTLS_SRC=$SRC/mbedtls-$MBEDTLS_UP
 CURL_SRC=$SRC/curl-$CURL_UP
-src_stamp="mbedtls $MBEDTLS_DEB $MBEDTLS_ORIG_SHA256_DUMMY
-curl $CURL_DEB"
 src_stamp="mbedtls $MBEDTLS_DEB ${PIN[MBEDTLS_ORIG_SHA256]} ${PIN[MBEDTLS_DEBIAN_SHA256]}
 curl $CURL_DEB ${PIN[CURL_ORIG_SHA256]} ${PIN[CURL_DEBIAN_SHA256]}"
 
 # verify_and_unpack PKG VERSION KEY DLDIR DEST
 verify_and_unpack() {
-  local pkg=$1 ver=$2 key=$3 dl=$4 dest=$5 dsc sum name got
+  local pkg=$1 ver=$2 key=$3 dl=$4 dest=$5 dsc sum name got part
   dsc=$dl/${pkg}_${ver#*:}.dsc
   [[ -f $dsc ]] || die "$pkg: apt did not deliver $(basename "$dsc")"
   for part in ORIG:'\.orig\.tar\.[a-z0-9]+$' DEBIAN:'\.debian\.tar\.[a-z0-9]+$'; do
@@ -341,20 +347,17 @@ prepare_sources() {
     run_logged dpkg-source in_dir "$CURL_SRC" patch -R -p1 -s -i "debian/patches/$p"
   done
   printf '%s\n' "$src_stamp" >"$SRC/.stamp"
+  rm -rf "$APT_DIR"   # ~20 MB of indexes, only needed to fetch
 }
 prepare_sources
 
 # ---------------------------------------------------------------- build
 JOBS=$(nproc 2>/dev/null || echo 2)
 CFLAGS_COMMON="-O2 -ffunction-sections -fdata-sections -fstack-protector-strong"
-AR_CMD=ar
+AR_CMD="ar"
 
-rm -rf "$out" "$cache/$mode.build"
-build=$cache/$mode.build
 stage=$build/stage
-mkdir -p "$out/logs" "$stage/include" "$stage/lib"
-LOGDIR=$out/logs
-start=$SECONDS
+mkdir -p "$stage/include" "$stage/lib"
 
 # mbedTLS: the library only, with its own Makefile.
 echo "vendor: building mbedtls $MBEDTLS_UP for $mode"
@@ -379,7 +382,7 @@ curl_flags=(
   --prefix="$stage"
   --disable-shared --enable-static
   --disable-dependency-tracking --disable-silent-rules
-  --with-mbedtls="$stage"
+  --with-mbedtls="$stage"   # adds -I$stage/include -L$stage/lib
   --without-ca-bundle --without-ca-path --without-ca-fallback
   --enable-http --enable-ipv6 --enable-proxy --enable-cookies
   --enable-threaded-resolver
@@ -397,7 +400,6 @@ curl_flags=(
 )
 run_logged curl-configure in_dir "$build/curl" env \
   CC="$CC_CMD" AR="$AR_CMD" CFLAGS="$CFLAGS_COMMON" \
-  CPPFLAGS="-I$stage/include" LDFLAGS="-L$stage/lib" \
   PKG_CONFIG_LIBDIR="$build/no-pkgconfig" \
   "$CURL_SRC/configure" "${curl_flags[@]}"
 cfg=$build/curl/lib/curl_config.h
@@ -408,7 +410,7 @@ fi
 run_logged curl-make make -C "$build/curl/lib" -j"$JOBS"
 run_logged curl-install make -C "$build/curl/lib" install
 run_logged curl-install make -C "$build/curl/include" install
-"$build/curl/curl-config" --static-libs >"$LOGDIR/curl-static-libs.txt" 2>&1 || true
+sh "$build/curl/curl-config" --static-libs >"$LOGDIR/curl-static-libs.txt" 2>&1 || true
 
 # Publish: headers + static libraries only, then the stamp.
 mv "$stage/include" "$out/include"
@@ -420,4 +422,5 @@ done
 rm -rf "$build"
 printf '%s\n' "$want_stamp" >"$stamp.tmp"
 mv "$stamp.tmp" "$stamp"
-echo "vendor: built mbedtls $MBEDTLS_UP (Debian $MBEDTLS_DEB), curl $CURL_UP (Debian $CURL_DEB) for $mode in $((SECONDS - start))s"
+echo "vendor: built mbedtls $MBEDTLS_UP (Debian $MBEDTLS_DEB), curl $CURL_UP (Debian $CURL_DEB) for $mode"
+echo "vendor: $mode took $((SECONDS - start))s"
