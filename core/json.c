@@ -66,6 +66,8 @@ typedef struct Parser {
   uint32_t ntypes, captypes;   /* captypes: power of two */
   char *tmp;                   /* decode buffer for escaped strings */
   size_t captmp;
+  Entry *sortbuf;              /* merge sort buffer for unsorted objects */
+  uint32_t capsort;
 } Parser;
 
 /* Byte classes for string scanning: 0 = plain, 1 = '"', 2 = '\\',
@@ -407,11 +409,15 @@ static Value close_container(Parser *ps, bool obj)
         break;
       }
     if (!sorted) {
-      ArenaMark m = arena_mark(&ps->scratch);
-      Entry *tmp = arena_alloc_raw(&ps->scratch, sizeof(Entry),
-                                   _Alignof(Entry), n / 2 + 1);
-      sort_entries(e, tmp, n);
-      arena_rewind(&ps->scratch, m);
+      /* A persistent buffer: a mark and rewind here would make the
+      ** scratch arena take and free a chunk per object once its current
+      ** chunk is full. */
+      if (n / 2 + 1 > ps->capsort) {
+        ps->capsort = n / 2 + 1 > 64 ? n / 2 + 1 : 64;
+        ps->sortbuf = arena_alloc_raw(&ps->scratch, sizeof(Entry),
+                                      _Alignof(Entry), ps->capsort);
+      }
+      sort_entries(e, ps->sortbuf, n);
       /* Duplicate keys: the stable sort keeps document order within a
       ** run, and the last one wins. */
       uint32_t k = 0;
