@@ -704,6 +704,9 @@ Value val_str_ref(const char *s, size_t n)
   return v;
 }
 
+static int key_cmp(const char *a, uint32_t alen, const char *b,
+                   uint32_t blen);
+
 /* Element type for list/set constructors given NULL: the common type of
 ** the elements.  Without conversion at hand (that is convert.c's job),
 ** mixed element types resolve to the first non-dynamic type. */
@@ -727,9 +730,22 @@ Value val_list(Arena *a, const Type *elem, Value *elems, uint32_t n)
   return v;
 }
 
+/* Equal elements can still differ in representation (3 and a "3.0"
+** literal) or marks; order those too, so the survivor of deduplication
+** does not depend on the C library's qsort. */
 static int set_cmp(const void *pa, const void *pb)
 {
-  return val_compare(*(const Value *)pa, *(const Value *)pb);
+  const Value *a = pa, *b = pb;
+  int c = val_compare(*a, *b);
+  if (c)
+    return c;
+  uint16_t rep = VF_FLOAT | VF_NUMLIT | VF_SENSITIVE | VF_NOTNULL;
+  uint16_t fa = a->flags & rep, fb = b->flags & rep;
+  if (fa != fb)
+    return fa < fb ? -1 : 1;
+  if ((a->flags & VF_NUMLIT) && (b->flags & VF_NUMLIT))
+    return key_cmp(a->u.s, a->len, b->u.s, b->len);
+  return 0;
 }
 
 Value val_set(Arena *a, const Type *elem, Value *elems, uint32_t n)
