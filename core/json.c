@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
+#include <sys/types.h>
 
 /* ======================================================================
 ** Reader
@@ -66,6 +68,7 @@ typedef struct Parser {
   uint32_t ntypes, captypes;   /* captypes: power of two */
   char *tmp;                   /* decode buffer for escaped strings */
   size_t captmp;
+  uint64_t seed;               /* key hash seed */
   Entry *sortbuf;              /* merge sort buffer for unsorted objects */
   uint32_t capsort;
 } Parser;
@@ -239,12 +242,27 @@ static char *tmp_reserve(Parser *ps, size_t n)
 
 /* ---- Interning ----------------------------------------------------------- */
 
-static inline uint32_t hash_bytes(const char *s, size_t n)
+/* Key hash: word at a time, keyed by a per-parse random seed so that a
+** hostile document cannot be built to collide and make interning
+** quadratic. */
+static inline uint32_t hash_bytes(uint64_t seed, const char *s, size_t n)
 {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ (unsigned char)s[i]) * 16777619u;
-  return h;
+  uint64_t h = seed ^ ((uint64_t)n * 0x9E3779B97F4A7C15ULL);
+  while (n >= 8) {
+    uint64_t w;
+    memcpy(&w, s, 8);
+    h = (h ^ w) * 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 31;
+    s += 8;
+    n -= 8;
+  }
+  uint64_t w = 0;
+  if (n)
+    memcpy(&w, s, n);
+  h = (h ^ w) * 0x94D049BB133111EBULL;
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ULL;
+  return (uint32_t)(h >> 32);
 }
 
 static inline uint64_t mix(uint64_t h, uint64_t x)
@@ -275,7 +293,7 @@ static const char *intern_key(Parser *ps, const char *s, size_t n)
 {
   if ((ps->nkeys + 1) * 2 > ps->capkeys)
     keys_grow(ps);
-  uint32_t h = hash_bytes(s, n);
+  uint32_t h = hash_bytes(ps->seed, s, n);
   uint32_t j = h & (ps->capkeys - 1);
   for (;;) {
     KeySlot *k = &ps->keys[j];
@@ -892,6 +910,10 @@ static void parser_init(Parser *ps, Arena *a, const char *buf, size_t len,
   ps->d = d;
   ps->file = o && o->file ? o->file : "<json>";
   ps->flags = o ? o->flags : 0;
+  /* Without entropy the stack address (ASLR) still varies per run. */
+  if (getrandom(&ps->seed, sizeof ps->seed, GRND_NONBLOCK) !=
+      (ssize_t)sizeof ps->seed)
+    ps->seed = (uint64_t)(uintptr_t)ps * 0x9E3779B97F4A7C15ULL;
   ps->max_depth = o && o->max_depth && o->max_depth < JSON_MAX_DEPTH
                       ? o->max_depth
                       : JSON_MAX_DEPTH;

@@ -173,6 +173,43 @@ static void test_type_interning(void)
   T_CHECK(v.u.elems[0].type->types[1] == v.u.elems[1].type->types[1]);
 }
 
+static void test_large_documents(void)
+{
+  /* 20000 keys in descending order plus repeats: table growth, merge sort,
+  ** last-wins deduplication. */
+  Buf b;
+  buf_init(&b, &A);
+  buf_putc(&b, '{');
+  for (int i = 19999; i >= 0; i--)
+    buf_printf(&b, "\"key_%05d\":%d,", i, i);
+  for (int i = 0; i < 100; i++)
+    buf_printf(&b, "\"key_%05d\":\"dup\",", i * 7);
+  b.p[b.len - 1] = '}';
+  Value v = parse_ok(buf_str(&b));
+  T_EQ_INT(v.type->n, 20000);
+  bool sorted = true;
+  for (uint32_t i = 1; i < v.type->n; i++)
+    sorted = sorted && strcmp(v.type->names[i - 1], v.type->names[i]) < 0;
+  T_CHECK(sorted);
+  T_EQ_STR(str_of(v.u.elems[693]), "dup");
+  int64_t x = 0;
+  T_CHECK(val_num_int(v.u.elems[694], &x) && x == 694);
+  /* An array of 10000 same-shaped objects shares one object type. */
+  Buf c;
+  buf_init(&c, &A);
+  buf_putc(&c, '[');
+  for (int i = 0; i < 10000; i++)
+    buf_printf(&c, "%s{\"id\":\"%d\",\"n\":[%d,true]}", i ? "," : "", i, i);
+  buf_putc(&c, ']');
+  v = parse_ok(buf_str(&c));
+  T_EQ_INT(v.len, 10000);
+  bool shared = true;
+  for (uint32_t i = 1; i < v.len; i++)
+    shared = shared && v.u.elems[i].type == v.u.elems[0].type;
+  T_CHECK(shared);
+  T_EQ_STR(write_v(v, 0), buf_str(&c));
+}
+
 static void test_strings_and_escapes(void)
 {
   Value v = parse_ok("\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\"");
@@ -843,6 +880,7 @@ int main(void)
   T_RUN(test_parse_objects);
   T_RUN(test_duplicate_keys_last_wins);
   T_RUN(test_type_interning);
+  T_RUN(test_large_documents);
   T_RUN(test_strings_and_escapes);
   T_RUN(test_invalid_utf8);
   T_RUN(test_malformed);
