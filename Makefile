@@ -53,9 +53,9 @@ help:
 	@echo "make bench      benchmarks (scripts/bench*)"
 
 # ---- third-party libraries (recipe in vendor/) -------------------------
-$(VROOT)/musl/.stamp:
+$(VROOT)/musl/.stamp: vendor/fetch-build.sh vendor/pins
 	vendor/fetch-build.sh musl
-$(VROOT)/host/.stamp:
+$(VROOT)/host/.stamp: vendor/fetch-build.sh vendor/pins
 	vendor/fetch-build.sh host
 vendor: $(VROOT)/musl/.stamp $(VROOT)/host/.stamp
 
