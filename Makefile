@@ -77,6 +77,7 @@ build/$(1)/tests/%: build/$(1)/tests/%.o $$$$(addprefix build/$(1)/obj/,$$$$(add
 endef
 .SECONDEXPANSION:
 .SECONDARY:
+.DELETE_ON_ERROR:
 $(eval $(call flavour,rel,$(MUSL_CC),musl,REL_CFLAGS,REL_LDFLAGS))
 $(eval $(call flavour,san,$(HOST_CC),host,SAN_CFLAGS,SAN_LDFLAGS))
 $(eval $(call flavour,tst,$(MUSL_CC),musl,TST_CFLAGS,REL_LDFLAGS))
