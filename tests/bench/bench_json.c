@@ -26,7 +26,7 @@
 #include "json.h"
 #include "value.h"
 
-/* Deterministic pseudo-random numbers (xorshift), no libc rand(). */
+/* Deterministic pseudo-random numbers (xorshift). */
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 static uint64_t next(void)
 {

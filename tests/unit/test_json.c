@@ -616,7 +616,8 @@ static void test_write_values(void)
   Diags d;
   diag_init(&d, &A);
   T_CHECK(json_write_value(&b, set, &ty_dynamic, 0, &d));
-  T_EQ_STR(buf_str(&b), "{\"value\":[\"a\",\"b\"],\"type\":[\"set\",\"string\"]}");
+  T_EQ_STR(buf_str(&b),
+           "{\"value\":[\"a\",\"b\"],\"type\":[\"set\",\"string\"]}");
   buf_clear(&b);
   T_CHECK(json_write_value(&b, val_null(&ty_string), &ty_dynamic, 0, &d));
   T_EQ_STR(buf_str(&b), "{\"value\":null,\"type\":\"string\"}");
@@ -834,7 +835,8 @@ static void test_type_syntax(void)
   for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
     T_EQ_STR(type_str(parse_type(types[i])), types[i]);
   T_CHECK(parse_type("\"string\"") == &ty_string);
-  const Type *t = parse_type("[\"object\",{\"b\":\"number\",\"a\":\"string\"}]");
+  const Type *t =
+      parse_type("[\"object\",{\"b\":\"number\",\"a\":\"string\"}]");
   T_EQ_STR(t->names[0], "a");
   /* Indented, as in a state file's outputs. */
   Buf b;
@@ -854,7 +856,8 @@ static void test_type_syntax(void)
     {"[5]", "invalid complex type kind name"},
     {"[\"lisst\",\"string\"]", "invalid complex type kind name"},
     {"[\"list\"]", "unexpected extra data in type description"},
-    {"[\"list\",\"string\",\"x\"]", "unexpected extra data in type description"},
+    {"[\"list\",\"string\",\"x\"]",
+     "unexpected extra data in type description"},
     {"[\"tuple\",\"string\"]",
      "invalid tuple type description: an array of types is required"},
     {"[\"object\",[]]", "invalid object type description: an object of "
