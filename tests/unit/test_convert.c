@@ -690,6 +690,61 @@ static void test_large_tuple(void)
   T_EQ_INT(out.len, N / 2 + 1);
 }
 
+
+/* Every sample value against every sample type, both modes: no crash, and
+** a success without "any" in the target has exactly the target type (less
+** optional attributes); a failure always has a message. */
+static void test_sweep(void)
+{
+  static const char *vals[] = {
+    "\"1\"", "\"x\"", "1.5", "true", "null(string)", "unk(number)",
+    "unk(any)", "null(any)", "[]", "[1,\"a\"]", "[[1],[\"a\",\"b\"]]",
+    "{}", "{a=1}", "{a=\"1\",b=!true}", "{a={x=1}}",
+    "L(string)[\"1\",\"1\"]", "S(number)[1,2]", "M(string){a=\"1\"}",
+    "M(list(string)){a=L(string)[\"x\"]}", "[unk(any),null(number)]",
+    "L(object({a=number}))[{a=1}]", "!{a=unk(string)}",
+  };
+  static const char *types[] = {
+    "string", "number", "bool", "any", "list(string)", "list(any)",
+    "set(number)", "set(any)", "map(string)", "map(any)",
+    "object({a=number})", "object({a=string,b=optional(bool,false)})",
+    "object({a=optional(object({x=optional(number,3)}),{})})",
+    "tuple([string,string])", "tuple([])", "list(list(string))",
+    "map(list(any))", "object({})",
+  };
+  int ok = 0, bad = 0;
+  for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+    for (size_t j = 0; j < sizeof types / sizeof types[0]; j++) {
+      for (int u = 0; u < 2; u++) {
+        Value v = parse_value(vals[i]);
+        T_CHECK(!parse_err);
+        const Type *t = parse_type(types[j]);
+        T_CHECK(!parse_err);
+        Value out;
+        ConvError e = {NULL, {NULL, 0}};
+        if (conv_convert(&A, v, t, u == 1, &out, &e)) {
+          ok++;
+          if (!ty_has_dynamic(t) &&
+              !ty_equal(out.type, conv_strip_optional(&A, t))) {
+            fprintf(stderr, "  %s -> %s: wrong type\n", vals[i], types[j]);
+            T_CHECK(0);
+          }
+          T_EQ_INT(val_is_sensitive(out), val_is_sensitive(v));
+        } else {
+          bad++;
+          T_CHECK(e.msg && e.msg[0]);
+          /* Unsafe conversion never fails where safe succeeds. */
+          if (u == 0)
+            continue;
+          Value o2;
+          T_CHECK(!conv_convert(&A, v, t, false, &o2, NULL));
+        }
+      }
+    }
+  }
+  T_CHECK(ok > 100 && bad > 100);
+}
+
 int main(void)
 {
   arena_init(&A, 0);
@@ -698,6 +753,7 @@ int main(void)
   T_RUN(test_friendly_and_helpers);
   T_RUN(test_unknown_refinement);
   T_RUN(test_large_tuple);
+  T_RUN(test_sweep);
   arena_release(&A);
   return t_done("convert");
 }
