@@ -108,38 +108,8 @@ static void read_resource(Prov *p, ProvCall *c, const ProvReadReq *req,
 /* RequiresReplaceIfValuesNotNull (see the file comment). */
 static bool triggers_force(Value prior, Value config)
 {
-  Value st = prov_get(prior, "triggers");
-  Value cf = prov_get(config, "triggers");
-  if (val_raw_equal(cf, st, false))
-    return false;
-  if (!val_is_known(cf) || !val_is_known(st))
-    return true;
-  if (val_is_null(cf)) {
-    return !(val_is_null(st) || st.len == 0);
-  }
-  if (val_is_null(st)) {
-    for (uint32_t i = 0; i < cf.len; i++)
-      if (!val_is_null(cf.u.entries[i].val))
-        return true;
-    return false;
-  }
-  for (uint32_t i = 0; i < cf.len; i++) {
-    const MapEntry *e = &cf.u.entries[i];
-    bool found;
-    Value sv = val_map_get(st, e->key, e->keylen, &found);
-    if (!found && val_is_null(e->val))
-      continue;
-    if (found && val_raw_equal(e->val, sv, false))
-      continue;
-    return true;
-  }
-  for (uint32_t i = 0; i < st.len; i++) {
-    bool found;
-    val_map_get(cf, st.u.entries[i].key, st.u.entries[i].keylen, &found);
-    if (!found)
-      return true;
-  }
-  return false;
+  return prov_map_replace_if_values_not_null(prov_get(prior, "triggers"),
+                                             prov_get(config, "triggers"));
 }
 
 static void plan(Prov *p, ProvCall *c, const ProvPlanReq *req,

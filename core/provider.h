@@ -416,9 +416,11 @@ bool prov_decode_state(ProvCall *c, const ProvBlockSchema *b,
 
 /* ---- Planning helpers (the plugin framework's behaviour) --------------- */
 
-/* planned with every top-level computed attribute whose config value is
-** null set to unknown (the framework's MarkComputedNilsAsUnknown, used
-** when a resource is created or changes).  Attributes named in keep (a
+/* planned with every top-level computed attribute whose planned and
+** config values are both null set to unknown (the framework's
+** MarkComputedNilsAsUnknown, used when a resource is created or changes;
+** on update the proposed state already carries the prior values).  Pass
+** config with schema defaults applied.  Attributes named in keep (a
 ** NULL-terminated list, may be NULL) keep the prior value instead
 ** (UseStateForUnknown) when prior is not null. */
 Value prov_unknown_computed(Arena *a, const ProvBlockSchema *b, Value prior,
@@ -427,6 +429,11 @@ Value prov_unknown_computed(Arena *a, const ProvBlockSchema *b, Value prior,
 /* True when prior is a non-null object whose attribute name differs from
 ** planned's (RequiresReplace: unknown counts as different). */
 bool prov_attr_changed(Value prior, Value planned, const char *name);
+/* The null and random providers' RequiresReplaceIfValuesNotNull for a
+** map(string) argument: true when config differs from the prior value
+** other than by keys whose value is null (state written by the old SDK
+** dropped those). */
+bool prov_map_replace_if_values_not_null(Value prior, Value config);
 /* Appends .name to resp->requires_replace (memory from c->arena). */
 void prov_requires_replace(ProvCall *c, ProvPlanResp *resp,
                            const char *name);
@@ -442,6 +449,16 @@ const char *prov_random_uuid(Arena *a);
 ** (ENOENT when missing, EFBIG above 1 GiB). */
 bool prov_read_file(Arena *a, const char *path, const char **data,
                     size_t *len);
+
+/* Base64 (RFC 4648): the standard alphabet, or the URL-safe one; with or
+** without '=' padding.  Result NUL-terminated, in a. */
+const char *prov_base64_encode(Arena *a, const void *data, size_t n,
+                               bool url, bool pad);
+/* Decodes like Go's base64.StdEncoding.DecodeString: padding required,
+** CR and LF ignored.  Returns false and sets *bad_at to the offending input
+** byte's offset on malformed input. */
+bool prov_base64_decode(Arena *a, const char *s, size_t n, uint8_t **out,
+                        size_t *outlen, size_t *bad_at);
 
 /* Object attribute helpers: value of attribute name of an object (null
 ** of dynamic when absent), and a copy of obj with attribute name set. */

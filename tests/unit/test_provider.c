@@ -510,6 +510,191 @@ static void test_remote_state(void)
   T_EQ_STR(x.d.head->detail, "The configuration must be an object value.");
 }
 
+/* ---- local --------------------------------------------------------- */
+
+static const char *file_text(const char *path)
+{
+  const char *d;
+  size_t n;
+  return prov_read_file(&A, path, &d, &n) ? d : NULL;
+}
+
+/* Plans and applies a create of type with config cfg; returns the state. */
+static Value create_res(Prov *p, const char *type, Value cfg, Ctx *x,
+                        ProvPlanResp *ps)
+{
+  const ProvBlockSchema *b = res_schema(p, type);
+  Value prior0 = prov_null_object(&A, b);
+  ProvPlanReq pr = {type, prior0, cfg, cfg, {0}};
+  *ps = (ProvPlanResp){0};
+  p->ops->plan_resource_change(p, call(x), &pr, ps);
+  if (x->d.errors)
+    return prior0;
+  ProvApplyReq ar = {type, prior0, ps->planned_state, cfg, {0}};
+  ProvApplyResp as = {0};
+  p->ops->apply_resource_change(p, call(x), &ar, &as);
+  return as.new_state;
+}
+
+static void test_local_file(void)
+{
+  Prov *p = open_b("registry.terraform.io/hashicorp/local");
+  const ProvBlockSchema *b = res_schema(p, "local_file");
+  T_CHECK(b != NULL);
+  const char *fn = arena_printf(&A, "%s/sub/dir/a.txt", tmpdir);
+  const char *n1[] = {"filename", "content", "file_permission"};
+  Value v1[] = {S(fn), S("hello\n"), S("0640")};
+  Value cfg = mk(b, 3, n1, v1);
+  Ctx x;
+  p->ops->validate_resource_config(p, call(&x), "local_file", cfg);
+  T_EQ_INT(x.d.errors, 0);
+  ProvPlanResp ps;
+  Value st = create_res(p, "local_file", cfg, &x, &ps);
+  T_EQ_INT(x.d.errors, 0);
+  T_EQ_STR(prov_get(ps.planned_state, "directory_permission").u.s, "0777");
+  T_EQ_STR(prov_get(ps.planned_state, "file_permission").u.s, "0640");
+  T_CHECK(!val_is_known(prov_get(ps.planned_state, "id")));
+  T_CHECK(!val_is_known(prov_get(ps.planned_state, "content_sha256")));
+  T_CHECK(val_is_wholly_known(st));
+  T_EQ_STR(file_text(fn), "hello\n");
+  struct stat sb;
+  T_CHECK(stat(fn, &sb) == 0 && (sb.st_mode & 0777) == (0640 & ~0022u));
+  T_EQ_STR(prov_get(st, "id").u.s, "f572d396fae9206628714fb2ce00f72e94f2258f");
+  T_EQ_STR(prov_get(st, "content_md5").u.s,
+           "b1946ac92492d2347c6235b4d2611184");
+  T_EQ_STR(prov_get(st, "content_sha256").u.s,
+           "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03");
+  T_EQ_STR(prov_get(st, "content_base64sha256").u.s,
+           "WJG1tSLV3whtD/CxEPvZ0hu0/HFjrzTQgoai6Eb2vgM=");
+  /* Refresh: unchanged file keeps the state. */
+  ProvReadReq rr = {"local_file", st, {0}};
+  ProvReadResp rs = {0};
+  p->ops->read_resource(p, call(&x), &rr, &rs);
+  T_CHECK(val_raw_equal(rs.new_state, st, false));
+  /* Changed outside: gone (plan re-creates). */
+  write_file(fn, "tampered");
+  p->ops->read_resource(p, call(&x), &rr, &rs);
+  T_CHECK(val_is_null(rs.new_state));
+  /* Deleted outside: gone. */
+  unlink(fn);
+  rs = (ProvReadResp){0};
+  p->ops->read_resource(p, call(&x), &rr, &rs);
+  T_CHECK(val_is_null(rs.new_state));
+  T_EQ_INT(x.d.errors, 0);
+  /* Same config again: no change, no replace. */
+  ProvPlanReq pr = {"local_file", st, st, cfg, {0}};
+  ProvPlanResp ps2 = {0};
+  p->ops->plan_resource_change(p, call(&x), &pr, &ps2);
+  T_EQ_INT(ps2.nrequires_replace, 0);
+  T_CHECK(val_raw_equal(ps2.planned_state, st, false));
+  /* Content change forces replacement. */
+  Value prop = prov_set(&A, st, "content", S("other"));
+  Value cfg3 = prov_set(&A, cfg, "content", S("other"));
+  ProvPlanReq pr3 = {"local_file", st, prop, cfg3, {0}};
+  ProvPlanResp ps3 = {0};
+  p->ops->plan_resource_change(p, call(&x), &pr3, &ps3);
+  T_CHECK(has_replace(&ps3, "content"));
+  /* Delete removes the file. */
+  write_file(fn, "hello\n");
+  ProvApplyReq dr = {"local_file", st, prov_null_object(&A, b),
+                     prov_null_object(&A, b), {0}};
+  ProvApplyResp ds = {0};
+  p->ops->apply_resource_change(p, call(&x), &dr, &ds);
+  T_CHECK(val_is_null(ds.new_state));
+  T_CHECK(access(fn, F_OK) != 0);
+  /* Import is not supported upstream. */
+  ProvImportReq ir = {"local_file", fn};
+  ProvImportResp is = {0};
+  p->ops->import_resource_state(p, call(&x), &ir, &is);
+  T_EQ_INT(x.d.errors, 1);
+}
+
+static void test_local_validation(void)
+{
+  Prov *p = open_b("local");
+  const ProvBlockSchema *b = res_schema(p, "local_file");
+  Ctx x;
+  const char *n1[] = {"filename"};
+  Value v1[] = {S("x")};
+  p->ops->validate_resource_config(p, call(&x), "local_file", mk(b, 1, n1, v1));
+  T_EQ_INT(x.d.errors, 4);
+  T_EQ_STR(x.d.head->summary, "Invalid Attribute Combination");
+  T_EQ_STR(x.d.head->detail,
+           "No attribute specified when one (and only one) of "
+           "[content,content_base64,sensitive_content,source] is required");
+  const char *n2[] = {"filename", "content", "source"};
+  Value v2[] = {S("x"), S("a"), S("b")};
+  p->ops->validate_resource_config(p, call(&x), "local_file", mk(b, 3, n2, v2));
+  T_EQ_INT(x.d.errors, 4);
+  T_CHECK(strncmp(x.d.head->detail, "2 attributes specified", 22) == 0);
+  const char *n3[] = {"filename", "content", "file_permission",
+                      "directory_permission"};
+  Value v3[] = {S("x"), S("a"), S("0888"), S("77777")};
+  p->ops->validate_resource_config(p, call(&x), "local_file", mk(b, 4, n3, v3));
+  T_EQ_INT(x.d.errors, 2);
+  T_EQ_STR(x.d.head->summary, "Invalid File Permission String Value");
+  T_EQ_STR(x.d.head->detail, "bad mode permission: string must be expressed "
+                             "in octal numeric notation: 0888");
+  const ValPath *vp = prov_diag_path(&x.c, x.d.head);
+  T_CHECK(vp && strcmp(vp->steps[0].name, "file_permission") == 0);
+  T_EQ_STR(x.d.tail->detail, "bad mode permission: string length should be "
+                             "3 or 4 digits: 77777");
+  /* Unknown content: no verdict yet. */
+  Value v4[] = {S("x"), val_unknown(&ty_string), val_null(&ty_string)};
+  p->ops->validate_resource_config(p, call(&x), "local_file", mk(b, 3, n2, v4));
+  T_EQ_INT(x.d.errors, 0);
+}
+
+static void test_local_sensitive_and_data(void)
+{
+  Prov *p = open_b("hashicorp/local");
+  const ProvBlockSchema *b = res_schema(p, "local_sensitive_file");
+  T_CHECK(prov_block_attr(b, "content")->flags & PROV_SENSITIVE);
+  T_CHECK(prov_block_attr(b, "sensitive_content") == NULL);
+  const char *fn = arena_printf(&A, "%s/s.bin", tmpdir);
+  const char *n1[] = {"filename", "content_base64"};
+  Value v1[] = {S(fn), S("AAEC/w==")};
+  Ctx x;
+  ProvPlanResp ps;
+  Value st = create_res(p, "local_sensitive_file", mk(b, 2, n1, v1), &x, &ps);
+  T_EQ_INT(x.d.errors, 0);
+  T_EQ_STR(prov_get(ps.planned_state, "file_permission").u.s, "0700");
+  struct stat sb;
+  T_CHECK(stat(fn, &sb) == 0 && sb.st_size == 4 &&
+          (sb.st_mode & 0777) == 0700);
+  T_EQ_STR(prov_get(st, "content_md5").u.s, "0416dab819887333af831f8c765ac2ae");
+  /* data local_file reads it back */
+  const ProvProviderSchema *s;
+  p->ops->get_schema(p, call(&x), &s);
+  const ProvBlockSchema *db =
+      prov_schema_data_source(s, "local_file")->schema.block;
+  const char *dn[] = {"filename"};
+  Value dv[] = {S(fn)};
+  ProvReadDataReq rq = {"local_file", mk(db, 1, dn, dv)};
+  ProvReadDataResp rs = {0};
+  p->ops->read_data_source(p, call(&x), &rq, &rs);
+  T_EQ_INT(x.d.errors, 0);
+  T_EQ_STR(prov_get(rs.state, "content_base64").u.s, "AAEC/w==");
+  Value ct = prov_get(rs.state, "content");
+  T_EQ_INT(ct.len, 6);
+  T_CHECK(ct.len == 6 && memcmp(ct.u.s, "\x00\x01\x02\xEF\xBF\xBD", 6) == 0);
+  T_EQ_STR(prov_get(rs.state, "id").u.s, prov_get(st, "id").u.s);
+  T_CHECK(val_is_wholly_known(rs.state));
+  /* A bad base64 fails at apply with upstream's message. */
+  const char *fn2 = arena_printf(&A, "%s/bad.bin", tmpdir);
+  Value v2[] = {S(fn2), S("!!!")};
+  create_res(p, "local_sensitive_file", mk(b, 2, n1, v2), &x, &ps);
+  T_EQ_INT(x.d.errors, 1);
+  T_EQ_STR(x.d.head->summary, "Create local file error");
+  /* Missing file for the data source. */
+  Value dv2[] = {S(arena_printf(&A, "%s/none", tmpdir))};
+  ProvReadDataReq rq2 = {"local_file", mk(db, 1, dn, dv2)};
+  p->ops->read_data_source(p, call(&x), &rq2, &rs);
+  T_EQ_INT(x.d.errors, 1);
+  T_EQ_STR(x.d.head->summary, "Read local file data source error");
+  T_CHECK(strstr(x.d.head->detail, "no such file or directory") != NULL);
+}
+
 static int rm_one(const char *path, const struct stat *st, int flag,
                   struct FTW *ftw)
 {
@@ -540,6 +725,9 @@ int main(void)
   T_RUN(test_upgrade_state);
   T_RUN(test_terraform_data);
   T_RUN(test_remote_state);
+  T_RUN(test_local_file);
+  T_RUN(test_local_validation);
+  T_RUN(test_local_sensitive_and_data);
   nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
   int rc = t_done("provider");
   arena_release(&A);
