@@ -62,7 +62,7 @@ vendor: $(VROOT)/musl/.stamp $(VROOT)/host/.stamp
 # ---- object rules per flavour --------------------------------------------
 define flavour
 $(1)_OBJ := $$(patsubst %.c,build/$(1)/obj/%.o,$$(SRC_ALL))
-build/$(1)/obj/core/%.o: core/%.c
+build/$(1)/obj/core/%.o: core/%.c | $$(VROOT)/$(3)/.stamp
 	@mkdir -p $$(@D)
 	$$(if $$(V),,@echo "  CC[$(1)] $$<";)$(2) $$($(4)) $$(DEPF) -c $$< -o $$@
 build/$(1)/obj/%.o: %.c | $$(VROOT)/$(3)/.stamp
@@ -72,8 +72,10 @@ build/$(1)/tests/%.o: tests/unit/%.c
 	@mkdir -p $$(@D)
 	$$(if $$(V),,@echo "  CC[$(1)] $$<";)$(2) $$($(4)) -Itests/unit $$(DEPF) -c $$< -o $$@
 # Unit tests link the modules named in tests/unit/test_X.deps.
-build/$(1)/tests/%: build/$(1)/tests/%.o $$$$(addprefix build/$(1)/obj/,$$$$(addsuffix .o,$$$$(shell cat tests/unit/$$$$*.deps)))
-	$$(if $$(V),,@echo "  LD[$(1)] $$@";)$(2) $$^ -o $$@ $$($(5)) $$(if $$(filter net/% cmd/%,$$(shell cat tests/unit/$$*.deps)),$$(VLIBS)) $$(LIBS)
+# They always link the vendor libraries (static archives: only what is used
+# is pulled in), so modules may use mbedTLS hashes.
+build/$(1)/tests/%: build/$(1)/tests/%.o $$$$(addprefix build/$(1)/obj/,$$$$(addsuffix .o,$$$$(shell cat tests/unit/$$$$*.deps))) | $$(VROOT)/$(3)/.stamp
+	$$(if $$(V),,@echo "  LD[$(1)] $$@";)$(2) $$(filter %.o,$$^) -o $$@ $$($(5)) $$(VLIBS) $$(LIBS)
 endef
 .SECONDEXPANSION:
 .SECONDARY:

@@ -64,11 +64,18 @@ static void new_chunk(Arena *a, size_t need)
     out_of_memory();
   if (size < need + MAX_ALIGN)
     size = need + MAX_ALIGN;
-  if (fail_after >= 0 && fail_after-- == 0)
-    out_of_memory();
-  ArenaChunk *c = malloc(sizeof(ArenaChunk) + size);
-  if (!c)
-    out_of_memory();
+  ArenaChunk *c = NULL;
+  if (a->spare && a->spare->size >= size) {
+    c = a->spare;   /* reuse what the last rewind gave back */
+    a->spare = NULL;
+    size = c->size;
+  } else {
+    if (fail_after >= 0 && fail_after-- == 0)
+      out_of_memory();
+    c = malloc(sizeof(ArenaChunk) + size);
+    if (!c)
+      out_of_memory();
+  }
   c->prev = a->chunk;
   c->size = size;
   a->chunk = c;
@@ -79,6 +86,10 @@ static void new_chunk(Arena *a, size_t need)
 
 void arena_release(Arena *a)
 {
+  if (a->spare) {
+    UNPOISON(a->spare->data, a->spare->size);
+    free(a->spare);
+  }
   ArenaChunk *c = a->chunk;
   while (c) {
     ArenaChunk *prev = c->prev;
@@ -208,8 +219,19 @@ void arena_rewind(Arena *a, ArenaMark m)
       m.end = a->chunk->data + a->chunk->size;
       break;
     }
-    UNPOISON(a->chunk->data, a->chunk->size);
-    free(a->chunk);
+    /* Keep one chunk for the next new_chunk(), so a loop that marks and
+    ** rewinds across a chunk boundary does not malloc/free every time. */
+    if (!a->spare || a->spare->size < a->chunk->size) {
+      if (a->spare) {
+        UNPOISON(a->spare->data, a->spare->size);
+        free(a->spare);
+      }
+      a->spare = a->chunk;
+      POISON(a->spare->data, a->spare->size);
+    } else {
+      UNPOISON(a->chunk->data, a->chunk->size);
+      free(a->chunk);
+    }
     a->chunk = prev;
   }
   a->beg = m.beg;

@@ -36,6 +36,7 @@ typedef struct Arena {
   size_t chunk_size;   /* default size of a new chunk */
   size_t used;         /* bytes handed out, for statistics and tests */
   void *last;          /* start of the most recent allocation (for grow) */
+  ArenaChunk *spare;   /* one chunk kept by arena_rewind for reuse */
 } Arena;
 
 /* A position to rewind to; valid while the arena is not released. */

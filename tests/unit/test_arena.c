@@ -103,6 +103,22 @@ static void test_rewind_to_empty_keeps_a_chunk(void)
   T_CHECK(a.chunk == NULL);
 }
 
+static void test_rewind_keeps_spare_chunk(void)
+{
+  Arena a;
+  arena_init(&a, 256);
+  (void)ARENA_NEW(&a, char, 200);
+  ArenaMark m = arena_mark(&a);
+  char *first = ARENA_NEW(&a, char, 200);   /* needs a second chunk */
+  arena_rewind(&a, m);
+  T_CHECK(a.spare != NULL);
+  char *again = ARENA_NEW(&a, char, 200);   /* the spare is reused */
+  T_CHECK(again == first);
+  T_CHECK(a.spare == NULL);
+  arena_release(&a);
+  T_CHECK(a.chunk == NULL && a.spare == NULL);
+}
+
 static void test_printf_and_strndup(void)
 {
   Arena a;
@@ -181,6 +197,7 @@ int main(void)
   T_RUN(test_grow_in_place);
   T_RUN(test_mark_rewind);
   T_RUN(test_rewind_to_empty_keeps_a_chunk);
+  T_RUN(test_rewind_keeps_spare_chunk);
   T_RUN(test_printf_and_strndup);
   T_RUN(test_overflow_and_oom_exit_70);
   T_RUN(test_buf);
