@@ -191,8 +191,9 @@ bool val_parse_number(Arena *a, const char *s, size_t n, bool keep_literal,
 
 /* The element arrays below are adopted, not copied: allocate them in an
 ** arena that outlives the value.  Element values must conform to the
-** element type (convert first); NULL elem type means "unify from the
-** elements" for lists/sets, which must then be non-empty. */
+** element type (convert first: conv_unify + conv_convert); a NULL elem
+** type takes the first element's type that is not dynamic (no
+** unification happens here), or dynamic for an empty list. */
 Value val_list(Arena *a, const Type *elem, Value *elems, uint32_t n);
 /* Sorts and deduplicates elems in place. */
 Value val_set(Arena *a, const Type *elem, Value *elems, uint32_t n);
