@@ -17,6 +17,15 @@ static Arena A;
 
 static Value S(const char *s) { return val_cstr(&A, s); }
 
+static int64_t get_int_attr(Value obj, const char *name)
+{
+  int64_t i = -999999;
+  Value v = prov_get(obj, name);
+  if (!val_is_null(v) && val_is_known(v) && v.type->kind == TY_NUMBER)
+    val_num_int(v, &i);
+  return i;
+}
+
 static Value obj2(const char *n1, Value v1, const char *n2, Value v2)
 {
   const char *names[2] = {n1, n2};
@@ -695,6 +704,425 @@ static void test_local_sensitive_and_data(void)
   T_CHECK(strstr(x.d.head->detail, "no such file or directory") != NULL);
 }
 
+/* ---- random -------------------------------------------------------- */
+
+static int count_in(Value v, const char *set)
+{
+  int n = 0;
+  for (uint32_t i = 0; i < v.len; i++)
+    if (strchr(set, v.u.s[i]))
+      n++;
+  return n;
+}
+
+static void test_random_string(void)
+{
+  Prov *p = open_b("random");
+  const ProvBlockSchema *b = res_schema(p, "random_string");
+  const char *n1[] = {"length", "special", "min_upper", "min_numeric"};
+  Value v1[] = {val_int(40), val_false, val_int(5), val_int(30)};
+  Value cfg = mk(b, 4, n1, v1);
+  Ctx x;
+  p->ops->validate_resource_config(p, call(&x), "random_string", cfg);
+  T_EQ_INT(x.d.errors, 0);
+  ProvPlanResp ps;
+  Value st = create_res(p, "random_string", cfg, &x, &ps);
+  T_EQ_INT(x.d.errors, 0);
+  Value pl = ps.planned_state;
+  T_CHECK(prov_get(pl, "upper").u.b && prov_get(pl, "lower").u.b);
+  T_CHECK(prov_get(pl, "number").u.b && prov_get(pl, "numeric").u.b);
+  T_CHECK(!prov_get(pl, "special").u.b);
+  T_CHECK(!val_is_known(prov_get(pl, "result")));
+  T_CHECK(val_is_wholly_known(st));
+  Value r = prov_get(st, "result");
+  T_EQ_INT(r.len, 40);
+  T_CHECK(count_in(r, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") >= 5);
+  T_CHECK(count_in(r, "0123456789") >= 30);
+  T_EQ_INT(count_in(r, "!@#$%&*()-_=+[]{}<>:?"), 0);
+  T_EQ_STR(prov_get(st, "id").u.s, r.u.s);
+  /* Only specials from override_special. */
+  const char *n2[] = {"length", "upper", "lower", "numeric",
+                      "override_special"};
+  Value v2[] = {val_int(16), val_false, val_false, val_false, S("#")};
+  Value st2 = create_res(p, "random_string", mk(b, 5, n2, v2), &x, &ps);
+  T_EQ_STR(prov_get(st2, "result").u.s, "################");
+  /* Nothing to draw from. */
+  const char *n3[] = {"length", "upper", "lower", "numeric", "special"};
+  Value v3[] = {val_int(3), val_false, val_false, val_false, val_false};
+  create_res(p, "random_string", mk(b, 5, n3, v3), &x, &ps);
+  T_EQ_INT(x.d.errors, 1);
+  T_EQ_STR(x.d.head->summary, "Random Read Error");
+  /* Validation: length below the sum of minimums; below 1. */
+  const char *n4[] = {"length", "min_lower"};
+  Value v4[] = {val_int(2), val_int(3)};
+  p->ops->validate_resource_config(p, call(&x), "random_string",
+                                   mk(b, 2, n4, v4));
+  T_EQ_INT(x.d.errors, 1);
+  T_EQ_STR(x.d.head->detail,
+           "Attribute length value must be at least sum of min_upper + "
+           "min_lower + min_numeric + min_special, got: 2");
+  Value v5[] = {val_int(0), val_null(&ty_number)};
+  p->ops->validate_resource_config(p, call(&x), "random_string",
+                                   mk(b, 2, n4, v5));
+  T_EQ_STR(x.d.head->detail, "Attribute length value must be at least 1, "
+                             "got: 0");
+  /* number/numeric conflict */
+  const char *n6[] = {"length", "number", "numeric"};
+  Value v6[] = {val_int(3), val_true, val_false};
+  create_res(p, "random_string", mk(b, 3, n6, v6), &x, &ps);
+  T_EQ_INT(x.d.errors, 2);
+  T_EQ_STR(x.d.head->summary,
+           "Number and numeric are both configured with different values");
+  /* numeric=false alone carries over to number */
+  Value v7[] = {val_int(3), val_null(&ty_bool), val_false};
+  create_res(p, "random_string", mk(b, 3, n6, v7), &x, &ps);
+  T_CHECK(!prov_get(ps.planned_state, "number").u.b);
+}
+
+static void test_random_keepers(void)
+{
+  Prov *p = open_b("random");
+  const ProvBlockSchema *b = res_schema(p, "random_uuid");
+  const char *n1[] = {"keepers"};
+  Value v1[] = {smap1("k", "1")};
+  Value cfg = mk(b, 1, n1, v1);
+  Ctx x;
+  ProvPlanResp ps;
+  Value st = create_res(p, "random_uuid", cfg, &x, &ps);
+  T_EQ_INT(prov_get(st, "result").len, 36);
+  T_EQ_STR(prov_get(st, "id").u.s, prov_get(st, "result").u.s);
+  /* unchanged keepers: no-op */
+  ProvPlanReq pr = {"random_uuid", st, st, cfg, {0}};
+  ProvPlanResp ps1 = {0};
+  p->ops->plan_resource_change(p, call(&x), &pr, &ps1);
+  T_EQ_INT(ps1.nrequires_replace, 0);
+  T_CHECK(val_raw_equal(ps1.planned_state, st, false));
+  /* changed keepers: replace */
+  Value v2[] = {smap1("k", "2")};
+  Value cfg2 = mk(b, 1, n1, v2);
+  ProvPlanReq pr2 = {"random_uuid", st, prov_set(&A, st, "keepers", v2[0]),
+                     cfg2, {0}};
+  ProvPlanResp ps2 = {0};
+  p->ops->plan_resource_change(p, call(&x), &pr2, &ps2);
+  T_CHECK(has_replace(&ps2, "keepers"));
+  /* a keeper whose value is null does not */
+  MapEntry *e = ARENA_NEW(&A, MapEntry, 2);
+  e[0] = (MapEntry){"k", 1, S("1")};
+  e[1] = (MapEntry){"z", 1, val_null(&ty_string)};
+  Value m3 = val_map(&A, &ty_string, e, 2);
+  Value cfg3 = mk(b, 1, n1, &m3);
+  ProvPlanReq pr3 = {"random_uuid", st, prov_set(&A, st, "keepers", m3),
+                     cfg3, {0}};
+  ProvPlanResp ps3 = {0};
+  p->ops->plan_resource_change(p, call(&x), &pr3, &ps3);
+  T_EQ_INT(ps3.nrequires_replace, 0);
+  /* import */
+  ProvImportReq ir = {"random_uuid", "not-a-uuid"};
+  ProvImportResp is = {0};
+  p->ops->import_resource_state(p, call(&x), &ir, &is);
+  T_EQ_INT(x.d.errors, 1);
+  ProvImportReq ir2 = {"random_uuid", "6b0d1f2a-0000-4000-8000-00000000abcd"};
+  p->ops->import_resource_state(p, call(&x), &ir2, &is);
+  T_EQ_INT(is.nimported, 1);
+  T_EQ_STR(prov_get(is.imported[0].state, "result").u.s,
+           "6b0d1f2a-0000-4000-8000-00000000abcd");
+}
+
+static void test_random_password(void)
+{
+  Prov *p = open_b("random");
+  const ProvBlockSchema *b = res_schema(p, "random_password");
+  PathStep rs[] = {{PS_ATTR, "result", 0}};
+  PathStep bh[] = {{PS_ATTR, "bcrypt_hash", 0}};
+  PathStep ln[] = {{PS_ATTR, "length", 0}};
+  T_CHECK(prov_path_sensitive(b, mkpath(1, rs)));
+  T_CHECK(prov_path_sensitive(b, mkpath(1, bh)));
+  T_CHECK(!prov_path_sensitive(b, mkpath(1, ln)));
+  T_CHECK(!prov_path_sensitive(res_schema(p, "random_string"),
+                               mkpath(1, rs)));
+  const char *n1[] = {"length", "min_special"};
+  Value v1[] = {val_int(12), val_int(2)};
+  Ctx x;
+  ProvPlanResp ps;
+  Value st = create_res(p, "random_password", mk(b, 2, n1, v1), &x, &ps);
+  T_EQ_INT(x.d.errors, 0);
+  T_EQ_INT(prov_get(st, "result").len, 12);
+  T_CHECK(count_in(prov_get(st, "result"), "!@#$%&*()-_=+[]{}<>:?") >= 2);
+  T_EQ_STR(prov_get(st, "id").u.s, "none");
+  Value h = prov_get(st, "bcrypt_hash");
+  T_EQ_INT(h.len, 60);
+  T_CHECK(strncmp(h.u.s, "$2a$10$", 7) == 0);
+  /* Upgrading a version-2 state keeps a matching hash (Go's test vector)
+  ** and regenerates a wrong one. */
+  const char *js =
+      "{\"id\":\"none\",\"length\":7,\"result\":\"allmine\",\"number\":true,"
+      "\"bcrypt_hash\":\"$2a$10$XajjQvNhvvRt5GSeFk1xFeyqRrsxkhBkUiQeg0dt."
+      "wU1qD4aFDcga\"}";
+  ProvUpgradeReq uq = {"random_password", 2, js, strlen(js)};
+  ProvUpgradeResp us = {0};
+  p->ops->upgrade_resource_state(p, call(&x), &uq, &us);
+  T_EQ_INT(x.d.errors, 0);
+  T_EQ_STR(prov_get(us.upgraded_state, "bcrypt_hash").u.s,
+           "$2a$10$XajjQvNhvvRt5GSeFk1xFeyqRrsxkhBkUiQeg0dt.wU1qD4aFDcga");
+  T_CHECK(prov_get(us.upgraded_state, "numeric").u.b);
+  T_EQ_INT(get_int_attr(us.upgraded_state, "min_upper"), 0);
+  const char *js2 =
+      "{\"id\":\"none\",\"length\":7,\"result\":\"allmine2\","
+      "\"bcrypt_hash\":\"$2a$10$XajjQvNhvvRt5GSeFk1xFeyqRrsxkhBkUiQeg0dt."
+      "wU1qD4aFDcga\"}";
+  ProvUpgradeReq uq2 = {"random_password", 1, js2, strlen(js2)};
+  p->ops->upgrade_resource_state(p, call(&x), &uq2, &us);
+  T_CHECK(strcmp(prov_get(us.upgraded_state, "bcrypt_hash").u.s,
+                 "$2a$10$XajjQvNhvvRt5GSeFk1xFeyqRrsxkhBkUiQeg0dt."
+                 "wU1qD4aFDcga") != 0);
+  /* import */
+  ProvImportReq ir = {"random_password", "s3cret"};
+  ProvImportResp is = {0};
+  p->ops->import_resource_state(p, call(&x), &ir, &is);
+  T_EQ_INT(is.nimported, 1);
+  T_EQ_STR(prov_get(is.imported[0].state, "result").u.s, "s3cret");
+  T_EQ_INT(get_int_attr(is.imported[0].state, "length"), 6);
+  T_CHECK(prov_get(is.imported[0].state, "special").u.b);
+}
+
+static void test_random_id_integer(void)
+{
+  Prov *p = open_b("random");
+  const ProvBlockSchema *b = res_schema(p, "random_id");
+  const char *n1[] = {"byte_length", "prefix"};
+  Value v1[] = {val_int(8), S("p-")};
+  Ctx x;
+  ProvPlanResp ps;
+  Value st = create_res(p, "random_id", mk(b, 2, n1, v1), &x, &ps);
+  T_EQ_INT(x.d.errors, 0);
+  T_EQ_INT(prov_get(st, "id").len, 11);
+  T_EQ_INT(prov_get(st, "hex").len, 18);
+  T_CHECK(strncmp(prov_get(st, "b64_url").u.s, "p-", 2) == 0);
+  T_EQ_INT(prov_get(st, "b64_std").len, 2 + 12);
+  /* import "prefix,b64url" */
+  ProvImportReq ir = {"random_id", "pre-,AAEC_w"};
+  ProvImportResp is = {0};
+  p->ops->import_resource_state(p, call(&x), &ir, &is);
+  T_EQ_INT(x.d.errors, 0);
+  Value im = is.imported[0].state;
+  T_EQ_STR(prov_get(im, "hex").u.s, "pre-000102ff");
+  T_EQ_STR(prov_get(im, "dec").u.s, "pre-66303");
+  T_EQ_STR(prov_get(im, "b64_std").u.s, "pre-AAEC/w==");
+  T_EQ_STR(prov_get(im, "id").u.s, "AAEC_w");
+  T_EQ_INT(get_int_attr(im, "byte_length"), 4);
+  ProvImportReq bad = {"random_id", "A"};
+  p->ops->import_resource_state(p, call(&x), &bad, &is);
+  T_EQ_INT(x.d.errors, 1);
+  T_EQ_STR(x.d.head->summary, "Import Random ID Error");
+
+  const ProvBlockSchema *ib = res_schema(p, "random_integer");
+  const char *n2[] = {"min", "max"};
+  for (int i = 0; i < 20; i++) {
+    Value v2[] = {val_int(-3), val_int(3)};
+    Value s2 = create_res(p, "random_integer", mk(ib, 2, n2, v2), &x, &ps);
+    int64_t r = get_int_attr(s2, "result");
+    T_CHECK(r >= -3 && r <= 3);
+  }
+  /* seeded: deterministic */
+  const char *n3[] = {"min", "max", "seed"};
+  Value v3[] = {val_int(1), val_int(1000000), S("abc")};
+  Value a1 = create_res(p, "random_integer", mk(ib, 3, n3, v3), &x, &ps);
+  Value a2 = create_res(p, "random_integer", mk(ib, 3, n3, v3), &x, &ps);
+  T_EQ_INT(get_int_attr(a1, "result"), get_int_attr(a2, "result"));
+  Value v4[] = {val_int(5), val_int(1)};
+  create_res(p, "random_integer", mk(ib, 2, n2, v4), &x, &ps);
+  T_EQ_INT(x.d.errors, 1);
+  T_EQ_STR(x.d.head->summary, "Create Random Integer Error");
+  ProvImportReq ii = {"random_integer", "7,1,10"};
+  p->ops->import_resource_state(p, call(&x), &ii, &is);
+  T_EQ_INT(get_int_attr(is.imported[0].state, "result"), 7);
+  T_EQ_STR(prov_get(is.imported[0].state, "id").u.s, "7");
+  ProvImportReq ib2 = {"random_integer", "7,x"};
+  p->ops->import_resource_state(p, call(&x), &ib2, &is);
+  T_EQ_INT(x.d.errors, 1);
+}
+
+static void test_random_pet_shuffle(void)
+{
+  Prov *p = open_b("random");
+  const ProvBlockSchema *b = res_schema(p, "random_pet");
+  Ctx x;
+  ProvPlanResp ps;
+  Value st = create_res(p, "random_pet", mk(b, 0, NULL, NULL), &x, &ps);
+  T_EQ_INT(get_int_attr(ps.planned_state, "length"), 2);
+  T_EQ_STR(prov_get(ps.planned_state, "separator").u.s, "-");
+  const char *id = prov_get(st, "id").u.s;
+  T_CHECK(strchr(id, '-') != NULL && strchr(strchr(id, '-') + 1, '-') == NULL);
+  const char *n1[] = {"length", "prefix", "separator"};
+  Value v1[] = {val_int(4), S("pre"), S("_")};
+  Value st2 = create_res(p, "random_pet", mk(b, 3, n1, v1), &x, &ps);
+  const char *id2 = prov_get(st2, "id").u.s;
+  int seps = 0;
+  for (const char *q = id2; *q; q++)
+    seps += *q == '_';
+  T_EQ_INT(seps, 4);
+  T_CHECK(strncmp(id2, "pre_", 4) == 0);
+  ProvImportReq ir = {"random_pet", "x"};
+  ProvImportResp is = {0};
+  p->ops->import_resource_state(p, call(&x), &ir, &is);
+  T_EQ_INT(x.d.errors, 1);
+
+  const ProvBlockSchema *sb = res_schema(p, "random_shuffle");
+  Value in[3] = {S("a"), S("b"), S("c")};
+  Value inl = val_list(&A, &ty_string, in, 3);
+  const char *n2[] = {"input", "result_count"};
+  Value v2[] = {inl, val_int(7)};
+  Value s1 = create_res(p, "random_shuffle", mk(sb, 2, n2, v2), &x, &ps);
+  T_CHECK(!val_is_known(prov_get(ps.planned_state, "result")));
+  Value res = prov_get(s1, "result");
+  T_EQ_INT(res.len, 7);
+  T_EQ_STR(prov_get(s1, "id").u.s, "-");
+  Value v3[] = {inl, val_null(&ty_number)};
+  Value s2 = create_res(p, "random_shuffle", mk(sb, 2, n2, v3), &x, &ps);
+  Value r2 = prov_get(s2, "result");
+  T_EQ_INT(r2.len, 3);
+  int seen = 0;
+  for (uint32_t i = 0; i < r2.len; i++)
+    seen |= 1 << (r2.u.elems[i].u.s[0] - 'a');
+  T_EQ_INT(seen, 7);
+}
+
+/* ---- the misbehaving test provider ---------------------------------- */
+
+#ifdef CAIRN_TEST
+typedef struct Mis {
+  Prov *p;
+  const ProvBlockSchema *b;
+  Ctx x;
+} Mis;
+
+static Value mis_cfg(Mis *m, const char *value)
+{
+  const char *n[] = {"value", "item"};
+  Value items = val_list(&A, prov_schema_implied_type(&A, m->b)
+                                 ->types[ty_attr_index(
+                                     prov_schema_implied_type(&A, m->b),
+                                     "item")]->elem,
+                         NULL, 0);
+  Value v[] = {S(value), items};
+  return mk(m->b, 2, n, v);
+}
+
+static void mis_plan(Mis *m, const char *type, Value prior, Value cfg,
+                     ProvPlanResp *ps)
+{
+  ProvPlanReq pr = {type, prior, cfg, cfg, {0}};
+  *ps = (ProvPlanResp){0};
+  m->p->ops->plan_resource_change(m->p, call(&m->x), &pr, ps);
+}
+
+static ProvApplyResp mis_apply(Mis *m, const char *type, Value prior,
+                               Value planned, Value cfg)
+{
+  ProvApplyReq ar = {type, prior, planned, cfg, {0}};
+  ProvApplyResp as = {0};
+  m->p->ops->apply_resource_change(m->p, call(&m->x), &ar, &as);
+  return as;
+}
+
+static void test_misbehave(void)
+{
+  Mis m;
+  m.p = open_b("cairn.test/test/misbehave");
+  T_CHECK(m.p != NULL);
+  if (!m.p)
+    return;
+  m.b = res_schema(m.p, "misbehave_ok");
+  Value null0 = prov_null_object(&A, m.b);
+  Value cfg = mis_cfg(&m, "v");
+  ProvPlanResp ps;
+  /* ok: plan keeps config, apply returns the planned known values */
+  mis_plan(&m, "misbehave_ok", null0, cfg, &ps);
+  T_EQ_STR(prov_get(ps.planned_state, "value").u.s, "v");
+  ProvApplyResp as = mis_apply(&m, "misbehave_ok", null0, ps.planned_state,
+                               cfg);
+  T_CHECK(val_is_wholly_known(as.new_state));
+  T_EQ_STR(prov_get(as.new_state, "value").u.s, "v");
+  Value st = as.new_state;
+  /* plan_changes_config */
+  mis_plan(&m, "misbehave_plan_changes_config", null0, cfg, &ps);
+  T_EQ_STR(prov_get(ps.planned_state, "value").u.s, "v-changed");
+  /* plan_wrong_type */
+  mis_plan(&m, "misbehave_plan_wrong_type", null0, cfg, &ps);
+  T_EQ_INT(prov_get(ps.planned_state, "value").type->kind, TY_NUMBER);
+  /* plan_unstable: two plans disagree on a known value */
+  ProvPlanResp ps2;
+  mis_plan(&m, "misbehave_plan_unstable", null0, cfg, &ps);
+  mis_plan(&m, "misbehave_plan_unstable", null0, cfg, &ps2);
+  T_CHECK(val_is_known(prov_get(ps.planned_state, "computed")));
+  T_CHECK(!val_raw_equal(prov_get(ps.planned_state, "computed"),
+                         prov_get(ps2.planned_state, "computed"), false));
+  /* plan_bad_replace */
+  mis_plan(&m, "misbehave_plan_bad_replace", st, cfg, &ps);
+  T_CHECK(has_replace(&ps, "no_such_attribute"));
+  /* plan_destroy_nonnull */
+  mis_plan(&m, "misbehave_plan_destroy_nonnull", st, null0, &ps);
+  T_CHECK(!val_is_null(ps.planned_state));
+  /* plan_block_count */
+  mis_plan(&m, "misbehave_plan_block_count", null0, cfg, &ps);
+  T_EQ_INT(prov_get(ps.planned_state, "item").len, 1);
+  /* apply_changes_known */
+  mis_plan(&m, "misbehave_apply_changes_known", null0, cfg, &ps);
+  as = mis_apply(&m, "misbehave_apply_changes_known", null0,
+                 ps.planned_state, cfg);
+  T_EQ_STR(prov_get(as.new_state, "value").u.s, "changed-by-apply");
+  /* apply_unknown */
+  mis_plan(&m, "misbehave_apply_unknown", null0, cfg, &ps);
+  as = mis_apply(&m, "misbehave_apply_unknown", null0, ps.planned_state, cfg);
+  T_CHECK(!val_is_wholly_known(as.new_state));
+  /* apply_nil / apply_null */
+  as = mis_apply(&m, "misbehave_apply_nil", null0, ps.planned_state, cfg);
+  T_CHECK(as.new_state.type == NULL);
+  as = mis_apply(&m, "misbehave_apply_null", null0, ps.planned_state, cfg);
+  T_CHECK(as.new_state.type != NULL && val_is_null(as.new_state));
+  /* apply_partial: an object and an error */
+  as = mis_apply(&m, "misbehave_apply_partial", null0, ps.planned_state, cfg);
+  T_EQ_INT(m.x.d.errors, 1);
+  T_CHECK(!val_is_null(as.new_state) &&
+          val_is_known(prov_get(as.new_state, "id")));
+  /* delete_nonnull */
+  as = mis_apply(&m, "misbehave_delete_nonnull", st, null0, null0);
+  T_CHECK(!val_is_null(as.new_state));
+  /* read_* */
+  ProvReadReq rr = {"misbehave_read_deletes", st, {0}};
+  ProvReadResp rs = {0};
+  m.p->ops->read_resource(m.p, call(&m.x), &rr, &rs);
+  T_CHECK(val_is_null(rs.new_state));
+  rr.type_name = "misbehave_read_changes";
+  m.p->ops->read_resource(m.p, call(&m.x), &rr, &rs);
+  T_EQ_STR(prov_get(rs.new_state, "value").u.s, "drifted");
+  rr.type_name = "misbehave_read_unknown";
+  m.p->ops->read_resource(m.p, call(&m.x), &rr, &rs);
+  T_CHECK(!val_is_wholly_known(rs.new_state));
+  /* fail = true */
+  Value fcfg = prov_set(&A, cfg, "fail", val_true);
+  mis_plan(&m, "misbehave_ok", null0, fcfg, &ps);
+  as = mis_apply(&m, "misbehave_ok", null0, ps.planned_state, fcfg);
+  T_EQ_INT(m.x.d.errors, 1);
+  T_CHECK(as.new_state.type == NULL);
+  /* delay_ms, cut short by StopProvider */
+  Value dcfg = prov_set(&A, cfg, "delay_ms", val_int(60000));
+  m.p->ops->stop(m.p, call(&m.x));
+  as = mis_apply(&m, "misbehave_ok", null0, dcfg, dcfg);
+  T_EQ_INT(m.x.d.errors, 1);
+  T_EQ_STR(m.x.d.head->summary, "Operation interrupted");
+  /* data sources */
+  ProvReadDataReq dq = {"misbehave_null", cfg};
+  ProvReadDataResp ds = {0};
+  m.p->ops->read_data_source(m.p, call(&m.x), &dq, &ds);
+  T_CHECK(val_is_null(ds.state));
+  dq.type_name = "misbehave_unknown";
+  m.p->ops->read_data_source(m.p, call(&m.x), &dq, &ds);
+  T_CHECK(!val_is_wholly_known(ds.state));
+  T_CHECK(prov_path_sensitive(m.b, prov_path_attr(&A, "secret")));
+}
+#endif
+
 static int rm_one(const char *path, const struct stat *st, int flag,
                   struct FTW *ftw)
 {
@@ -728,6 +1156,14 @@ int main(void)
   T_RUN(test_local_file);
   T_RUN(test_local_validation);
   T_RUN(test_local_sensitive_and_data);
+  T_RUN(test_random_string);
+  T_RUN(test_random_keepers);
+  T_RUN(test_random_password);
+  T_RUN(test_random_id_integer);
+  T_RUN(test_random_pet_shuffle);
+#ifdef CAIRN_TEST
+  T_RUN(test_misbehave);
+#endif
   nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
   int rc = t_done("provider");
   arena_release(&A);
