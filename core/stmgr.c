@@ -74,6 +74,14 @@ void stmgr_crash_point(const char *label)
 #endif
 }
 
+void stmgr_crash_reset(void)
+{
+  __atomic_store_n(&crash_count, 0, __ATOMIC_SEQ_CST);
+#ifdef CAIRN_TEST
+  crash_init();
+#endif
+}
+
 long stmgr_crash_points(void)
 {
   return __atomic_load_n(&crash_count, __ATOMIC_SEQ_CST);
@@ -581,7 +589,7 @@ static TryRes try_lock(StMgr *m, int *err)
   int lfd = open(m->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   if (lfd < 0 && errno == ENOENT) {
     /* Create missing parent directories as Terraform does (0755). */
-    char *p = arena_strdup(&m->jarena, m->dir);
+    char *p = arena_strdup(m->arena, m->dir);
     for (char *q = p + 1; *q; q++) {
       if (*q == '/') {
         *q = 0;
@@ -697,11 +705,14 @@ bool stmgr_lock(StMgr *m, const char *operation, long timeout_ms,
       delay = LOCK_MAX_DELAY_MS;
   }
   stmgr_new_lock_info(m->arena, &m->lock, operation, m->read_path);
+  ArenaMark mk = arena_mark(&m->jarena);
   Buf b;
   buf_init(&b, &m->jarena);
   stmgr_lock_info_json(&b, &m->lock);
   /* Informational only: a torn info file cannot break the lock. */
-  if (!write_atomic(m, m->info_path, b.p, b.len, false, NULL, d)) {
+  bool ok = write_atomic(m, m->info_path, b.p, b.len, false, NULL, d);
+  arena_rewind(&m->jarena, mk);
+  if (!ok) {
     if (m->state_fd >= 0)
       close(m->state_fd);
     setlk(m->lock_fd, F_UNLCK);
@@ -922,7 +933,8 @@ static bool load_journal(StMgr *m, State *s, Diags *d)
   /* Kept apart so the list a plan reports does not change under it. */
   m->ndangling = m->nintents;
   m->dangling = ARENA_NEW(m->arena, StIntent, m->nintents ? m->nintents : 1);
-  memcpy(m->dangling, m->intents, m->nintents * sizeof *m->dangling);
+  if (m->nintents)
+    memcpy(m->dangling, m->intents, m->nintents * sizeof *m->dangling);
   return true;
 }
 

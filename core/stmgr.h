@@ -229,6 +229,9 @@ size_t stmgr_scan(const char *buf, size_t n,
 long stmgr_crash_points(void);
 /* Called at each durability point (test builds: counts, logs, crashes). */
 void stmgr_crash_point(const char *label);
+/* Test builds: resets the counter and re-reads CAIRN_TEST_CRASH_AT and
+** CAIRN_TEST_CRASH_LOG (for a forked child).  No-op otherwise. */
+void stmgr_crash_reset(void);
 
 /* Fills li with a fresh ID, Who, Version (CAIRN_VERSION), Created. */
 void stmgr_new_lock_info(Arena *a, StLockInfo *li, const char *operation,
