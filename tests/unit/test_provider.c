@@ -3,6 +3,7 @@
 */
 #include <errno.h>
 #include <ftw.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -1123,6 +1124,64 @@ static void test_misbehave(void)
 }
 #endif
 
+/* ---- concurrency ---------------------------------------------------- */
+
+typedef struct Worker {
+  Prov *p;
+  const ProvBlockSchema *b;
+  int id;
+  int ok;
+} Worker;
+
+/* Each worker has its own arena and diagnostics, as pool workers do. */
+static void *worker(void *arg)
+{
+  Worker *w = arg;
+  Arena a;
+  arena_init(&a, 0);
+  for (int i = 0; i < 50; i++) {
+    Diags d;
+    diag_init(&d, &a);
+    ProvCall c = {&a, &d, NULL};
+    const Type *t = prov_schema_implied_type(&a, w->b);
+    Value *vals = ARENA_NEW(&a, Value, t->n);
+    for (uint32_t k = 0; k < t->n; k++)
+      vals[k] = strcmp(t->names[k], "length") == 0 ? val_int(24)
+                                                   : val_null(t->types[k]);
+    Value cfg = val_object_typed(t, vals);
+    ProvPlanReq pr = {"random_string", val_null(t), cfg, cfg, {0}};
+    ProvPlanResp ps = {0};
+    w->p->ops->plan_resource_change(w->p, &c, &pr, &ps);
+    ProvApplyReq ar = {"random_string", val_null(t), ps.planned_state, cfg,
+                       {0}};
+    ProvApplyResp as = {0};
+    w->p->ops->apply_resource_change(w->p, &c, &ar, &as);
+    Value r = prov_get(as.new_state, "result");
+    if (d.errors == 0 && r.len == 24)
+      w->ok++;
+  }
+  arena_release(&a);
+  return NULL;
+}
+
+static void test_concurrent_calls(void)
+{
+  Prov *p = open_b("random");
+  const ProvBlockSchema *b = res_schema(p, "random_string");
+  Worker w[8];
+  pthread_t th[8];
+  for (int i = 0; i < 8; i++) {
+    w[i] = (Worker){p, b, i, 0};
+    pthread_create(&th[i], NULL, worker, &w[i]);
+  }
+  int ok = 0;
+  for (int i = 0; i < 8; i++) {
+    pthread_join(th[i], NULL);
+    ok += w[i].ok;
+  }
+  T_EQ_INT(ok, 8 * 50);
+}
+
 static int rm_one(const char *path, const struct stat *st, int flag,
                   struct FTW *ftw)
 {
@@ -1161,6 +1220,7 @@ int main(void)
   T_RUN(test_random_password);
   T_RUN(test_random_id_integer);
   T_RUN(test_random_pet_shuffle);
+  T_RUN(test_concurrent_calls);
 #ifdef CAIRN_TEST
   T_RUN(test_misbehave);
 #endif
