@@ -384,3 +384,59 @@ bool eval_render_template(FnCall *fc, const char *name, const char *src,
   *out = v;
   return true;
 }
+
+/* ---- Stand-ins until core/funcs is linked ---------------------------------
+** The function library is written concurrently with this module; these
+** weak definitions keep every binary linkable meanwhile (every name is an
+** unknown function).  The real, strong definitions replace them. */
+
+__attribute__((weak)) const FnDef *fn_lookup(const char *name)
+{
+  (void)name;
+  return NULL;
+}
+
+__attribute__((weak)) const FnDef *fn_table_get(uint32_t *n)
+{
+  *n = 0;
+  return NULL;
+}
+
+__attribute__((weak)) void fn_call_init(FnCall *c, Arena *a)
+{
+  memset(c, 0, sizeof *c);
+  c->arena = a;
+}
+
+__attribute__((weak)) bool fn_call(const FnDef *f, FnCall *c,
+                                   const Value *args, uint32_t nargs,
+                                   Value *out)
+{
+  (void)args;
+  (void)nargs;
+  c->def = f;
+  c->err.summary = "Error in function call";
+  c->err.detail = "This function is not available.";
+  c->err.arg = -1;
+  *out = val_dynamic_unknown;
+  return false;
+}
+
+__attribute__((weak)) bool fn_error(FnCall *c, const char *fmt, ...)
+{
+  (void)fmt;
+  c->err.summary = "Error in function call";
+  c->err.detail = "Call failed.";
+  c->err.arg = -1;
+  return false;
+}
+
+__attribute__((weak)) bool fn_arg_error(FnCall *c, int arg, const char *fmt,
+                                        ...)
+{
+  (void)fmt;
+  c->err.summary = "Invalid function argument";
+  c->err.detail = "Invalid argument.";
+  c->err.arg = arg;
+  return false;
+}
