@@ -1,0 +1,4 @@
+a = 1
+# break
+bbbbbb = 2
+cc     = 3

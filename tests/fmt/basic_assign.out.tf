@@ -1,0 +1,3 @@
+a   = 1
+bb  = "x"
+ccc = true

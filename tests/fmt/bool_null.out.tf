@@ -1,0 +1,3 @@
+a = true
+b = false
+c = null

@@ -1,0 +1,1 @@
+a = var.x?"yes":"no"

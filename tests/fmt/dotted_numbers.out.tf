@@ -1,0 +1,1 @@
+a = var.list.0.name

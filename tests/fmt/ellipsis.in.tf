@@ -1,0 +1,2 @@
+a = concat(var.a, var.b)
+b = merge(var.maps...)

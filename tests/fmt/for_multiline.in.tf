@@ -1,0 +1,5 @@
+a = {
+for k, v in var.m :
+k => v
+if v != null
+}

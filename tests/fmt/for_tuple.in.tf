@@ -1,0 +1,1 @@
+a = [for x in var.list: upper(x) if x!=""]

@@ -1,0 +1,7 @@
+resource "x" "y" {
+  content=<<EOT
+    keep   this
+  and  ${var.x}
+EOT
+  other=1
+}

@@ -1,0 +1,7 @@
+locals {
+  script = <<-EOF
+    echo hi
+      nested
+    EOF
+  b      = 2
+}

@@ -1,0 +1,4 @@
+a = <<EOT
+${var.x}
+%{if true}y%{endif}
+EOT

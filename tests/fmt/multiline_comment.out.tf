@@ -1,0 +1,9 @@
+/*
+   multi
+     line
+*/
+resource "a" "b" {
+  /* inside
+  more */
+  x = 1
+}

@@ -1,0 +1,3 @@
+a = "tab\there \"quoted\""
+b = "$${literal}"
+c = "%%{literal}"

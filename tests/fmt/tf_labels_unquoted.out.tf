@@ -1,0 +1,4 @@
+resource "aws_instance" "web" {
+  ami = "x"
+}
+provider "aws" {}

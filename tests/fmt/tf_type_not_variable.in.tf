@@ -1,0 +1,9 @@
+locals {
+  type = "list"
+}
+resource "x" "y" {
+  type = "map"
+  variable {
+    type = "string"
+  }
+}

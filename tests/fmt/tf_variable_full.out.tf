@@ -1,0 +1,5 @@
+variable "region" {
+  type        = string
+  default     = var.other
+  description = "The region"
+}
