@@ -16,9 +16,11 @@
 
 extern const CmdEntry cmd_version;
 extern const CmdEntry cmd_help;
+extern const CmdEntry cmd_fmt;
 
 /* Sorted by name; main commands first in the help listing. */
 static const CmdEntry *const commands[] = {
+    &cmd_fmt,
     &cmd_help,
     &cmd_version,
 };
