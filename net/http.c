@@ -242,6 +242,14 @@ static bool check_endpoint(const HttpEndpoint *e, const char *path,
                "The endpoint URL %s is not a valid URL.", shown);
     goto out;
   }
+  if (e->bearer_token &&
+      (strlen(e->bearer_token) > 4000 || strpbrk(e->bearer_token, "\r\n"))) {
+    /* A line break would smuggle headers; the text itself is never shown. */
+    diag_error(d, NULL, "Invalid bearer token",
+               "The bearer token for %s is longer than 4000 bytes or "
+               "contains a line break.", shown);
+    goto out;
+  }
   if (strcasecmp(scheme, "https") == 0) {
     t->https = true;
     if (!pick_ca(e, &t->ca_file, &t->ca_dir)) {

@@ -12,6 +12,7 @@ killed.  Paths (POST):
   /big/N           200 with N bytes and Content-Length
   /bigchunked/N    200 with N bytes, chunked (no Content-Length)
   /truncate        Content-Length 100, sends 10 bytes, closes
+  /sleep/MS        answers after MS milliseconds
   /count           number of requests served so far
 """
 import argparse
@@ -20,6 +21,7 @@ import json
 import ssl
 import sys
 import threading
+import time
 import warnings
 
 warnings.simplefilter("ignore", DeprecationWarning)
@@ -101,6 +103,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(b"0123456789")
             self.wfile.flush()
             self.close_connection = True
+        elif p.startswith("/sleep/"):
+            time.sleep(int(p[7:]) / 1000.0)
+            self.reply(200, b"late")
         elif p == "/count":
             with lock:
                 self.reply(200, str(served[0]).encode())

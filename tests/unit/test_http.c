@@ -417,6 +417,18 @@ static void test_refused(void)
   http_endpoint_destroy(&e);
 }
 
+static void test_timeout(void)
+{
+  HttpEndpoint e = endpoint(&srv_good, "https");
+  e.timeout_ms = 300;
+  HttpResponse r;
+  bool ok;
+  const char *msg = post(&e, "/sleep/2000", 0, &r, &ok);
+  T_CHECK(!ok);
+  T_CHECK(has(msg, "timeout"));
+  http_endpoint_destroy(&e);
+}
+
 static void test_plain_http(void)
 {
   HttpEndpoint e = endpoint(&srv_plain, "http");
@@ -447,6 +459,10 @@ static void test_plain_http(void)
   e.url = "http://[::1]:1/";
   e.insecure_http = false;
   T_CHECK(http_endpoint_check(&e, &d));
+  e.bearer_token = "abc\r\nX-Evil: 1";
+  T_CHECK(!http_endpoint_check(&e, &d));
+  T_CHECK(!strstr(d.tail->detail, "Evil"));
+  e.bearer_token = NULL;
   e.url = "ftp://localhost/";
   T_CHECK(!http_endpoint_check(&e, &d));
   e.url = "https://x y/";
@@ -537,6 +553,12 @@ int main(void)
   if (!srv_good.port || !srv_exp.port || !srv_other.port || !srv_mtls.port ||
       !srv_old.port || !srv_plain.port) {
     fprintf(stderr, "test_http: a test server did not start\n");
+    stop_server(&srv_good);
+    stop_server(&srv_exp);
+    stop_server(&srv_other);
+    stop_server(&srv_mtls);
+    stop_server(&srv_old);
+    stop_server(&srv_plain);
     return 1;
   }
 
@@ -554,6 +576,7 @@ int main(void)
   T_RUN(test_size_limit);
   T_RUN(test_truncated);
   T_RUN(test_refused);
+  T_RUN(test_timeout);
   T_RUN(test_plain_http);
   T_RUN(test_old_tls);
   T_RUN(test_rate_limit);
