@@ -41,8 +41,10 @@
 #include "diag.h"
 #include "value.h"
 
-/* Deepest nesting of expressions / blocks / templates accepted. */
-#define HCL_MAX_DEPTH 1000
+/* Deepest nesting of expressions / blocks / templates accepted: 500 keeps
+** the recursive descent (and evaluators walking the tree) within a 2 MiB
+** pool-thread stack even under AddressSanitizer. */
+#define HCL_MAX_DEPTH 500
 
 /* ---- Tokens (public for `fmt`) ----------------------------------------- */
 
@@ -356,10 +358,9 @@ struct HclBody {
 typedef struct HclFile {
   const char *name;
   HclBody *body;
-  const char *src;         /* the text given to the parse call */
+  const char *src;         /* the text given to the parse call (not
+                              copied; tokens are not kept: use hcl_lex) */
   uint32_t len;
-  HclToken *tokens;        /* native syntax only; NULL for JSON */
-  uint32_t ntokens;
 } HclFile;
 
 /* ---- Parsing ----------------------------------------------------------- */

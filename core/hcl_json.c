@@ -578,7 +578,7 @@ static HclJsonValue *parse_value(J *j)
     JT t = scan(j);
     fail(j, t.r, NULL, "Nesting too deep",
          "This JSON value is nested more deeply than the supported limit of "
-         "1000 levels.");
+         "500 levels.");
     return NULL;
   }
   j->depth++;

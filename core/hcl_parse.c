@@ -14,7 +14,9 @@
 /* ---- Parser state and peeker --------------------------------------------- */
 
 typedef struct P {
-  Arena *a;
+  Arena *a;                /* the tree */
+  Arena *s;                /* temporaries (vectors under construction),
+                              rewound after each top-level body item */
   const char *file;
   const char *src;         /* text of byte offset `base` */
   uint32_t base;
@@ -208,7 +210,7 @@ static void recover_after_body_item(P *p)
   p->recovery = true;
   uint8_t *open = NULL;
   uint32_t nopen = 0, cap = 0;
-  ArenaMark m = arena_mark(p->a);
+  ArenaMark m = arena_mark(p->s);
   for (;;) {
     Tok t = rd(p);
     switch (t.k) {
@@ -223,7 +225,7 @@ static void recover_after_body_item(P *p)
     case HCL_TOK_TEMPLATE_INTERP: case HCL_TOK_TEMPLATE_CONTROL:
       if (nopen == cap) {
         uint32_t nc = cap ? cap * 2 : 64;
-        open = arena_grow(p->a, open, 1, 1, cap, nc);
+        open = arena_grow(p->s, open, 1, 1, cap, nc);
         cap = nc;
       }
       open[nopen++] = (uint8_t)t.k;
@@ -249,7 +251,7 @@ static void recover_after_body_item(P *p)
     }
   }
 done:
-  arena_rewind(p->a, m);
+  arena_rewind(p->s, m);
 }
 
 /* ---- Small vectors -------------------------------------------------------- */
@@ -268,6 +270,18 @@ static void vpush(Arena *a, Vec *v, void *x)
   }
   v->p[v->n++] = x;
 }
+
+/* Copies a finished vector into the tree's arena, exactly sized. */
+static void *vcopy(Arena *a, const void *src, size_t size, size_t align,
+                   uint32_t n)
+{
+  void *d = arena_alloc_raw(a, size, align, n ? n : 1);
+  if (n)
+    memcpy(d, src, size * n);
+  return d;
+}
+
+#define VFINAL(p, v, T) ((T *)vcopy((p)->a, (v).p, sizeof(T), _Alignof(T), (v).n))
 
 typedef struct StepVec {
   HclStep *p;
@@ -432,7 +446,7 @@ static void decode_lit(P *p, Tok t, bool quoted, Buf *b)
         SrcRange r = {p->file, pos_after(t.r.start, s, st),
                       pos_after(t.r.start, s, i + 1 + k)};
         Buf q;
-        buf_init(&q, p->a);
+        buf_init(&q, p->s);
         buf_putc(&q, '"');
         for (uint32_t j = 0; j < k; j++) {
           unsigned char ch = (unsigned char)s[i + 1 + j];
@@ -465,6 +479,17 @@ static void decode_lit(P *p, Tok t, bool quoted, Buf *b)
   }
 }
 
+/* True when the literal token needs no decoding (no escapes). */
+static bool plain_lit(Tok t)
+{
+  for (uint32_t i = 0; i < t.len; i++) {
+    char c = t.s[i];
+    if (c == '\\' || c == '$' || c == '%')
+      return false;
+  }
+  return true;
+}
+
 /* parseQuotedStringLiteral: a string without template sequences (labels) */
 static const char *parse_quoted_string(P *p, SrcRange *range)
 {
@@ -476,7 +501,7 @@ static const char *parse_quoted_string(P *p, SrcRange *range)
     return "";
   }
   Buf b;
-  buf_init(&b, p->a);
+  buf_init(&b, p->s);
   SrcRange endr;
   for (;;) {
     Tok t = rd(p);
@@ -542,8 +567,8 @@ typedef struct TTVec {
 static TT *tt_push(P *p, TTVec *v, TTKind k, SrcRange r)
 {
   if (v->n == v->cap) {
-    uint32_t nc = v->cap ? v->cap * 2 : 8;
-    v->p = arena_grow(p->a, v->p, sizeof(TT), _Alignof(TT), v->cap, nc);
+    uint32_t nc = v->cap ? v->cap * 2 : 2;
+    v->p = arena_grow(p->s, v->p, sizeof(TT), _Alignof(TT), v->cap, nc);
     v->cap = nc;
   }
   TT *t = &v->p[v->n++];
@@ -638,12 +663,18 @@ static void template_parts(P *p, HclTokenKind end, TTVec *v, SrcRange *all)
     switch (next.k) {
     case HCL_TOK_STRING_LIT:
     case HCL_TOK_QUOTED_LIT: {
-      Buf b;
-      buf_init(&b, p->a);
-      decode_lit(p, next, next.k == HCL_TOK_QUOTED_LIT, &b);
       TT *t = tt_push(p, v, TT_LIT, next.r);
-      t->s = b.len ? b.p : arena_strdup(p->a, "");
-      t->len = b.len;
+      if (plain_lit(next)) {
+        t->s = arena_strndup(p->a, next.s, next.len);
+        t->len = next.len;
+      } else {
+        Buf b;
+        buf_init(&b, p->s);
+        buf_reserve(&b, next.len);
+        decode_lit(p, next, next.k == HCL_TOK_QUOTED_LIT, &b);
+        t->s = arena_strndup(p->a, b.len ? b.p : "", b.len);
+        t->len = b.len;
+      }
       if (lt)
         ltrim(t);
       next_can_trim_prev = true;
@@ -882,7 +913,7 @@ static HclExpr *tt_expr(P *p, TTVec *v);
 static HclExpr *make_template(P *p, Vec *parts, SrcRange r)
 {
   HclExpr *e = new_expr(p, HCL_E_TEMPLATE, r);
-  e->u.tmpl.parts = (HclExpr **)parts->p;
+  e->u.tmpl.parts = VFINAL(p, *parts, HclExpr *);
   e->u.tmpl.n = parts->n;
   return e;
 }
@@ -932,12 +963,12 @@ static HclExpr *tt_if(P *p, TTVec *v)
       }
       return placeholder(p, t->r);
     }
-    vpush(p->a, cur, tt_expr(p, v));
+    vpush(p->s, cur, tt_expr(p, v));
   }
   if (ifs.n == 0)
-    vpush(p->a, &ifs, str_lit(p, "", 0, empty_at(open->r.end, p->file)));
+    vpush(p->s, &ifs, str_lit(p, "", 0, empty_at(open->r.end, p->file)));
   if (elses.n == 0)
-    vpush(p->a, &elses, str_lit(p, "", 0, empty_at(endif_r.start, p->file)));
+    vpush(p->s, &elses, str_lit(p, "", 0, empty_at(endif_r.start, p->file)));
   HclExpr *te = make_template(
       p, &ifs, between(((HclExpr *)ifs.p[0])->range,
                        ((HclExpr *)ifs.p[ifs.n - 1])->range));
@@ -979,10 +1010,10 @@ static HclExpr *tt_for(P *p, TTVec *v)
                    "directive at %s.", range_str(p, open->r));
       return placeholder(p, t->r);
     }
-    vpush(p->a, &body, tt_expr(p, v));
+    vpush(p->s, &body, tt_expr(p, v));
   }
   if (body.n == 0)
-    vpush(p->a, &body, str_lit(p, "", 0, empty_at(open->r.end, p->file)));
+    vpush(p->s, &body, str_lit(p, "", 0, empty_at(open->r.end, p->file)));
   HclExpr *content = make_template(
       p, &body, between(((HclExpr *)body.p[0])->range,
                         ((HclExpr *)body.p[body.n - 1])->range));
@@ -1076,7 +1107,7 @@ static HclExpr *template_inner(P *p, HclTokenKind end, bool flush,
   merge_lits(p, &v);
   Vec parts = {0};
   while (v.p[v.pos].k != TT_END)
-    vpush(p->a, &parts, tt_expr(p, &v));
+    vpush(p->s, &parts, tt_expr(p, &v));
   return make_template(p, &parts, r);
 }
 
@@ -1086,7 +1117,7 @@ static HclExpr *parse_call(P *p, Tok name)
 {
   Tok open = rd(p);
   Buf nm;
-  buf_init(&nm, p->a);
+  buf_init(&nm, p->s);
   buf_put(&nm, name.s, name.len);
   SrcPos name_end = name.r.end;
   uint32_t nparts = 1;
@@ -1132,7 +1163,7 @@ static HclExpr *parse_call(P *p, Tok name)
     }
     int e0 = p->d->errors;
     HclExpr *arg = parse_expression(p);
-    vpush(p->a, &args, arg);
+    vpush(p->s, &args, arg);
     if (p->recovery && errs_since(p, e0)) {
       close = recover_to(p, HCL_TOK_CPAREN);
       break;
@@ -1182,7 +1213,7 @@ static HclExpr *parse_call(P *p, Tok name)
   e->u.call.name = arena_strndup(p->a, buf_str(&nm), nm.len);
   e->u.call.base = e->u.call.name + base_off;
   e->u.call.nparts = nparts;
-  e->u.call.args = (HclExpr **)args.p;
+  e->u.call.args = VFINAL(p, args, HclExpr *);
   e->u.call.nargs = args.n;
   e->u.call.expand_final = expand;
   e->u.call.name_range = name_r;
@@ -1326,7 +1357,7 @@ static HclExpr *parse_tuple(P *p)
       break;
     }
     int e0 = p->d->errors;
-    vpush(p->a, &items, parse_expression(p));
+    vpush(p->s, &items, parse_expression(p));
     if (p->recovery && errs_since(p, e0)) {
       close = recover_to(p, HCL_TOK_CBRACK);
       break;
@@ -1356,7 +1387,7 @@ static HclExpr *parse_tuple(P *p)
   }
   pop_nl(p);
   HclExpr *e = new_expr(p, HCL_E_TUPLE, between(open.r, close.r));
-  e->u.tuple.items = (HclExpr **)items.p;
+  e->u.tuple.items = VFINAL(p, items, HclExpr *);
   e->u.tuple.n = items.n;
   e->u.tuple.open_range = open.r;
   return e;
@@ -1449,7 +1480,7 @@ static HclExpr *parse_object(P *p)
     }
     if (n == cap) {
       uint32_t nc = cap ? cap * 2 : 4;
-      items = arena_grow(p->a, items, sizeof(HclObjectItem),
+      items = arena_grow(p->s, items, sizeof(HclObjectItem),
                          _Alignof(HclObjectItem), cap, nc);
       cap = nc;
     }
@@ -1486,7 +1517,8 @@ static HclExpr *parse_object(P *p)
   }
   pop_nl(p);
   HclExpr *e = new_expr(p, HCL_E_OBJECT, between(open.r, close.r));
-  e->u.object.items = items;
+  e->u.object.items = (HclObjectItem *)vcopy(p->a, items, sizeof(HclObjectItem),
+                                              _Alignof(HclObjectItem), n);
   e->u.object.n = n;
   e->u.object.open_range = open.r;
   return e;
@@ -1499,7 +1531,7 @@ static bool enter(P *p)
       Tok t = peek(p);
       err(p, t.r, NULL, "Nesting too deep",
           "This construct is nested more deeply than the supported limit of "
-          "1000 levels.");
+          "500 levels.");
       p->too_deep = true;
     }
     p->recovery = true;
@@ -1577,7 +1609,13 @@ static HclExpr *parse_term_inner(P *p)
   case HCL_TOK_MINUS:
   case HCL_TOK_BANG: {
     Tok t = rd(p);
-    HclExpr *operand = parse_with_traversals(p);
+    HclExpr *operand;
+    if (enter(p)) {
+      operand = parse_with_traversals(p);
+      p->depth--;
+    } else {
+      operand = placeholder(p, next_range(p));
+    }
     HclExpr *e = new_expr(p, HCL_E_UNARY, between(t.r, operand->range));
     e->u.unary.op = t.k == HCL_TOK_MINUS ? HCL_OP_NEG : HCL_OP_NOT;
     e->u.unary.operand = operand;
@@ -1604,14 +1642,10 @@ static HclExpr *parse_term_inner(P *p)
   }
 }
 
-static HclExpr *parse_term(P *p)
-{
-  if (!enter(p))
-    return placeholder(p, next_range(p));
-  HclExpr *e = parse_term_inner(p);
-  p->depth--;
-  return e;
-}
+/* Depth is counted in parse_expression (every bracketed construct nests
+** through it) and for unary operators and splats, which recurse without
+** it. */
+static HclExpr *parse_term(P *p) { return parse_term_inner(p); }
 
 static HclExpr *parse_with_traversals(P *p)
 {
@@ -1699,12 +1733,12 @@ static HclExpr *parse_traversals(P *p, HclExpr *from)
         st.kind = HCL_STEP_ATTR;
         st.name = tok_str(p, at);
         st.range = between(dot.r, at.r);
-        spush(p->a, &pend, st);
+        spush(p->s, &pend, st);
       } else if (at.k == HCL_TOK_NUMBER_LIT) {
         Tok num = rd(p);
         HclStep st;
         legacy_index(p, num, dot, &st, false, num.r);
-        spush(p->a, &pend, st);
+        spush(p->s, &pend, st);
       } else if (at.k == HCL_TOK_STAR) {
         Tok marker = rd(p);
         ret = flush_steps(p, ret, &pend);
@@ -1718,7 +1752,7 @@ static HclExpr *parse_traversals(P *p, HclExpr *from)
             Tok num = rd(p);
             HclStep st;
             legacy_index(p, num, d2, &st, true, at.r);
-            spush(p->a, &trav, st);
+            spush(p->s, &trav, st);
             last = num.r;
             continue;
           }
@@ -1742,7 +1776,7 @@ static HclExpr *parse_traversals(P *p, HclExpr *from)
           st.kind = HCL_STEP_ATTR;
           st.name = tok_str(p, an);
           st.range = between(d2.r, an.r);
-          spush(p->a, &trav, st);
+          spush(p->s, &trav, st);
           last = an.r;
         }
         HclExpr *item = new_expr(p, HCL_E_ANON, between(dot.r, marker.r));
@@ -1750,7 +1784,7 @@ static HclExpr *parse_traversals(P *p, HclExpr *from)
         if (trav.n > 0) {
           each = new_expr(p, HCL_E_REL_TRAV, between(first, last));
           each->u.rel.src = item;
-          each->u.rel.steps = trav.p;
+          each->u.rel.steps = VFINAL(p, trav, HclStep);
           each->u.rel.n = trav.n;
         }
         HclExpr *sp = new_expr(p, HCL_E_SPLAT, between(from->range, last));
@@ -1827,7 +1861,7 @@ static HclExpr *parse_traversals(P *p, HclExpr *from)
         st.key = k->kind == HCL_E_LITERAL ? k->u.lit
                                           : k->u.tmpl.parts[0]->u.lit;
         st.range = br;
-        spush(p->a, &pend, st);
+        spush(p->s, &pend, st);
       } else {
         ret = flush_steps(p, ret, &pend);
         HclExpr *ix = new_expr(p, HCL_E_INDEX, between(from->range, br));
@@ -2085,14 +2119,14 @@ static HclBlock *finish_block(P *p, Tok ident)
       }
       if (labels.n == lcap) {
         uint32_t nc = lcap ? lcap * 2 : 4;
-        lranges = arena_grow(p->a, lranges, sizeof(SrcRange),
+        lranges = arena_grow(p->s, lranges, sizeof(SrcRange),
                              _Alignof(SrcRange), lcap, nc);
-        lq = arena_grow(p->a, lq, 1, 1, lcap, nc);
+        lq = arena_grow(p->s, lq, 1, 1, lcap, nc);
         lcap = nc;
       }
       lranges[labels.n] = r;
       lq[labels.n] = t.k == HCL_TOK_OQUOTE;
-      vpush(p->a, &labels, (void *)l);
+      vpush(p->s, &labels, (void *)l);
       continue;
     }
     SrcRange c = between(ident.r, t.r);
@@ -2109,9 +2143,10 @@ static HclBlock *finish_block(P *p, Tok ident)
           "Either a quoted string block label or an opening brace (\"{\") "
           "is expected here.");
     recover_after_body_item(p);
-    blk->labels = (const char **)labels.p;
-    blk->label_ranges = lranges;
-    blk->label_quoted = lq;
+    blk->labels = VFINAL(p, labels, const char *);
+    blk->label_ranges = (SrcRange *)vcopy(p->a, lranges, sizeof(SrcRange),
+                                          _Alignof(SrcRange), labels.n);
+    blk->label_quoted = (uint8_t *)vcopy(p->a, lq, 1, 1, labels.n);
     blk->nlabels = labels.n;
     blk->body = ARENA_NEW(p->a, HclBody, 1);
     blk->body->range = ident.r;
@@ -2120,9 +2155,10 @@ static HclBlock *finish_block(P *p, Tok ident)
     blk->close_brace = ident.r;
     return blk;
   }
-  blk->labels = (const char **)labels.p;
-  blk->label_ranges = lranges;
-  blk->label_quoted = lq;
+  blk->labels = VFINAL(p, labels, const char *);
+  blk->label_ranges = (SrcRange *)vcopy(p->a, lranges, sizeof(SrcRange),
+                                        _Alignof(SrcRange), labels.n);
+  blk->label_quoted = (uint8_t *)vcopy(p->a, lq, 1, 1, labels.n);
   blk->nlabels = labels.n;
   blk->open_brace = obrace.r;
 
@@ -2199,7 +2235,14 @@ static HclBody *parse_body_inner(P *p, HclTokenKind end)
   uint32_t nitems = 0, icap = 0;
   Vec attrs = {0}, blocks = {0};
   NameSet names = {0};
+  /* The file's own body grows across items in the tree's arena, so that
+  ** the scratch arena can be rewound after each top-level item. */
+  bool top = end == HCL_TOK_EOF && p->depth == 0;
+  Arena *coll = top ? p->a : p->s;
+  ArenaMark item_mark = arena_mark(p->s);
   for (;;) {
+    if (top)
+      arena_rewind(p->s, item_mark);
     Tok next = peek(p);
     if (next.k == end) {
       endr = next.r;
@@ -2233,7 +2276,7 @@ static HclBody *parse_body_inner(P *p, HclTokenKind end)
         continue;
       }
       if (it.attr) {
-        HclAttribute *ex = nameset_add(p->a, &names, it.attr);
+        HclAttribute *ex = nameset_add(coll, &names, it.attr);
         if (ex) {
           diag_error(p->d, &it.attr->name_range, "Attribute redefined",
                      "The argument \"%s\" was already set at %s. Each "
@@ -2241,13 +2284,13 @@ static HclBody *parse_body_inner(P *p, HclTokenKind end)
                      range_str(p, ex->name_range));
           continue;
         }
-        vpush(p->a, &attrs, it.attr);
+        vpush(coll, &attrs, it.attr);
       } else {
-        vpush(p->a, &blocks, it.block);
+        vpush(coll, &blocks, it.block);
       }
       if (nitems == icap) {
         uint32_t nc = icap ? icap * 2 : 8;
-        items = arena_grow(p->a, items, sizeof(HclBodyItem),
+        items = arena_grow(coll, items, sizeof(HclBodyItem),
                            _Alignof(HclBodyItem), icap, nc);
         icap = nc;
       }
@@ -2278,11 +2321,12 @@ static HclBody *parse_body_inner(P *p, HclTokenKind end)
       recover_to(p, end);
     break;
   }
-  b->items = items;
+  b->items = (HclBodyItem *)vcopy(p->a, items, sizeof(HclBodyItem),
+                                  _Alignof(HclBodyItem), nitems);
   b->nitems = nitems;
-  b->attrs = (HclAttribute **)attrs.p;
+  b->attrs = VFINAL(p, attrs, HclAttribute *);
   b->nattrs = attrs.n;
-  b->blocks = (HclBlock **)blocks.p;
+  b->blocks = VFINAL(p, blocks, HclBlock *);
   b->nblocks = blocks.n;
   b->range = between(startr, endr);
   b->end_range = empty_at(endr.end, p->file);
@@ -2296,16 +2340,21 @@ static HclBody *parse_body(P *p, HclTokenKind end)
 
 /* ---- Public entry points --------------------------------------------------- */
 
-static void init_p(P *p, Arena *a, const char *file, const char *src,
-                   size_t len, SrcPos start, HclLexMode mode, Diags *d)
+/* Tokens and temporaries live in `scratch`, which the caller releases
+** once the tree is built. */
+static void init_p(P *p, Arena *a, Arena *scratch, const char *file,
+                   const char *src, size_t len, SrcPos start, HclLexMode mode,
+                   Diags *d)
 {
   memset(p, 0, sizeof *p);
   p->a = a;
+  arena_init(scratch, len < 4096 ? 16 * 1024 : 256 * 1024);
+  p->s = scratch;
   p->file = file;
   p->src = src;
   p->base = start.byte;
   p->d = d;
-  hcl_lex_ex(a, file, src, len, start, mode, &p->t, &p->n, d);
+  hcl_lex_ex(scratch, file, src, len, start, mode, &p->t, &p->n, d);
   push_nl(p, true);
 }
 
@@ -2318,16 +2367,16 @@ HclFile *hcl_parse_file(Arena *a, const char *file, const char *src,
                         size_t len, Diags *d)
 {
   P p;
+  Arena scratch;
   SrcPos start = {1, 1, 0};
   file = copy_name(a, file);
-  init_p(&p, a, file, src, len, start, HCL_LEX_CONFIG, d);
+  init_p(&p, a, &scratch, file, src, len, start, HCL_LEX_CONFIG, d);
   HclFile *f = ARENA_NEW(a, HclFile, 1);
   f->name = file;
   f->body = parse_body(&p, HCL_TOK_EOF);
   f->src = src;
   f->len = (uint32_t)len;
-  f->tokens = p.t;
-  f->ntokens = p.n;
+  arena_release(&scratch);
   return f;
 }
 
@@ -2335,8 +2384,9 @@ HclExpr *hcl_parse_expr_at(Arena *a, const char *file, const char *src,
                            size_t len, SrcPos start, Diags *d)
 {
   P p;
+  Arena scratch;
   file = copy_name(a, file);
-  init_p(&p, a, file, src, len, start, HCL_LEX_CONFIG, d);
+  init_p(&p, a, &scratch, file, src, len, start, HCL_LEX_CONFIG, d);
   push_nl(&p, false);
   HclExpr *e = parse_expression(&p);
   Tok next = peek(&p);
@@ -2344,6 +2394,7 @@ HclExpr *hcl_parse_expr_at(Arena *a, const char *file, const char *src,
     err(&p, next.r, NULL, "Extra characters after expression",
         "An expression was successfully parsed, but extra characters were "
         "found after it.");
+  arena_release(&scratch);
   return e;
 }
 
@@ -2358,10 +2409,13 @@ HclExpr *hcl_parse_template_at(Arena *a, const char *file, const char *src,
                                size_t len, SrcPos start, Diags *d)
 {
   P p;
+  Arena scratch;
   file = copy_name(a, file);
-  init_p(&p, a, file, src, len, start, HCL_LEX_TEMPLATE, d);
+  init_p(&p, a, &scratch, file, src, len, start, HCL_LEX_TEMPLATE, d);
   SrcRange none = {0};
-  return template_inner(&p, HCL_TOK_EOF, false, none, false);
+  HclExpr *e = template_inner(&p, HCL_TOK_EOF, false, none, false);
+  arena_release(&scratch);
+  return e;
 }
 
 HclExpr *hcl_parse_template(Arena *a, const char *file, const char *src,
