@@ -26,6 +26,9 @@
 **   variation selectors do not advance, approximating HCL's grapheme
 **   clusters).  A UTF-8 BOM is skipped (bytes advance, columns do not).
 ** - The tree is immutable after parsing and may be shared between threads.
+** - An HclExpr is allocated with only the union member its kind uses (a
+**   literal takes 64 bytes, not sizeof(HclExpr)): handle expressions by
+**   pointer and never copy one by value (`HclExpr x = *e` reads past it).
 ** - The JSON syntax is interpreted lazily: a .tf.json body only knows
 **   which properties are attributes and which are blocks when given a
 **   schema (hcl_body_content), exactly like HCL's json.Body.

@@ -7,6 +7,7 @@
 ** hclsyntax's checkInvalidTokens wording and rate limits.
 */
 #include "hcl.h"
+#include "hcl_lex.h"
 
 #include <string.h>
 
@@ -20,8 +21,14 @@ typedef struct Frame {
   bool start_of_line;      /* M_HEREDOC: next literal starts a line */
 } Frame;
 
-typedef struct Lexer {
+typedef struct HclLexer {
   Arena *a;
+  const char *file;
+  Diags *d;
+  uint32_t base;           /* byte offset of s[0] */
+  bool eof_done;
+  bool streaming;          /* toks is the caller's fixed-size buffer */
+  int told_bitwise, told_backtick, told_apos, told_semi, told_badutf;
   const unsigned char *s;
   size_t len;
   size_t pos;
@@ -32,7 +39,9 @@ typedef struct Lexer {
   uint32_t nframes, fcap;
   uint32_t braces;
   bool no_close_comment;   /* no "*" "/" after the last failed search */
-} Lexer;
+} HclLexer;
+
+typedef HclLexer Lexer;
 
 /* ---- UTF-8 ---------------------------------------------------------------- */
 
@@ -116,6 +125,16 @@ static void advance(Lexer *lx, size_t n)
 {
   const unsigned char *s = lx->s;
   size_t end = lx->pos + n;
+  /* fast path: printable ASCII only (most tokens) */
+  size_t q = lx->pos;
+  while (q < end && s[q] >= 0x20 && s[q] < 0x7f)
+    q++;
+  if (q == end) {
+    lx->cur.col += (uint32_t)n;
+    lx->cur.byte += (uint32_t)n;
+    lx->pos = end;
+    return;
+  }
   bool ext_next = false;    /* the character after a ZWJ joins the cluster */
   for (size_t i = lx->pos; i < end; i++) {
     unsigned char c = s[i];
@@ -212,11 +231,12 @@ static size_t ident_len(const Lexer *lx, size_t i)
   j += k;
   while (j < lx->len) {
     unsigned char c = lx->s[j];
-    if ((c >= '0' && c <= '9') || c == '-') {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+        (c >= '0' && c <= '9') || c == '-') {
       j++;
       continue;
     }
-    if (!is_id_start_at(lx, j, &k))
+    if (c < 0x80 || !is_id_start_at(lx, j, &k))
       break;
     j += k;
   }
@@ -575,10 +595,14 @@ static void lex_heredoc(Lexer *lx, Frame *f)
 
 /* ---- Diagnostics (checkInvalidTokens) ------------------------------------ */
 
-static void check_tokens(const char *file, const char *src, uint32_t base,
-                         const HclToken *t, uint32_t n, Diags *d)
+static void check_tokens(Lexer *lx, const HclToken *t, uint32_t n)
 {
-  int bitwise = 0, backtick = 0, apos = 0, semi = 0, badutf = 0;
+  const char *file = lx->file;
+  const char *src = (const char *)lx->s;
+  uint32_t base = lx->base;
+  Diags *d = lx->d;
+  int bitwise = lx->told_bitwise, backtick = lx->told_backtick;
+  int apos = lx->told_apos, semi = lx->told_semi, badutf = lx->told_badutf;
   for (uint32_t i = 0; i < n; i++) {
     SrcRange r = hcl_token_range(file, &t[i]);
     switch ((HclTokenKind)t[i].kind) {
@@ -656,50 +680,88 @@ static void check_tokens(const char *file, const char *src, uint32_t base,
       break;
     }
   }
+  lx->told_bitwise = bitwise;
+  lx->told_backtick = backtick;
+  lx->told_apos = apos;
+  lx->told_semi = semi;
+  lx->told_badutf = badutf;
 }
 
 /* ---- Public --------------------------------------------------------------- */
+
+HclLexer *hcl_lexer_new(Arena *a, const char *file, const char *src,
+                        size_t len, SrcPos start, HclLexMode mode, Diags *d)
+{
+  Lexer *lx = ARENA_NEW(a, Lexer, 1);
+  lx->a = a;
+  lx->file = file;
+  lx->d = d;
+  lx->base = start.byte;
+  lx->s = (const unsigned char *)src;
+  lx->len = len;
+  lx->cur = start;
+  if (len >= 3 && memcmp(src, "\xef\xbb\xbf", 3) == 0) {
+    lx->pos = 3;
+    lx->cur.byte += 3;
+  }
+  /* Offsets are 32-bit: refuse what cannot fit. */
+  if (len > 0xFFFFFFF0u) {
+    lx->len = lx->pos;
+    SrcRange r = {file, start, start};
+    diag_error(d, &r, "File too large", "Source files over 4 GiB are not "
+               "supported.");
+  }
+  push(lx, mode == HCL_LEX_TEMPLATE ? M_BARE : M_MAIN);
+  return lx;
+}
+
+/* Runs the scanner until the buffer is nearly full (one step emits at most
+** two tokens) or the input ends. */
+static void run(Lexer *lx)
+{
+  while (lx->pos < lx->len && (!lx->streaming || lx->ntoks + 2 < lx->cap)) {
+    Frame *f = &lx->frames[lx->nframes - 1];
+    switch (f->mode) {
+    case M_MAIN: lex_main(lx); break;
+    case M_STRING: lex_string(lx); break;
+    case M_HEREDOC:
+    case M_BARE: lex_heredoc(lx, f); break;
+    }
+  }
+  if (lx->pos >= lx->len && !lx->eof_done &&
+      (!lx->streaming || lx->ntoks < lx->cap)) {
+    emit(lx, HCL_TOK_EOF, 0);
+    lx->eof_done = true;
+  }
+}
+
+uint32_t hcl_lexer_next(HclLexer *lx, HclToken *out, uint32_t max)
+{
+  if (lx->eof_done)
+    return 0;
+  lx->streaming = true;
+  lx->toks = out;
+  lx->cap = max;
+  lx->ntoks = 0;
+  run(lx);
+  check_tokens(lx, out, lx->ntoks);
+  return lx->ntoks;
+}
 
 void hcl_lex_ex(Arena *a, const char *file, const char *src, size_t len,
                 SrcPos start, HclLexMode mode, HclToken **out, uint32_t *n,
                 Diags *d)
 {
-  Lexer lx;
-  memset(&lx, 0, sizeof lx);
-  lx.a = a;
-  lx.s = (const unsigned char *)src;
-  lx.len = len;
-  lx.cur = start;
-  if (len >= 3 && memcmp(src, "\xef\xbb\xbf", 3) == 0) {
-    lx.pos = 3;
-    lx.cur.byte += 3;
-  }
-  /* Offsets are 32-bit: refuse (as one invalid token) what cannot fit. */
-  if (len > 0xFFFFFFF0u) {
-    lx.len = lx.pos;
-    SrcRange r = {file, start, start};
-    diag_error(d, &r, "File too large", "Source files over 4 GiB are not "
-               "supported.");
-  }
-  push(&lx, mode == HCL_LEX_TEMPLATE ? M_BARE : M_MAIN);
+  Lexer *lx = hcl_lexer_new(a, file, src, len, start, mode, d);
   /* Tokens average over 3 bytes in real configurations: reserve that
   ** much up front (not zeroed, so untouched pages cost nothing) instead
   ** of doubling and copying. */
-  lx.cap = (uint32_t)(lx.len / 3 + 64);
-  lx.toks = arena_alloc_raw(a, sizeof(HclToken), _Alignof(HclToken), lx.cap);
-  while (lx.pos < lx.len) {
-    Frame *f = &lx.frames[lx.nframes - 1];
-    switch (f->mode) {
-    case M_MAIN: lex_main(&lx); break;
-    case M_STRING: lex_string(&lx); break;
-    case M_HEREDOC:
-    case M_BARE: lex_heredoc(&lx, f); break;
-    }
-  }
-  emit(&lx, HCL_TOK_EOF, 0);
-  *out = lx.toks;
-  *n = lx.ntoks;
-  check_tokens(file, src, start.byte, lx.toks, lx.ntoks, d);
+  lx->cap = (uint32_t)(lx->len / 3 + 64);
+  lx->toks = arena_alloc_raw(a, sizeof(HclToken), _Alignof(HclToken), lx->cap);
+  run(lx);
+  *out = lx->toks;
+  *n = lx->ntoks;
+  check_tokens(lx, lx->toks, lx->ntoks);
 }
 
 void hcl_lex(Arena *a, const char *file, const char *src, size_t len,

@@ -7,11 +7,20 @@
 ** linear in the input.
 */
 #include "hcl.h"
+#include "hcl_lex.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 /* ---- Parser state and peeker --------------------------------------------- */
+
+typedef struct Tok {
+  HclTokenKind k;
+  SrcRange r;
+  const char *s;           /* text */
+  uint32_t len;
+} Tok;
 
 typedef struct P {
   Arena *a;                /* the tree */
@@ -20,23 +29,28 @@ typedef struct P {
   const char *file;
   const char *src;         /* text of byte offset `base` */
   uint32_t base;
-  HclToken *t;
-  uint32_t n;
+  /* Tokens come from the scanner in batches into a ring holding the
+  ** previous token (for ranges) through the furthest one looked at. */
+  HclLexer *lx;
+  HclToken *ring;
+  uint32_t rmask;          /* ring capacity - 1 (a power of two) */
+  uint32_t hi;             /* tokens produced so far */
+  bool eof;                /* the scanner has produced its EOF token */
   uint32_t next;           /* index of the next token to read */
   uint8_t *nl;             /* include-newlines stack */
   uint32_t nnl, nlcap;
   bool recovery;
   int depth;
   bool too_deep;           /* reported "Nesting too deep" already */
-  Diags *d;
+  Diags *d;                /* parser diagnostics */
+  Diags lexd;              /* scanner diagnostics (reported first) */
+  /* The last peek, reused while neither position nor newline mode moved
+  ** (the grammar peeks several times per token). */
+  bool pc_valid, pc_inc;
+  uint32_t pc_next, pc_after;
+  Tok pc_tok;
 } P;
 
-typedef struct Tok {
-  HclTokenKind k;
-  SrcRange r;
-  const char *s;           /* text */
-  uint32_t len;
-} Tok;
 
 static Tok mk_tok(const P *p, const HclToken *t, HclTokenKind k)
 {
@@ -48,6 +62,38 @@ static Tok mk_tok(const P *p, const HclToken *t, HclTokenKind k)
   r.s = p->src + (t->start.byte - p->base);
   r.len = t->end.byte - t->start.byte;
   return r;
+}
+
+/* Token i, scanning more as needed; NULL when i is past the EOF token. */
+static const HclToken *tok_at(P *p, uint32_t i)
+{
+  while (i >= p->hi && !p->eof) {
+    HclToken batch[64];
+    uint32_t n = hcl_lexer_next(p->lx, batch, 64);
+    if (n == 0) {
+      p->eof = true;
+      break;
+    }
+    uint32_t lo = p->next > 0 ? p->next - 1 : 0;
+    if (p->hi + n - lo > p->rmask + 1) {
+      uint32_t cap = (p->rmask + 1) * 2;
+      while (p->hi + n - lo > cap)
+        cap *= 2;
+      /* not in scratch: that is rewound between top-level items */
+      HclToken *nr = arena_alloc_raw(p->a, sizeof(HclToken),
+                                     _Alignof(HclToken), cap);
+      for (uint32_t k = lo; k < p->hi; k++)
+        nr[k & (cap - 1)] = p->ring[k & p->rmask];
+      p->ring = nr;
+      p->rmask = cap - 1;
+    }
+    for (uint32_t k = 0; k < n; k++)
+      p->ring[(p->hi + k) & p->rmask] = batch[k];
+    p->hi += n;
+    if (batch[n - 1].kind == HCL_TOK_EOF)
+      p->eof = true;
+  }
+  return i < p->hi ? &p->ring[i & p->rmask] : NULL;
 }
 
 static void push_nl(P *p, bool inc)
@@ -71,10 +117,29 @@ static bool inc_nl(const P *p) { return p->nl[p->nnl - 1] != 0; }
 /* The next significant token and the index after it (peeker.nextToken):
 ** comments vanish, but a line comment stands for its newline when newlines
 ** matter. */
-static Tok peek_ix(const P *p, uint32_t *after)
+static Tok peek_scan(P *p, uint32_t *after);
+
+static Tok peek_ix(P *p, uint32_t *after)
 {
-  for (uint32_t i = p->next; i < p->n; i++) {
-    const HclToken *t = &p->t[i];
+  bool inc = inc_nl(p);
+  if (p->pc_valid && p->pc_next == p->next && p->pc_inc == inc) {
+    *after = p->pc_after;
+    return p->pc_tok;
+  }
+  p->pc_tok = peek_scan(p, &p->pc_after);
+  p->pc_next = p->next;
+  p->pc_inc = inc;
+  p->pc_valid = true;
+  *after = p->pc_after;
+  return p->pc_tok;
+}
+
+static Tok peek_scan(P *p, uint32_t *after)
+{
+  for (uint32_t i = p->next;; i++) {
+    const HclToken *t = tok_at(p, i);
+    if (!t)
+      break;
     if (t->kind == HCL_TOK_COMMENT) {
       if (inc_nl(p)) {
         const char *s = p->src + (t->end.byte - p->base);
@@ -90,11 +155,11 @@ static Tok peek_ix(const P *p, uint32_t *after)
     *after = i + 1;
     return mk_tok(p, t, (HclTokenKind)t->kind);
   }
-  *after = p->n;
-  return mk_tok(p, &p->t[p->n - 1], HCL_TOK_EOF);
+  *after = p->hi;
+  return mk_tok(p, &p->ring[(p->hi - 1) & p->rmask], HCL_TOK_EOF);
 }
 
-static Tok peek(const P *p)
+static Tok peek(P *p)
 {
   uint32_t i;
   return peek_ix(p, &i);
@@ -108,13 +173,13 @@ static Tok rd(P *p)
   return t;
 }
 
-static SrcRange next_range(const P *p) { return peek(p).r; }
+static SrcRange next_range(P *p) { return peek(p).r; }
 
-static SrcRange prev_range(const P *p)
+static SrcRange prev_range(P *p)
 {
   if (p->next == 0)
     return next_range(p);
-  const HclToken *t = &p->t[p->next - 1];
+  const HclToken *t = &p->ring[(p->next - 1) & p->rmask];
   SrcRange r = {p->file, t->start, t->end};
   return r;
 }
@@ -301,9 +366,41 @@ static void spush(Arena *a, StepVec *v, HclStep s)
 
 /* ---- Node helpers ---------------------------------------------------------- */
 
+#define PAYLOAD(m) sizeof(((HclExpr *)0)->u.m)
+
+/* Bytes of the union a node of kind k uses (see the contract in hcl.h:
+** nodes are allocated without the unused tail of the union, which more
+** than halves the tree of a large configuration). */
+static size_t payload(HclExprKind k)
+{
+  switch (k) {
+  case HCL_E_LITERAL: return PAYLOAD(lit);
+  case HCL_E_TEMPLATE: return PAYLOAD(tmpl);
+  case HCL_E_TEMPLATE_WRAP:
+  case HCL_E_TEMPLATE_JOIN:
+  case HCL_E_PAREN: return PAYLOAD(wrap);
+  case HCL_E_SCOPE_TRAV: return PAYLOAD(trav);
+  case HCL_E_REL_TRAV: return PAYLOAD(rel);
+  case HCL_E_INDEX: return PAYLOAD(index);
+  case HCL_E_CALL: return PAYLOAD(call);
+  case HCL_E_COND: return PAYLOAD(cond);
+  case HCL_E_BINARY: return PAYLOAD(binary);
+  case HCL_E_UNARY: return PAYLOAD(unary);
+  case HCL_E_TUPLE: return PAYLOAD(tuple);
+  case HCL_E_OBJECT: return PAYLOAD(object);
+  case HCL_E_FOR: return PAYLOAD(forx);
+  case HCL_E_SPLAT: return PAYLOAD(splat);
+  case HCL_E_ANON: return 0;
+  case HCL_E_JSON: return PAYLOAD(json);
+  }
+  return sizeof(HclExpr) - offsetof(HclExpr, u);
+}
+
 static HclExpr *new_expr(P *p, HclExprKind k, SrcRange r)
 {
-  HclExpr *e = ARENA_NEW(p->a, HclExpr, 1);
+  size_t n = offsetof(HclExpr, u) + payload(k);
+  n = (n + _Alignof(HclExpr) - 1) & ~(size_t)(_Alignof(HclExpr) - 1);
+  HclExpr *e = arena_alloc(p->a, n, _Alignof(HclExpr), 1);
   e->kind = k;
   e->range = r;
   return e;
@@ -2353,9 +2450,24 @@ static void init_p(P *p, Arena *a, Arena *scratch, const char *file,
   p->file = file;
   p->src = src;
   p->base = start.byte;
-  p->d = d;
-  hcl_lex_ex(scratch, file, src, len, start, mode, &p->t, &p->n, d);
+  p->d = ARENA_NEW(scratch, Diags, 1);
+  diag_init(p->d, d->arena);
+  diag_init(&p->lexd, d->arena);
+  /* the scanner and the ring grow during items: keep them out of scratch */
+  p->lx = hcl_lexer_new(a, file, src, len, start, mode, &p->lexd);
+  p->rmask = len < 256 ? 15 : 255;
+  p->ring = arena_alloc_raw(a, sizeof(HclToken), _Alignof(HclToken),
+                            p->rmask + 1);
+  tok_at(p, 0);
   push_nl(p, true);
+}
+
+/* Hands the diagnostics to the caller, the scanner's first (as HCL). */
+static void finish_p(P *p, Diags *d, Arena *scratch)
+{
+  diag_move(d, &p->lexd);
+  diag_move(d, p->d);
+  arena_release(scratch);
 }
 
 static const char *copy_name(Arena *a, const char *file)
@@ -2376,7 +2488,7 @@ HclFile *hcl_parse_file(Arena *a, const char *file, const char *src,
   f->body = parse_body(&p, HCL_TOK_EOF);
   f->src = src;
   f->len = (uint32_t)len;
-  arena_release(&scratch);
+  finish_p(&p, d, &scratch);
   return f;
 }
 
@@ -2394,7 +2506,7 @@ HclExpr *hcl_parse_expr_at(Arena *a, const char *file, const char *src,
     err(&p, next.r, NULL, "Extra characters after expression",
         "An expression was successfully parsed, but extra characters were "
         "found after it.");
-  arena_release(&scratch);
+  finish_p(&p, d, &scratch);
   return e;
 }
 
@@ -2414,7 +2526,7 @@ HclExpr *hcl_parse_template_at(Arena *a, const char *file, const char *src,
   init_p(&p, a, &scratch, file, src, len, start, HCL_LEX_TEMPLATE, d);
   SrcRange none = {0};
   HclExpr *e = template_inner(&p, HCL_TOK_EOF, false, none, false);
-  arena_release(&scratch);
+  finish_p(&p, d, &scratch);
   return e;
 }
 
