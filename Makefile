@@ -4,6 +4,7 @@
 #   build/cairn          release: musl-gcc, static, stripped, mbedTLS+curl
 #   build/san/cairn      host cc, dynamic, ASan+UBSan, test hooks on
 #   build/tst/cairn      musl-gcc, static, test hooks on (crash points)
+#   build/dbg/tests/     host cc, no sanitizers: unit tests run under valgrind
 # Objects mirror the source tree under build/<flavour>/obj/.
 
 VERSION := 0.1.0
@@ -36,6 +37,10 @@ SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all \
 SAN_CFLAGS := $(WARN) $(DEFS) -O1 -g $(SAN_FLAGS) -DCAIRN_TEST=1 \
   -I$(VROOT)/host/include
 TST_CFLAGS := $(REL_CFLAGS) -DCAIRN_TEST=1
+# dbg: host cc without sanitizers, for valgrind (musl's long-double float
+# formatting is not exact under valgrind's emulation, glibc's is).
+DBG_CFLAGS := $(WARN) $(DEFS) -O1 -g -DCAIRN_TEST=1 -I$(VROOT)/host/include
+DBG_LDFLAGS := -L$(VROOT)/host/lib
 VLIBS      := -lcurl -lmbedtls -lmbedx509 -lmbedcrypto
 REL_LDFLAGS := -static -s -Wl,--gc-sections -L$(VROOT)/musl/lib
 SAN_LDFLAGS := $(SAN_FLAGS) -L$(VROOT)/host/lib
@@ -83,6 +88,7 @@ endef
 $(eval $(call flavour,rel,$(MUSL_CC),musl,REL_CFLAGS,REL_LDFLAGS))
 $(eval $(call flavour,san,$(HOST_CC),host,SAN_CFLAGS,SAN_LDFLAGS))
 $(eval $(call flavour,tst,$(MUSL_CC),musl,TST_CFLAGS,REL_LDFLAGS))
+$(eval $(call flavour,dbg,$(HOST_CC),host,DBG_CFLAGS,DBG_LDFLAGS))
 
 build/cairn: $(rel_OBJ)
 	$(if $(V),,@echo "  LD      $@";)$(MUSL_CC) $^ -o $@ $(REL_LDFLAGS) $(VLIBS) $(LIBS)
@@ -95,12 +101,12 @@ release: build/cairn
 san: build/san/cairn
 tst: build/tst/cairn
 
-UNIT_BINS := $(foreach f,rel san,$(addprefix build/$(f)/tests/,$(UNIT)))
+UNIT_BINS := $(foreach f,rel san dbg,$(addprefix build/$(f)/tests/,$(UNIT)))
 
 # ---- tests -----------------------------------------------------------------
 test:
 	@scripts/bootstrap
-	@$(MAKE) --no-print-directory build/cairn build/san/cairn build/tst/cairn $(UNIT_BINS)
+	@$(MAKE) -s --no-print-directory build/cairn build/san/cairn build/tst/cairn $(UNIT_BINS)
 	@scripts/run-tests
 
 unit: $(UNIT_BINS)
