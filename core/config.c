@@ -1,0 +1,1164 @@
+/*
+** config.c: loading a module directory and decoding its top-level blocks
+** (see config.h).  The schemas and messages follow Terraform's configs
+** package (parser_config.go, named_values.go, resource.go, module_call.go,
+** provider.go, moved.go, removed.go, import.go, checks.go).
+*/
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "convert.h"
+#include "eval.h"
+
+#define MAX_CONFIG_FILE (64u << 20)   /* a .tf file larger than this is
+                                         refused rather than read */
+
+typedef struct Loader {
+  Arena *a;
+  Diags *d;
+  CfgModule *m;
+  uint32_t cap_vars, cap_locals, cap_outputs, cap_res, cap_calls, cap_prov,
+      cap_req, cap_moved, cap_removed, cap_imports, cap_checks, cap_files,
+      cap_rv;
+} Loader;
+
+#define PUSH(L, arr, n, cap)                                                 \
+  (((n) == (cap) ? ((arr) = arena_grow((L)->a, (arr), sizeof *(arr),         \
+                                       _Alignof(__typeof__(*(arr))), (cap),  \
+                                       (cap) ? (cap) * 2 : 8),               \
+                    (cap) = (cap) ? (cap) * 2 : 8)                           \
+                 : 0),                                                       \
+   &(arr)[(n)++])
+
+static SrcRange block_header_range(const HclBlock *b)
+{
+  SrcRange r = b->type_range;
+  if (b->nlabels)
+    r = diag_range_join(r, b->label_ranges[b->nlabels - 1]);
+  return r;
+}
+
+static const char *pos_string(Arena *a, SrcRange r)
+{
+  return arena_printf(a, "%s:%u,%u-%u", r.file ? r.file : "?", r.start.line,
+                      r.start.col, r.end.col);
+}
+
+/* ---- constant evaluation helpers ------------------------------------- */
+
+static bool const_value(Loader *L, const HclAttribute *at, Value *out)
+{
+  EvalCtx ctx;
+  eval_ctx_init(&ctx, L->a, L->d);
+  ctx.no_vars = true;
+  int before = L->d->errors;
+  if (!eval_expr(&ctx, at->expr, out) || L->d->errors > before)
+    return false;
+  if (!val_is_wholly_known(*out)) {
+    diag_error(L->d, &at->expr->range, "Invalid expression",
+               "The value of \"%s\" must be known here.", at->name);
+    return false;
+  }
+  return true;
+}
+
+static bool const_bool(Loader *L, const HclAttribute *at, bool *out)
+{
+  Value v;
+  if (!const_value(L, at, &v))
+    return false;
+  if (v.type->kind == TY_STRING && !val_is_null(v) &&
+      (strcmp(v.u.s, "true") == 0 || strcmp(v.u.s, "false") == 0)) {
+    *out = v.u.s[0] == 't';
+    return true;
+  }
+  if (v.type->kind != TY_BOOL || val_is_null(v)) {
+    diag_error(L->d, &at->expr->range, "Unsuitable value type",
+               "Unsuitable value: a bool is required");
+    return false;
+  }
+  *out = v.u.b;
+  return true;
+}
+
+static bool const_string(Loader *L, const HclAttribute *at, const char **out)
+{
+  Value v;
+  if (!const_value(L, at, &v))
+    return false;
+  if (v.type->kind == TY_NUMBER && !val_is_null(v)) {
+    Buf b;
+    buf_init(&b, L->a);
+    val_num_format(&b, v);
+    *out = buf_str(&b);
+    return true;
+  }
+  if (v.type->kind == TY_BOOL && !val_is_null(v)) {
+    *out = v.u.b ? "true" : "false";
+    return true;
+  }
+  if (v.type->kind != TY_STRING || val_is_null(v)) {
+    diag_error(L->d, &at->expr->range, "Unsuitable value type",
+               "Unsuitable value: a string is required");
+    return false;
+  }
+  *out = v.u.s;
+  return true;
+}
+
+/* A list of static traversals (depends_on, ignore_changes). */
+static void traversal_list(Loader *L, const HclAttribute *at,
+                           CfgTraversals *out, const char *what)
+{
+  const HclExpr *e = hcl_json_to_expr(L->a, at->expr, false, L->d);
+  e = hcl_expr_unwrap(e);
+  if (e->kind != HCL_E_TUPLE) {
+    diag_error(L->d, &e->range, "Invalid expression",
+               "A static list expression is required.");
+    return;
+  }
+  out->items = ARENA_NEW(L->a, HclTraversal, e->u.tuple.n ? e->u.tuple.n : 1);
+  out->n = 0;
+  for (uint32_t i = 0; i < e->u.tuple.n; i++) {
+    HclTraversal t;
+    Diags tmp;
+    diag_init(&tmp, L->a);
+    if (hcl_expr_as_traversal(L->a, e->u.tuple.items[i], &t, &tmp)) {
+      out->items[out->n++] = t;
+    } else {
+      diag_error(L->d, &e->u.tuple.items[i]->range, "Invalid expression",
+                 "A single static variable reference is required: only "
+                 "attribute access and indexing with constant keys. No "
+                 "calculations, function calls, template expressions, etc "
+                 "are allowed here.");
+    }
+  }
+  (void)what;
+}
+
+static bool valid_identifier(const char *s)
+{
+  if (!*s)
+    return false;
+  const unsigned char *p = (const unsigned char *)s;
+  if (!(*p >= 0x80 || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+        *p == '_'))
+    return false;
+  for (p++; *p; p++)
+    if (!(*p >= 0x80 || (*p >= 'a' && *p <= 'z') ||
+          (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+          *p == '-'))
+      return false;
+  return true;
+}
+
+static bool check_name(Loader *L, const HclBlock *b, const char *kind)
+{
+  const char *name = b->labels[b->nlabels - 1];
+  if (valid_identifier(name))
+    return true;
+  diag_error(L->d, &b->label_ranges[b->nlabels - 1],
+             arena_printf(L->a, "Invalid %s name", kind),
+             "A name must start with a letter or underscore and may contain "
+             "only letters, digits, underscores, and dashes.");
+  return false;
+}
+
+static void rules(Loader *L, HclBlock **blocks, uint32_t n, const char *type,
+                  CfgRules *out)
+{
+  static const HclAttrSchema as[] = {{"condition", true},
+                                     {"error_message", true}};
+  static const HclBodySchema s = {as, 2, NULL, 0};
+  for (uint32_t i = 0; i < n; i++) {
+    if (strcmp(blocks[i]->type, type) != 0)
+      continue;
+    HclBodyContent c;
+    hcl_body_content(L->a, blocks[i]->body, &s, &c, L->d);
+    HclAttribute *cond = hcl_content_attr(&c, "condition");
+    HclAttribute *msg = hcl_content_attr(&c, "error_message");
+    if (!cond || !msg)
+      continue;
+    out->items = arena_grow(L->a, out->items, sizeof *out->items,
+                            _Alignof(CfgCheckRule), out->n, out->n + 1);
+    CfgCheckRule *r = &out->items[out->n++];
+    r->condition = cond->expr;
+    r->error_message = msg->expr;
+    r->range = blocks[i]->type_range;
+  }
+}
+
+static void provider_ref(Loader *L, const HclAttribute *at, CfgProviderRef *r)
+{
+  HclTraversal t;
+  Diags tmp;
+  diag_init(&tmp, L->a);
+  r->range = at->expr->range;
+  if (!hcl_expr_as_traversal(L->a, at->expr, &t, &tmp) || t.n > 2 ||
+      (t.n == 2 && t.steps[1].kind != HCL_STEP_ATTR)) {
+    diag_error(L->d, &at->expr->range, "Invalid provider reference",
+               "Provider argument requires a provider name followed by an "
+               "optional alias, like \"aws.foo\".");
+    return;
+  }
+  r->name = t.steps[0].name;
+  r->alias = t.n == 2 ? t.steps[1].name : NULL;
+}
+
+/* ---- blocks ------------------------------------------------------------ */
+
+static void decode_terraform(Loader *L, const HclBlock *b)
+{
+  static const HclAttrSchema as[] = {
+      {"required_version", false}, {"experiments", false}, {"language", false}};
+  static const char *const one[] = {"type"};
+  static const char *const prov[] = {"provider"};
+  static const HclBlockSchema bs[] = {{"backend", one, 1},
+                                      {"cloud", NULL, 0},
+                                      {"required_providers", NULL, 0},
+                                      {"provider_meta", prov, 1},
+                                      {"encryption", NULL, 0}};
+  static const HclBodySchema s = {as, 3, bs, 5};
+  HclBodyContent c;
+  hcl_body_content(L->a, b->body, &s, &c, L->d);
+  CfgModule *m = L->m;
+  HclAttribute *rv = hcl_content_attr(&c, "required_version");
+  const char *v;
+  if (rv && const_string(L, rv, &v))
+    *PUSH(L, m->required_versions, m->nrequired_versions, L->cap_rv) = v;
+  for (uint32_t i = 0; i < c.nblocks; i++) {
+    HclBlock *blk = c.blocks[i];
+    if (strcmp(blk->type, "backend") == 0) {
+      if (m->backend) {
+        diag_error(L->d, &blk->type_range, "Duplicate backend configuration",
+                   "A module may have only one backend configuration. The "
+                   "backend was previously configured at %s.",
+                   pos_string(L->a, m->backend->range));
+        continue;
+      }
+      m->backend = ARENA_NEW(L->a, CfgBackend, 1);
+      m->backend->type = blk->labels[0];
+      m->backend->body = blk->body;
+      m->backend->range = block_header_range(blk);
+    } else if (strcmp(blk->type, "cloud") == 0) {
+      diag_error(L->d, &blk->type_range, "Unsupported cloud block",
+                 "cairn runs without network access to HCP Terraform; use a "
+                 "local state or the http backend.");
+    } else if (strcmp(blk->type, "required_providers") == 0) {
+      HclAttribute **attrs;
+      uint32_t n;
+      hcl_body_just_attributes(L->a, blk->body, &attrs, &n, L->d);
+      for (uint32_t k = 0; k < n; k++) {
+        CfgRequiredProvider *rp = PUSH(L, m->required_providers,
+                                       m->nrequired_providers, L->cap_req);
+        rp->local_name = attrs[k]->name;
+        rp->range = attrs[k]->range;
+        const HclExpr *e = hcl_expr_unwrap(
+            hcl_json_to_expr(L->a, attrs[k]->expr, false, L->d));
+        if (e->kind == HCL_E_OBJECT) {
+          for (uint32_t j = 0; j < e->u.object.n; j++) {
+            const HclObjectItem *it = &e->u.object.items[j];
+            const char *key = it->key_name;
+            if (!key) {
+              Value kv;
+              EvalCtx ctx;
+              eval_ctx_init(&ctx, L->a, L->d);
+              ctx.no_vars = true;
+              if (eval_expr(&ctx, it->key, &kv) &&
+                  kv.type->kind == TY_STRING && val_is_known(kv) &&
+                  !val_is_null(kv))
+                key = kv.u.s;
+            }
+            if (!key)
+              continue;
+            if (strcmp(key, "configuration_aliases") == 0)
+              continue;
+            HclAttribute fake = {key, it->value, it->value->range,
+                                 it->value->range, it->value->range};
+            const char *sv;
+            if (strcmp(key, "source") == 0 && const_string(L, &fake, &sv))
+              rp->source = sv;
+            else if (strcmp(key, "version") == 0 &&
+                     const_string(L, &fake, &sv))
+              rp->version = sv;
+            else if (strcmp(key, "source") && strcmp(key, "version"))
+              diag_error(L->d, &it->key->range, "Invalid required_providers "
+                         "object", "required_providers objects can only "
+                         "contain \"version\", \"source\" and "
+                         "\"configuration_aliases\" attributes. To configure "
+                         "a provider, use a \"provider\" block.");
+          }
+        } else {
+          const char *sv;
+          if (const_string(L, attrs[k], &sv))
+            rp->version = sv;   /* legacy: just a version constraint */
+        }
+        if (!rp->source)
+          rp->source = arena_printf(L->a, "hashicorp/%s", rp->local_name);
+      }
+    }
+  }
+}
+
+static void decode_provider(Loader *L, const HclBlock *b)
+{
+  static const HclAttrSchema as[] = {{"alias", false}, {"version", false}};
+  static const HclBodySchema s = {as, 2, NULL, 0};
+  HclBodyContent c;
+  HclBody *remain = NULL;
+  hcl_body_partial_content(L->a, b->body, &s, &c, &remain, L->d);
+  CfgModule *m = L->m;
+  CfgProvider p = {b->labels[0], NULL, remain, block_header_range(b)};
+  HclAttribute *al = hcl_content_attr(&c, "alias");
+  if (al) {
+    const char *kw = hcl_expr_as_keyword(L->a, al->expr);
+    const char *sv = kw;
+    if (!sv && !const_string(L, al, &sv))
+      sv = NULL;
+    if (sv && !valid_identifier(sv)) {
+      diag_error(L->d, &al->expr->range, "Invalid provider configuration "
+                 "alias", "An alias must be a valid name.");
+      sv = NULL;
+    }
+    p.alias = sv;
+  }
+  if (hcl_content_attr(&c, "version"))
+    diag_warning(L->d, &hcl_content_attr(&c, "version")->range,
+                 "Version constraints inside provider configuration blocks "
+                 "are deprecated",
+                 "cairn ignores the version argument in provider blocks; use "
+                 "required_providers in the terraform block instead.");
+  for (uint32_t i = 0; i < m->nproviders; i++) {
+    const CfgProvider *o = &m->providers[i];
+    bool same_alias = (!o->alias && !p.alias) ||
+                      (o->alias && p.alias && strcmp(o->alias, p.alias) == 0);
+    if (strcmp(o->name, p.name) == 0 && same_alias) {
+      if (p.alias)
+        diag_error(L->d, &p.range, "Duplicate provider configuration",
+                   "A provider configuration for \"%s\" with alias \"%s\" "
+                   "was already given at %s. Each configuration for the same "
+                   "provider must have a distinct alias.", p.name, p.alias,
+                   pos_string(L->a, o->range));
+      else
+        diag_error(L->d, &p.range, "Duplicate provider configuration",
+                   "A default (non-aliased) provider configuration for \"%s\" "
+                   "was already given at %s. If multiple configurations are "
+                   "required, set the \"alias\" argument for alternative "
+                   "configurations.", p.name, pos_string(L->a, o->range));
+      return;
+    }
+  }
+  *PUSH(L, m->providers, m->nproviders, L->cap_prov) = p;
+}
+
+static const char *const reserved_var_names[] = {
+    "count", "depends_on", "for_each", "lifecycle", "providers", "source",
+    "version", "locals"};
+
+static void decode_variable(Loader *L, const HclBlock *b)
+{
+  static const HclAttrSchema as[] = {
+      {"description", false}, {"default", false}, {"type", false},
+      {"sensitive", false},   {"nullable", false}, {"ephemeral", false}};
+  static const HclBlockSchema bs[] = {{"validation", NULL, 0}};
+  static const HclBodySchema s = {as, 6, bs, 1};
+  HclBodyContent c;
+  hcl_body_content(L->a, b->body, &s, &c, L->d);
+  CfgModule *m = L->m;
+  CfgVariable v = {0};
+  v.name = b->labels[0];
+  v.range = block_header_range(b);
+  v.nullable = true;
+  v.type = &ty_dynamic;
+  if (!check_name(L, b, "variable"))
+    return;
+  for (size_t i = 0; i < sizeof reserved_var_names / sizeof *reserved_var_names;
+       i++)
+    if (strcmp(v.name, reserved_var_names[i]) == 0)
+      diag_error(L->d, &b->label_ranges[0], "Invalid variable name",
+                 "The variable name \"%s\" is reserved due to its special "
+                 "meaning inside module blocks.", v.name);
+  const CfgVariable *old = cfg_variable(m, v.name);
+  if (old) {
+    diag_error(L->d, &v.range, "Duplicate variable declaration",
+               "A variable named \"%s\" was already declared at %s. Variable "
+               "names must be unique within a module.", v.name,
+               pos_string(L->a, old->range));
+    return;
+  }
+  HclAttribute *at;
+  if ((at = hcl_content_attr(&c, "description")))
+    const_string(L, at, &v.description);
+  if ((at = hcl_content_attr(&c, "sensitive")))
+    const_bool(L, at, &v.sensitive);
+  if ((at = hcl_content_attr(&c, "nullable")))
+    const_bool(L, at, &v.nullable);
+  if ((at = hcl_content_attr(&c, "ephemeral")))
+    const_bool(L, at, &v.ephemeral);
+  if ((at = hcl_content_attr(&c, "type"))) {
+    const HclExpr *te = hcl_json_to_expr(L->a, at->expr, false, L->d);
+    if (eval_type_constraint(L->a, te, &v.type, L->d))
+      v.type_given = true;
+    else
+      v.type = &ty_dynamic;
+  }
+  if ((at = hcl_content_attr(&c, "default"))) {
+    v.default_expr = at->expr;
+    Value dv;
+    if (const_value(L, at, &dv)) {
+      v.has_default = true;
+      v.default_val = dv;
+      if (v.type_given && !val_is_null(dv)) {
+        ConvError ce;
+        Value conv;
+        if (conv_convert(L->a, dv, v.type, false, &conv, &ce)) {
+          v.default_val = conv;
+        } else {
+          Buf eb;
+          buf_init(&eb, L->a);
+          conv_error_format(&eb, &ce);
+          diag_error(L->d, &at->expr->range, "Invalid default value for "
+                     "variable", "This default value is not compatible with "
+                     "the variable's type constraint: %s.", buf_str(&eb));
+        }
+      }
+      if (val_is_null(dv) && !v.nullable)
+        diag_error(L->d, &at->expr->range, "Invalid default value for "
+                   "variable", "A null default value is not valid when "
+                   "nullable=false.");
+    } else {
+      v.has_default = true;   /* keep going: the error is already reported */
+      v.default_val = val_null(v.type);
+    }
+  }
+  rules(L, c.blocks, c.nblocks, "validation", &v.validations);
+  *PUSH(L, m->variables, m->nvariables, L->cap_vars) = v;
+}
+
+static void decode_locals(Loader *L, const HclBlock *b)
+{
+  HclAttribute **attrs;
+  uint32_t n;
+  hcl_body_just_attributes(L->a, b->body, &attrs, &n, L->d);
+  CfgModule *m = L->m;
+  for (uint32_t i = 0; i < n; i++) {
+    const CfgLocal *old = cfg_local(m, attrs[i]->name);
+    if (old) {
+      diag_error(L->d, &attrs[i]->name_range, "Duplicate local value "
+                 "definition", "A local value named \"%s\" was already "
+                 "defined at %s. Local value names must be unique within a "
+                 "module.", attrs[i]->name, pos_string(L->a, old->range));
+      continue;
+    }
+    if (!valid_identifier(attrs[i]->name)) {
+      diag_error(L->d, &attrs[i]->name_range, "Invalid local value name",
+                 "A name must start with a letter or underscore and may "
+                 "contain only letters, digits, underscores, and dashes.");
+      continue;
+    }
+    CfgLocal *l = PUSH(L, m->locals, m->nlocals, L->cap_locals);
+    l->name = attrs[i]->name;
+    l->expr = attrs[i]->expr;
+    l->range = attrs[i]->name_range;
+  }
+}
+
+static void decode_output(Loader *L, const HclBlock *b)
+{
+  static const HclAttrSchema as[] = {{"description", false},
+                                     {"value", true},
+                                     {"sensitive", false},
+                                     {"depends_on", false},
+                                     {"ephemeral", false}};
+  static const HclBlockSchema bs[] = {{"precondition", NULL, 0}};
+  static const HclBodySchema s = {as, 5, bs, 1};
+  HclBodyContent c;
+  hcl_body_content(L->a, b->body, &s, &c, L->d);
+  CfgModule *m = L->m;
+  CfgOutput o = {0};
+  o.name = b->labels[0];
+  o.range = block_header_range(b);
+  if (!check_name(L, b, "output"))
+    return;
+  const CfgOutput *old = cfg_output(m, o.name);
+  if (old) {
+    diag_error(L->d, &o.range, "Duplicate output definition",
+               "An output named \"%s\" was already defined at %s. Output "
+               "names must be unique within a module.", o.name,
+               pos_string(L->a, old->range));
+    return;
+  }
+  HclAttribute *at;
+  if ((at = hcl_content_attr(&c, "value")))
+    o.expr = at->expr;
+  if ((at = hcl_content_attr(&c, "description")))
+    const_string(L, at, &o.description);
+  if ((at = hcl_content_attr(&c, "sensitive")))
+    const_bool(L, at, &o.sensitive);
+  if ((at = hcl_content_attr(&c, "ephemeral")))
+    const_bool(L, at, &o.ephemeral);
+  if ((at = hcl_content_attr(&c, "depends_on")))
+    traversal_list(L, at, &o.depends_on, "depends_on");
+  rules(L, c.blocks, c.nblocks, "precondition", &o.preconditions);
+  *PUSH(L, m->outputs, m->noutputs, L->cap_outputs) = o;
+}
+
+static void decode_provisioner(Loader *L, const HclBlock *b,
+                               CfgProvisioner *out)
+{
+  static const HclAttrSchema as[] = {{"when", false}, {"on_failure", false}};
+  static const HclBlockSchema bs[] = {{"connection", NULL, 0}};
+  static const HclBodySchema s = {as, 2, bs, 1};
+  HclBodyContent c;
+  HclBody *remain = NULL;
+  hcl_body_partial_content(L->a, b->body, &s, &c, &remain, L->d);
+  memset(out, 0, sizeof *out);
+  out->type = b->labels[0];
+  out->body = remain;
+  out->range = block_header_range(b);
+  HclAttribute *at;
+  if ((at = hcl_content_attr(&c, "when"))) {
+    const char *kw = hcl_expr_as_keyword(L->a, at->expr);
+    if (kw && strcmp(kw, "destroy") == 0)
+      out->when_destroy = true;
+    else if (!kw || strcmp(kw, "create") != 0)
+      diag_error(L->d, &at->expr->range, "Invalid \"when\" keyword",
+                 "The \"when\" argument requires one of the following "
+                 "keywords: create or destroy.");
+  }
+  if ((at = hcl_content_attr(&c, "on_failure"))) {
+    const char *kw = hcl_expr_as_keyword(L->a, at->expr);
+    if (kw && strcmp(kw, "continue") == 0)
+      out->on_failure_continue = true;
+    else if (!kw || strcmp(kw, "fail") != 0)
+      diag_error(L->d, &at->expr->range, "Invalid \"on_failure\" keyword",
+                 "The \"on_failure\" argument requires one of the following "
+                 "keywords: continue or fail.");
+  }
+  for (uint32_t i = 0; i < c.nblocks; i++)
+    out->connection = c.blocks[i]->body;
+}
+
+static void decode_lifecycle(Loader *L, CfgResource *r, const HclBlock *b)
+{
+  static const HclAttrSchema mas[] = {{"create_before_destroy", false},
+                                      {"prevent_destroy", false},
+                                      {"ignore_changes", false},
+                                      {"replace_triggered_by", false},
+                                      {"enabled", false}};
+  static const HclAttrSchema das[] = {{"enabled", false}};
+  static const HclBlockSchema bs[] = {{"precondition", NULL, 0},
+                                      {"postcondition", NULL, 0}};
+  static const HclBodySchema ms = {mas, 5, bs, 2};
+  static const HclBodySchema ds = {das, 1, bs, 2};
+  HclBodyContent c;
+  hcl_body_content(L->a, b->body, r->mode == CFG_MANAGED ? &ms : &ds, &c,
+                   L->d);
+  HclAttribute *at;
+  if ((at = hcl_content_attr(&c, "create_before_destroy"))) {
+    if (const_bool(L, at, &r->create_before_destroy))
+      r->create_before_destroy_set = true;
+  }
+  if ((at = hcl_content_attr(&c, "prevent_destroy")))
+    const_bool(L, at, &r->prevent_destroy);
+  if ((at = hcl_content_attr(&c, "enabled")))
+    r->enabled = at->expr;
+  if ((at = hcl_content_attr(&c, "ignore_changes"))) {
+    const char *kw = hcl_expr_as_keyword(L->a, at->expr);
+    if (kw && strcmp(kw, "all") == 0) {
+      r->ignore_all_changes = true;
+    } else {
+      const HclExpr *e =
+          hcl_expr_unwrap(hcl_json_to_expr(L->a, at->expr, false, L->d));
+      if (e->kind != HCL_E_TUPLE) {
+        diag_error(L->d, &e->range, "Invalid ignore_changes argument",
+                   "The ignore_changes argument must be a list of attribute "
+                   "references, or the keyword \"all\".");
+      } else {
+        r->ignore_changes.items =
+            ARENA_NEW(L->a, HclTraversal, e->u.tuple.n ? e->u.tuple.n : 1);
+        for (uint32_t i = 0; i < e->u.tuple.n; i++) {
+          HclTraversal t;
+          Diags tmp;
+          diag_init(&tmp, L->a);
+          const HclExpr *it = e->u.tuple.items[i];
+          if (hcl_expr_as_traversal(L->a, it, &t, &tmp))
+            r->ignore_changes.items[r->ignore_changes.n++] = t;
+          else
+            diag_error(L->d, &it->range, "Invalid expression",
+                       "A single static variable reference is required: only "
+                       "attribute access and indexing with constant keys. No "
+                       "calculations, function calls, template expressions, "
+                       "etc are allowed here.");
+        }
+      }
+    }
+  }
+  if ((at = hcl_content_attr(&c, "replace_triggered_by"))) {
+    const HclExpr *e =
+        hcl_expr_unwrap(hcl_json_to_expr(L->a, at->expr, false, L->d));
+    if (e->kind != HCL_E_TUPLE) {
+      diag_error(L->d, &e->range, "Invalid replace_triggered_by expression",
+                 "A static list expression is required.");
+    } else {
+      r->replace_triggered_by = (const HclExpr **)e->u.tuple.items;
+      r->nreplace_triggered_by = e->u.tuple.n;
+    }
+  }
+  rules(L, c.blocks, c.nblocks, "precondition", &r->preconditions);
+  rules(L, c.blocks, c.nblocks, "postcondition", &r->postconditions);
+}
+
+static void decode_resource(Loader *L, const HclBlock *b, CfgMode mode)
+{
+  static const HclAttrSchema as[] = {{"count", false},
+                                     {"for_each", false},
+                                     {"provider", false},
+                                     {"depends_on", false}};
+  static const char *const type_label[] = {"type"};
+  static const HclBlockSchema mbs[] = {{"lifecycle", NULL, 0},
+                                       {"connection", NULL, 0},
+                                       {"provisioner", type_label, 1},
+                                       {"_", NULL, 0}};
+  static const HclBodySchema ms = {as, 4, mbs, 4};
+  static const HclBodySchema ds = {as, 4, mbs, 1};
+  HclBodyContent c;
+  HclBody *remain = NULL;
+  hcl_body_partial_content(L->a, b->body, mode == CFG_MANAGED ? &ms : &ds, &c,
+                           &remain, L->d);
+  CfgModule *m = L->m;
+  CfgResource r = {0};
+  r.mode = mode;
+  r.type = b->labels[0];
+  r.name = b->labels[1];
+  r.body = remain;
+  r.range = block_header_range(b);
+  r.type_range = b->label_ranges[0];
+  if (!valid_identifier(r.type)) {
+    diag_error(L->d, &b->label_ranges[0], "Invalid resource type name",
+               "A name must start with a letter or underscore and may "
+               "contain only letters, digits, underscores, and dashes.");
+    return;
+  }
+  if (!check_name(L, b, "resource"))
+    return;
+  HclAttribute *at;
+  HclAttribute *cnt = hcl_content_attr(&c, "count");
+  HclAttribute *fe = hcl_content_attr(&c, "for_each");
+  if (cnt)
+    r.count = cnt->expr;
+  if (fe)
+    r.for_each = fe->expr;
+  if (cnt && fe)
+    diag_error(L->d, &fe->name_range, "Invalid combination of \"count\" and "
+               "\"for_each\"", "The \"count\" and \"for_each\" meta-arguments "
+               "are mutually-exclusive, only one should be used to be "
+               "explicit about the number of resources to be created.");
+  if ((at = hcl_content_attr(&c, "provider")))
+    provider_ref(L, at, &r.provider);
+  if ((at = hcl_content_attr(&c, "depends_on")))
+    traversal_list(L, at, &r.depends_on, "depends_on");
+  bool seen_lifecycle = false, seen_connection = false;
+  for (uint32_t i = 0; i < c.nblocks; i++) {
+    HclBlock *blk = c.blocks[i];
+    if (strcmp(blk->type, "lifecycle") == 0) {
+      if (seen_lifecycle) {
+        diag_error(L->d, &blk->type_range, "Duplicate lifecycle block",
+                   "This resource already has a lifecycle block.");
+        continue;
+      }
+      seen_lifecycle = true;
+      decode_lifecycle(L, &r, blk);
+    } else if (strcmp(blk->type, "connection") == 0) {
+      if (seen_connection) {
+        diag_error(L->d, &blk->type_range, "Duplicate connection block",
+                   "This resource already has a connection block.");
+        continue;
+      }
+      seen_connection = true;
+      r.connection = blk->body;
+    } else if (strcmp(blk->type, "provisioner") == 0) {
+      r.provisioners = arena_grow(L->a, r.provisioners, sizeof(CfgProvisioner),
+                                  _Alignof(CfgProvisioner), r.nprovisioners,
+                                  r.nprovisioners + 1);
+      decode_provisioner(L, blk, &r.provisioners[r.nprovisioners++]);
+    } else if (strcmp(blk->type, "_") == 0) {
+      diag_error(L->d, &blk->type_range, "Unsupported block type",
+                 "cairn does not support the \"_\" escaping block yet.");
+    }
+  }
+  const CfgResource *old = cfg_resource(m, mode, r.type, r.name);
+  if (old) {
+    const char *kind = mode == CFG_MANAGED ? "resource" : "data";
+    diag_error(L->d, &r.range,
+               arena_printf(L->a, "Duplicate %s \"%s\" configuration", kind,
+                            r.type),
+               "A %s resource named \"%s\" was already declared at %s. "
+               "Resource names must be unique per type in each module.",
+               r.type, r.name, pos_string(L->a, old->range));
+    return;
+  }
+  *PUSH(L, m->resources, m->nresources, L->cap_res) = r;
+}
+
+static void decode_module(Loader *L, const HclBlock *b)
+{
+  static const HclAttrSchema as[] = {{"source", true},   {"version", false},
+                                     {"count", false},   {"for_each", false},
+                                     {"depends_on", false},
+                                     {"providers", false}};
+  static const HclBlockSchema bs[] = {{"lifecycle", NULL, 0},
+                                      {"locals", NULL, 0},
+                                      {"provider", NULL, 0}};
+  static const HclBodySchema s = {as, 6, bs, 3};
+  HclBodyContent c;
+  HclBody *remain = NULL;
+  hcl_body_partial_content(L->a, b->body, &s, &c, &remain, L->d);
+  CfgModule *m = L->m;
+  CfgModuleCall mc = {0};
+  mc.name = b->labels[0];
+  mc.body = remain;
+  mc.range = block_header_range(b);
+  if (!check_name(L, b, "module"))
+    return;
+  for (uint32_t i = 0; i < c.nblocks; i++)
+    diag_error(L->d, &c.blocks[i]->type_range, "Reserved block type name in "
+               "module block", "The block type name \"%s\" is reserved for "
+               "use by cairn in a future version.", c.blocks[i]->type);
+  HclAttribute *at;
+  if ((at = hcl_content_attr(&c, "source"))) {
+    mc.source_range = at->expr->range;
+    const_string(L, at, &mc.source);
+  }
+  if ((at = hcl_content_attr(&c, "version")))
+    const_string(L, at, &mc.version);
+  HclAttribute *cnt = hcl_content_attr(&c, "count");
+  HclAttribute *fe = hcl_content_attr(&c, "for_each");
+  if (cnt)
+    mc.count = cnt->expr;
+  if (fe)
+    mc.for_each = fe->expr;
+  if (cnt && fe)
+    diag_error(L->d, &fe->name_range, "Invalid combination of \"count\" and "
+               "\"for_each\"", "The \"count\" and \"for_each\" meta-arguments "
+               "are mutually-exclusive, only one should be used to be "
+               "explicit about the number of resources to be created.");
+  if ((at = hcl_content_attr(&c, "depends_on")))
+    traversal_list(L, at, &mc.depends_on, "depends_on");
+  if ((at = hcl_content_attr(&c, "providers"))) {
+    const HclExpr *e =
+        hcl_expr_unwrap(hcl_json_to_expr(L->a, at->expr, false, L->d));
+    if (e->kind != HCL_E_OBJECT) {
+      diag_error(L->d, &e->range, "Invalid providers argument",
+                 "The providers argument must be a map of provider "
+                 "references, like { aws = aws.west }.");
+    } else {
+      mc.providers = arena_alloc(L->a, sizeof *mc.providers,
+                                 _Alignof(CfgProviderRef),
+                                 e->u.object.n ? e->u.object.n : 1);
+      for (uint32_t i = 0; i < e->u.object.n; i++) {
+        const HclObjectItem *it = &e->u.object.items[i];
+        HclAttribute k = {"providers", it->key, it->key->range,
+                          it->key->range, it->key->range};
+        HclAttribute v = {"providers", it->value, it->value->range,
+                          it->value->range, it->value->range};
+        CfgProviderRef in_child = {0}, in_parent = {0};
+        provider_ref(L, &k, &in_child);
+        provider_ref(L, &v, &in_parent);
+        if (in_child.name && in_parent.name) {
+          mc.providers[mc.nproviders].in_child = in_child;
+          mc.providers[mc.nproviders].in_parent = in_parent;
+          mc.nproviders++;
+        }
+      }
+    }
+  }
+  const CfgModuleCall *old = cfg_call(m, mc.name);
+  if (old) {
+    diag_error(L->d, &mc.range, "Duplicate module call",
+               "A module call named \"%s\" was already defined at %s. Module "
+               "calls must have unique names within a module.", mc.name,
+               pos_string(L->a, old->range));
+    return;
+  }
+  *PUSH(L, m->calls, m->ncalls, L->cap_calls) = mc;
+}
+
+static bool traversal_attr(Loader *L, const HclBodyContent *c,
+                           const char *name, HclTraversal *out)
+{
+  HclAttribute *at = hcl_content_attr(c, name);
+  if (!at)
+    return false;
+  Diags tmp;
+  diag_init(&tmp, L->a);
+  if (hcl_expr_as_traversal(L->a, at->expr, out, &tmp))
+    return true;
+  diag_error(L->d, &at->expr->range, "Invalid expression",
+             "A single static variable reference is required: only attribute "
+             "access and indexing with constant keys. No calculations, "
+             "function calls, template expressions, etc are allowed here.");
+  return false;
+}
+
+static void decode_moved(Loader *L, const HclBlock *b)
+{
+  static const HclAttrSchema as[] = {{"from", true}, {"to", true}};
+  static const HclBodySchema s = {as, 2, NULL, 0};
+  HclBodyContent c;
+  hcl_body_content(L->a, b->body, &s, &c, L->d);
+  CfgMoved mv = {0};
+  mv.range = b->type_range;
+  if (traversal_attr(L, &c, "from", &mv.from) &&
+      traversal_attr(L, &c, "to", &mv.to))
+    *PUSH(L, L->m->moved, L->m->nmoved, L->cap_moved) = mv;
+}
+
+static void decode_removed(Loader *L, const HclBlock *b)
+{
+  static const HclAttrSchema as[] = {{"from", true}};
+  static const char *const type_label[] = {"type"};
+  static const HclBlockSchema bs[] = {{"lifecycle", NULL, 0},
+                                      {"provisioner", type_label, 1},
+                                      {"connection", NULL, 0}};
+  static const HclBodySchema s = {as, 1, bs, 3};
+  static const HclAttrSchema las[] = {{"destroy", false}};
+  static const HclBodySchema ls = {las, 1, NULL, 0};
+  HclBodyContent c;
+  hcl_body_content(L->a, b->body, &s, &c, L->d);
+  CfgRemoved rm = {0};
+  rm.range = b->type_range;
+  rm.destroy = true;
+  if (!traversal_attr(L, &c, "from", &rm.from))
+    return;
+  for (uint32_t i = 0; i < c.nblocks; i++) {
+    HclBlock *blk = c.blocks[i];
+    if (strcmp(blk->type, "lifecycle") == 0) {
+      HclBodyContent lc;
+      hcl_body_content(L->a, blk->body, &ls, &lc, L->d);
+      HclAttribute *at = hcl_content_attr(&lc, "destroy");
+      if (at)
+        const_bool(L, at, &rm.destroy);
+    } else if (strcmp(blk->type, "provisioner") == 0) {
+      rm.provisioners = arena_grow(L->a, rm.provisioners,
+                                   sizeof(CfgProvisioner),
+                                   _Alignof(CfgProvisioner), rm.nprovisioners,
+                                   rm.nprovisioners + 1);
+      decode_provisioner(L, blk, &rm.provisioners[rm.nprovisioners++]);
+    }
+  }
+  *PUSH(L, L->m->removed, L->m->nremoved, L->cap_removed) = rm;
+}
+
+static void decode_import(Loader *L, const HclBlock *b)
+{
+  static const HclAttrSchema as[] = {{"to", true},       {"id", false},
+                                     {"identity", false}, {"for_each", false},
+                                     {"provider", false}};
+  static const HclBodySchema s = {as, 5, NULL, 0};
+  HclBodyContent c;
+  hcl_body_content(L->a, b->body, &s, &c, L->d);
+  CfgImport im = {0};
+  im.range = b->type_range;
+  HclAttribute *at;
+  if ((at = hcl_content_attr(&c, "to")))
+    im.to = at->expr;
+  if ((at = hcl_content_attr(&c, "id")))
+    im.id = at->expr;
+  if ((at = hcl_content_attr(&c, "identity")))
+    im.identity = at->expr;
+  if ((at = hcl_content_attr(&c, "for_each")))
+    im.for_each = at->expr;
+  if ((at = hcl_content_attr(&c, "provider")))
+    provider_ref(L, at, &im.provider);
+  if (!im.id && !im.identity && im.to)
+    diag_error(L->d, &im.range, "Missing required argument",
+               "The argument \"id\" or \"identity\" is required.");
+  if (im.to)
+    *PUSH(L, L->m->imports, L->m->nimports, L->cap_imports) = im;
+}
+
+static void decode_check(Loader *L, const HclBlock *b)
+{
+  static const char *const two[] = {"type", "name"};
+  static const HclBlockSchema bs[] = {{"data", two, 2}, {"assert", NULL, 0}};
+  static const HclBodySchema s = {NULL, 0, bs, 2};
+  HclBodyContent c;
+  hcl_body_content(L->a, b->body, &s, &c, L->d);
+  CfgCheck ck = {0};
+  ck.name = b->labels[0];
+  ck.range = block_header_range(b);
+  rules(L, c.blocks, c.nblocks, "assert", &ck.asserts);
+  for (uint32_t i = 0; i < L->m->nchecks; i++)
+    if (strcmp(L->m->checks[i].name, ck.name) == 0) {
+      diag_error(L->d, &ck.range, "Duplicate check block",
+                 "A check block named \"%s\" was already defined at %s.",
+                 ck.name, pos_string(L->a, L->m->checks[i].range));
+      return;
+    }
+  if (ck.asserts.n == 0)
+    diag_error(L->d, &ck.range, "Missing required block",
+               "A check block must contain at least one assert block.");
+  *PUSH(L, L->m->checks, L->m->nchecks, L->cap_checks) = ck;
+}
+
+static void decode_file(Loader *L, HclFile *f)
+{
+  static const char *const name[] = {"name"};
+  static const char *const type_name[] = {"type", "name"};
+  static const HclBlockSchema bs[] = {
+      {"terraform", NULL, 0}, {"required_providers", NULL, 0},
+      {"provider", name, 1},  {"variable", name, 1},
+      {"locals", NULL, 0},    {"output", name, 1},
+      {"module", name, 1},    {"resource", type_name, 2},
+      {"data", type_name, 2}, {"ephemeral", type_name, 2},
+      {"moved", NULL, 0},     {"import", NULL, 0},
+      {"check", name, 1},     {"removed", NULL, 0}};
+  static const HclBodySchema s = {NULL, 0, bs, sizeof bs / sizeof *bs};
+  HclBodyContent c;
+  hcl_body_content(L->a, f->body, &s, &c, L->d);
+  for (uint32_t i = 0; i < c.nblocks; i++) {
+    HclBlock *b = c.blocks[i];
+    const char *t = b->type;
+    if (strcmp(t, "terraform") == 0)
+      decode_terraform(L, b);
+    else if (strcmp(t, "required_providers") == 0)
+      diag_error(L->d, &b->type_range, "Invalid required_providers block",
+                 "A \"required_providers\" block must be nested inside a "
+                 "\"terraform\" block.");
+    else if (strcmp(t, "provider") == 0)
+      decode_provider(L, b);
+    else if (strcmp(t, "variable") == 0)
+      decode_variable(L, b);
+    else if (strcmp(t, "locals") == 0)
+      decode_locals(L, b);
+    else if (strcmp(t, "output") == 0)
+      decode_output(L, b);
+    else if (strcmp(t, "module") == 0)
+      decode_module(L, b);
+    else if (strcmp(t, "resource") == 0)
+      decode_resource(L, b, CFG_MANAGED);
+    else if (strcmp(t, "data") == 0)
+      decode_resource(L, b, CFG_DATA);
+    else if (strcmp(t, "ephemeral") == 0)
+      diag_error(L->d, &b->type_range, "Unsupported block type",
+                 "cairn does not support ephemeral resources yet.");
+    else if (strcmp(t, "moved") == 0)
+      decode_moved(L, b);
+    else if (strcmp(t, "import") == 0)
+      decode_import(L, b);
+    else if (strcmp(t, "check") == 0)
+      decode_check(L, b);
+    else if (strcmp(t, "removed") == 0)
+      decode_removed(L, b);
+  }
+}
+
+/* ---- files ------------------------------------------------------------- */
+
+static const char *top_block_context(const SrcFile *sf, uint32_t byte)
+{
+  const HclFile *f = sf->ctx;
+  if (!f || !f->body || f->body->json)
+    return NULL;
+  const HclBody *b = f->body;
+  for (uint32_t i = 0; i < b->nblocks; i++) {
+    const HclBlock *blk = b->blocks[i];
+    if (byte < blk->type_range.start.byte || byte >= blk->close_brace.end.byte)
+      continue;
+    /* Render `type "l1" "l2"` once, into a small static-free buffer kept in
+    ** the block: labels never need escaping beyond quotes here. */
+    static _Thread_local char buf[512];
+    size_t n = (size_t)snprintf(buf, sizeof buf, "%s", blk->type);
+    for (uint32_t k = 0; k < blk->nlabels && n < sizeof buf; k++)
+      n += (size_t)snprintf(buf + n, sizeof buf - n, " \"%s\"",
+                            blk->labels[k]);
+    return buf;
+  }
+  return NULL;
+}
+
+void cfg_register_source(SrcFiles *files, const HclFile *f)
+{
+  SrcFile *sf = diag_files_add(files, f->name, f->src, f->len);
+  sf->block_context = top_block_context;
+  sf->ctx = f;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool has_suffix(const char *s, const char *suf)
+{
+  size_t n = strlen(s), m = strlen(suf);
+  return n >= m && strcmp(s + n - m, suf) == 0;
+}
+
+static char *read_file(Arena *a, const char *path, size_t *len, Diags *d)
+{
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0) {
+    diag_error(d, NULL, "Failed to read file",
+               "The configuration file \"%s\" could not be read: %s.", path,
+               strerror(errno));
+    if (fd >= 0)
+      close(fd);
+    return NULL;
+  }
+  if ((uint64_t)st.st_size > MAX_CONFIG_FILE) {
+    diag_error(d, NULL, "Configuration file too large",
+               "The configuration file \"%s\" is %lld bytes; cairn reads "
+               "configuration files of at most %u bytes.", path,
+               (long long)st.st_size, MAX_CONFIG_FILE);
+    close(fd);
+    return NULL;
+  }
+  size_t n = (size_t)st.st_size, got = 0;
+  char *buf = arena_alloc_raw(a, 1, 1, n + 1);
+  while (got < n) {
+    ssize_t r = read(fd, buf + got, n - got);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      break;
+    got += (size_t)r;
+  }
+  close(fd);
+  buf[got] = 0;
+  *len = got;
+  return buf;
+}
+
+CfgModule *cfg_load_dir(Arena *a, const char *dir, SrcFiles *files, Diags *d)
+{
+  Loader L = {0};
+  L.a = a;
+  L.d = d;
+  L.m = ARENA_NEW(a, CfgModule, 1);
+  L.m->dir = arena_strdup(a, dir);
+  DIR *dh = opendir(dir);
+  if (!dh) {
+    diag_error(d, NULL, "Failed to read module directory",
+               "Module directory %s does not exist or cannot be read.", dir);
+    return L.m;
+  }
+  const char **names = NULL;
+  uint32_t n = 0, cap = 0;
+  struct dirent *de;
+  while ((de = readdir(dh))) {
+    const char *nm = de->d_name;
+    if (nm[0] == '.' || nm[0] == '#' || has_suffix(nm, "~"))
+      continue;   /* editor and hidden files, as Terraform skips them */
+    if (!has_suffix(nm, ".tf") && !has_suffix(nm, ".tf.json"))
+      continue;
+    *PUSH(&L, names, n, cap) = arena_strdup(a, nm);
+  }
+  closedir(dh);
+  qsort(names, n, sizeof *names, cmp_names);
+  for (uint32_t i = 0; i < n; i++) {
+    const char *nm = names[i];
+    bool json = has_suffix(nm, ".tf.json");
+    const char *base = json ? arena_strndup(a, nm, strlen(nm) - 8)
+                            : arena_strndup(a, nm, strlen(nm) - 3);
+    if (strcmp(base, "override") == 0 || has_suffix(base, "_override")) {
+      diag_error(d, NULL, "Override files are not supported",
+                 "cairn does not merge override files yet; \"%s\" would "
+                 "change the configuration, so it is refused rather than "
+                 "ignored.", nm);
+      continue;
+    }
+    const char *path = strcmp(dir, ".") == 0
+                           ? nm : arena_printf(a, "%s/%s", dir, nm);
+    size_t len = 0;
+    char *src = read_file(a, path, &len, d);
+    if (!src)
+      continue;
+    HclFile *f = json ? hcl_parse_json_file(a, path, src, len, d)
+                      : hcl_parse_file(a, path, src, len, d);
+    cfg_register_source(files, f);
+    *PUSH(&L, L.m->files, L.m->nfiles, L.cap_files) = f;
+    decode_file(&L, f);
+  }
+  return L.m;
+}
+
+/* ---- lookups ------------------------------------------------------------ */
+
+const CfgVariable *cfg_variable(const CfgModule *m, const char *name)
+{
+  for (uint32_t i = 0; i < m->nvariables; i++)
+    if (strcmp(m->variables[i].name, name) == 0)
+      return &m->variables[i];
+  return NULL;
+}
+
+const CfgLocal *cfg_local(const CfgModule *m, const char *name)
+{
+  for (uint32_t i = 0; i < m->nlocals; i++)
+    if (strcmp(m->locals[i].name, name) == 0)
+      return &m->locals[i];
+  return NULL;
+}
+
+const CfgOutput *cfg_output(const CfgModule *m, const char *name)
+{
+  for (uint32_t i = 0; i < m->noutputs; i++)
+    if (strcmp(m->outputs[i].name, name) == 0)
+      return &m->outputs[i];
+  return NULL;
+}
+
+const CfgResource *cfg_resource(const CfgModule *m, CfgMode mode,
+                                const char *type, const char *name)
+{
+  for (uint32_t i = 0; i < m->nresources; i++) {
+    const CfgResource *r = &m->resources[i];
+    if (r->mode == mode && strcmp(r->type, type) == 0 &&
+        strcmp(r->name, name) == 0)
+      return r;
+  }
+  return NULL;
+}
+
+const CfgModuleCall *cfg_call(const CfgModule *m, const char *name)
+{
+  for (uint32_t i = 0; i < m->ncalls; i++)
+    if (strcmp(m->calls[i].name, name) == 0)
+      return &m->calls[i];
+  return NULL;
+}
+
+const char *cfg_resource_provider_name(const CfgResource *r)
+{
+  static _Thread_local char buf[128];
+  if (r->provider.name)
+    return r->provider.name;
+  const char *us = strchr(r->type, '_');
+  size_t n = us ? (size_t)(us - r->type) : strlen(r->type);
+  if (n >= sizeof buf)
+    n = sizeof buf - 1;
+  memcpy(buf, r->type, n);
+  buf[n] = 0;
+  return buf;
+}
+
+const char *cfg_provider_source(const CfgModule *m, const char *local_name)
+{
+  for (uint32_t i = 0; i < m->nrequired_providers; i++)
+    if (strcmp(m->required_providers[i].local_name, local_name) == 0)
+      return m->required_providers[i].source;
+  if (strcmp(local_name, "terraform") == 0)
+    return "terraform.io/builtin/terraform";
+  return NULL;
+}

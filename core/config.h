@@ -1,0 +1,232 @@
+/*
+** config: the configuration model of one module directory and the module
+** tree, decoded from HCL bodies (native or JSON syntax).
+**
+** This is Terraform's configs package: top-level blocks are decoded into
+** plain structs; everything that needs evaluation (argument expressions,
+** resource bodies, provider bodies) stays as HCL AST (core/hcl.h) for the
+** engine to evaluate later.  Decoding reports Terraform's errors for
+** duplicate definitions, unknown block types and misplaced arguments.
+**
+** Ownership: everything lives in the arena given to cfg_load_dir /
+** cfg_load_tree, including the source texts (registered in the SrcFiles
+** so diagnostics can show snippets).  The model is immutable after
+** loading and may be shared between threads.
+*/
+#ifndef CAIRN_CONFIG_H
+#define CAIRN_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "diag.h"
+#include "hcl.h"
+#include "value.h"
+
+typedef enum CfgMode { CFG_MANAGED = 0, CFG_DATA = 1 } CfgMode;
+
+typedef struct CfgCheckRule {
+  const HclExpr *condition;
+  const HclExpr *error_message;
+  SrcRange range;
+} CfgCheckRule;
+
+typedef struct CfgRules {
+  CfgCheckRule *items;
+  uint32_t n;
+} CfgRules;
+
+typedef struct CfgTraversals {
+  HclTraversal *items;
+  uint32_t n;
+} CfgTraversals;
+
+typedef struct CfgVariable {
+  const char *name;
+  const HclExpr *default_expr;   /* NULL when required */
+  Value default_val;             /* evaluated constant default, converted */
+  bool has_default;
+  const Type *type;              /* &ty_dynamic when no constraint */
+  bool type_given;
+  const char *description;
+  bool sensitive;
+  bool nullable;                 /* default true */
+  bool ephemeral;
+  CfgRules validations;
+  SrcRange range;                /* the block header */
+} CfgVariable;
+
+typedef struct CfgLocal {
+  const char *name;
+  const HclExpr *expr;
+  SrcRange range;
+} CfgLocal;
+
+typedef struct CfgOutput {
+  const char *name;
+  const HclExpr *expr;
+  const char *description;
+  bool sensitive;
+  bool ephemeral;
+  CfgTraversals depends_on;
+  CfgRules preconditions;
+  SrcRange range;
+} CfgOutput;
+
+typedef struct CfgRequiredProvider {
+  const char *local_name;        /* "null" */
+  const char *source;            /* as written, or implied "hashicorp/NAME" */
+  const char *version;           /* constraint string or NULL */
+  SrcRange range;
+} CfgRequiredProvider;
+
+typedef struct CfgProvider {
+  const char *name;              /* local name */
+  const char *alias;             /* NULL for the default configuration */
+  const HclBody *body;           /* config arguments (remaining body) */
+  SrcRange range;
+} CfgProvider;
+
+typedef struct CfgProviderRef {  /* provider = null.foo */
+  const char *name;
+  const char *alias;
+  SrcRange range;
+} CfgProviderRef;
+
+typedef struct CfgProvisioner {
+  const char *type;              /* "local-exec" */
+  const HclBody *body;           /* remaining arguments */
+  const HclBody *connection;     /* NULL if none */
+  bool when_destroy;
+  bool on_failure_continue;
+  SrcRange range;
+} CfgProvisioner;
+
+typedef struct CfgResource {
+  CfgMode mode;
+  const char *type;
+  const char *name;
+  const HclExpr *count;
+  const HclExpr *for_each;
+  const HclExpr *enabled;        /* OpenTofu lifecycle/enabled meta-argument */
+  CfgProviderRef provider;       /* name NULL when implied from the type */
+  CfgTraversals depends_on;
+  const HclBody *body;           /* remaining (provider-defined) body */
+  /* lifecycle */
+  bool create_before_destroy;
+  bool create_before_destroy_set;
+  bool prevent_destroy;
+  bool ignore_all_changes;
+  CfgTraversals ignore_changes;  /* relative traversals (attr paths) */
+  const HclExpr **replace_triggered_by;
+  uint32_t nreplace_triggered_by;
+  CfgRules preconditions;
+  CfgRules postconditions;
+  CfgProvisioner *provisioners;
+  uint32_t nprovisioners;
+  const HclBody *connection;
+  SrcRange range;                /* block header */
+  SrcRange type_range;
+} CfgResource;
+
+typedef struct CfgModuleCall {
+  const char *name;
+  const char *source;
+  SrcRange source_range;
+  const char *version;
+  const HclExpr *count;
+  const HclExpr *for_each;
+  CfgTraversals depends_on;
+  /* providers = { child_name = parent_name.alias } */
+  struct { CfgProviderRef in_child, in_parent; } *providers;
+  uint32_t nproviders;
+  const HclBody *body;           /* input variable arguments */
+  SrcRange range;
+} CfgModuleCall;
+
+typedef struct CfgMoved {
+  HclTraversal from, to;
+  SrcRange range;
+} CfgMoved;
+
+typedef struct CfgRemoved {
+  HclTraversal from;
+  bool destroy;                  /* lifecycle { destroy = ... }, default true */
+  CfgProvisioner *provisioners;
+  uint32_t nprovisioners;
+  SrcRange range;
+} CfgRemoved;
+
+typedef struct CfgImport {
+  const HclExpr *to;
+  const HclExpr *id;
+  const HclExpr *identity;
+  const HclExpr *for_each;
+  CfgProviderRef provider;
+  SrcRange range;
+} CfgImport;
+
+typedef struct CfgCheck {
+  const char *name;
+  CfgResource *data;             /* scoped data block or NULL */
+  CfgRules asserts;
+  SrcRange range;
+} CfgCheck;
+
+typedef struct CfgBackend {
+  const char *type;
+  const HclBody *body;
+  SrcRange range;
+} CfgBackend;
+
+/* One module directory. */
+typedef struct CfgModule {
+  const char *dir;
+  const char **required_versions;
+  uint32_t nrequired_versions;
+  CfgRequiredProvider *required_providers;
+  uint32_t nrequired_providers;
+  CfgBackend *backend;
+  CfgProvider *providers;   uint32_t nproviders;
+  CfgVariable *variables;   uint32_t nvariables;
+  CfgLocal *locals;         uint32_t nlocals;
+  CfgOutput *outputs;       uint32_t noutputs;
+  CfgResource *resources;   uint32_t nresources;   /* managed and data */
+  CfgModuleCall *calls;     uint32_t ncalls;
+  CfgMoved *moved;          uint32_t nmoved;
+  CfgRemoved *removed;      uint32_t nremoved;
+  CfgImport *imports;       uint32_t nimports;
+  CfgCheck *checks;         uint32_t nchecks;
+  HclFile **files;          uint32_t nfiles;
+} CfgModule;
+
+/* Loads and decodes every *.tf and *.tf.json file in dir (sorted by name;
+** *_override.tf files merged after the others as Terraform does).  Source
+** texts are registered in files for diagnostics.  Returns the module even
+** when there were errors (check d). */
+CfgModule *cfg_load_dir(Arena *a, const char *dir, SrcFiles *files,
+                        Diags *d);
+
+/* Lookups (linear in the number of blocks of that kind; modules are
+** small). */
+const CfgVariable *cfg_variable(const CfgModule *m, const char *name);
+const CfgLocal *cfg_local(const CfgModule *m, const char *name);
+const CfgOutput *cfg_output(const CfgModule *m, const char *name);
+const CfgResource *cfg_resource(const CfgModule *m, CfgMode mode,
+                                const char *type, const char *name);
+const CfgModuleCall *cfg_call(const CfgModule *m, const char *name);
+
+/* The local provider name a resource uses: its provider ref, or the type's
+** prefix before the first underscore ("null" for null_resource). */
+const char *cfg_resource_provider_name(const CfgResource *r);
+/* The source address a local provider name maps to in this module: the
+** required_providers entry, or "hashicorp/NAME" (terraform for
+** terraform_data). */
+const char *cfg_provider_source(const CfgModule *m, const char *local_name);
+
+/* Registers a file's text for snippets and returns a block_context
+** callback that names the innermost enclosing block (used by diag). */
+void cfg_register_source(SrcFiles *files, const HclFile *f);
+
+#endif

@@ -1,0 +1,125 @@
+/* Unit tests for core/config: decoding a module directory. */
+#include "arena.h"
+#include "config.h"
+#include "diag.h"
+#include "t.h"
+
+static int count_summary(const Diags *d, const char *summary)
+{
+  int n = 0;
+  for (const Diag *g = d->head; g; g = g->next)
+    n += strcmp(g->summary, summary) == 0;
+  return n;
+}
+
+static void test_basic_module(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  Diags d;
+  diag_init(&d, &a);
+  SrcFiles fs;
+  diag_files_init(&fs, &a);
+  CfgModule *m = cfg_load_dir(&a, "tests/config/basic", &fs, &d);
+  for (const Diag *g = d.head; g; g = g->next)
+    fprintf(stderr, "diag: %s: %s\n", g->summary, g->detail);
+  T_EQ_INT(d.errors, 0);
+  T_EQ_INT(m->nfiles, 2);
+  T_EQ_INT(m->nrequired_versions, 1);
+  T_EQ_INT(m->nrequired_providers, 1);
+  T_EQ_STR(m->required_providers[0].source, "acme.example/fleet/edge");
+  T_EQ_STR(m->required_providers[0].version, "~> 1.0");
+  T_EQ_STR(cfg_provider_source(m, "edge"), "acme.example/fleet/edge");
+  T_EQ_INT(m->nproviders, 1);
+  T_EQ_STR(m->providers[0].alias, "west");
+  const CfgVariable *v = cfg_variable(m, "name");
+  T_CHECK(v && v->has_default && v->type == &ty_string);
+  T_EQ_STR(v ? v->default_val.u.s : "", "demo");
+  T_EQ_INT(v ? v->validations.n : 0, 1);
+  const CfgVariable *tags = cfg_variable(m, "tags");
+  T_CHECK(tags && !tags->has_default && tags->type->kind == TY_MAP);
+  const CfgVariable *n = cfg_variable(m, "n");   /* from the .tf.json file */
+  T_CHECK(n && n->has_default && n->default_val.type->kind == TY_NUMBER);
+  T_CHECK(cfg_local(m, "greeting") != NULL);
+  const CfgResource *r = cfg_resource(m, CFG_MANAGED, "null_resource", "a");
+  T_CHECK(r && r->count && !r->for_each);
+  T_CHECK(r && r->create_before_destroy && r->create_before_destroy_set);
+  T_EQ_INT(r ? r->ignore_changes.n : 0, 1);
+  T_EQ_INT(r ? r->nprovisioners : 0, 1);
+  T_CHECK(r && r->provisioners[0].when_destroy);
+  T_EQ_STR(r ? cfg_resource_provider_name(r) : "", "null");
+  const CfgResource *f = cfg_resource(m, CFG_DATA, "local_file", "f");
+  T_EQ_INT(f ? f->depends_on.n : 0, 1);
+  T_CHECK(cfg_resource(m, CFG_MANAGED, "terraform_data", "j") != NULL);
+  const CfgModuleCall *mc = cfg_call(m, "net");
+  T_EQ_STR(mc ? mc->source : "", "./net");
+  T_EQ_INT(mc ? mc->nproviders : 0, 1);
+  const CfgOutput *o = cfg_output(m, "greeting");
+  T_CHECK(o && o->sensitive && o->expr);
+  T_EQ_INT(m->nmoved, 1);
+  T_EQ_INT(m->nremoved, 1);
+  T_CHECK(m->nremoved == 1 && !m->removed[0].destroy);
+  arena_release(&a);
+}
+
+static void test_errors(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  Diags d;
+  diag_init(&d, &a);
+  SrcFiles fs;
+  diag_files_init(&fs, &a);
+  (void)cfg_load_dir(&a, "tests/config/errors", &fs, &d);
+  T_EQ_INT(count_summary(&d, "Duplicate variable declaration"), 1);
+  T_EQ_INT(count_summary(&d, "Invalid combination of \"count\" and "
+                             "\"for_each\""), 1);
+  T_EQ_INT(count_summary(&d, "Duplicate resource \"null_resource\" "
+                             "configuration"), 1);
+  T_EQ_INT(count_summary(&d, "Duplicate local value definition"), 1);
+  T_EQ_INT(count_summary(&d, "Missing required argument"), 1);
+  T_EQ_INT(count_summary(&d, "Invalid variable name"), 1);
+  T_EQ_INT(count_summary(&d, "Unsupported block type"), 1);
+  T_EQ_INT(count_summary(&d, "Invalid default value for variable"), 1);
+  /* every error points into the file, with a block context */
+  for (const Diag *g = d.head; g; g = g->next)
+    T_CHECK(g->subject.file != NULL);
+  const Diag *dup = d.head;
+  while (dup && strcmp(dup->summary, "Duplicate variable declaration"))
+    dup = dup->next;
+  Buf b;
+  buf_init(&b, &a);
+  DiagStyle st = {false, 0};
+  if (dup)
+    diag_render(&b, dup, &fs, st);
+  T_EQ_STR(buf_str(&b),
+           "\nError: Duplicate variable declaration\n\n"
+           "  on tests/config/errors/main.tf line 2, in variable \"x\":\n"
+           "   2: variable \"x\" {}\n\n"
+           "A variable named \"x\" was already declared at "
+           "tests/config/errors/main.tf:1,1-13. Variable names must be "
+           "unique within a module.\n");
+  arena_release(&a);
+}
+
+static void test_missing_dir(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  Diags d;
+  diag_init(&d, &a);
+  SrcFiles fs;
+  diag_files_init(&fs, &a);
+  CfgModule *m = cfg_load_dir(&a, "tests/config/nope", &fs, &d);
+  T_CHECK(m != NULL);
+  T_EQ_INT(d.errors, 1);
+  arena_release(&a);
+}
+
+int main(void)
+{
+  T_RUN(test_basic_module);
+  T_RUN(test_errors);
+  T_RUN(test_missing_dir);
+  return t_done("test_config");
+}
