@@ -153,4 +153,11 @@ bool fn_error(FnCall *c, const char *fmt, ...)
 bool fn_arg_error(FnCall *c, int arg, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* bcrypt ("$2a$", Go's golang.org/x/crypto/bcrypt) of pass[0..n) with a
+** 16-byte salt: the "$2a$CC$<salt><hash>" string appended to out.  Only
+** the first 72 bytes of the password count (the bcrypt limit).  Shared
+** with the random provider's bcrypt_hash attribute. */
+void fn_bcrypt_hash(Buf *out, Arena *a, const char *pass, size_t n,
+                    const uint8_t salt[16], int cost);
+
 #endif

@@ -870,6 +870,12 @@ bool fn_bcrypt(FnCall *c, const Value *a, uint32_t n, Value *out)
   return true;
 }
 
+void fn_bcrypt_hash(Buf *out, Arena *a, const char *pass, size_t n,
+                    const uint8_t salt[16], int cost)
+{
+  bcrypt_hash(out, a, pass, n, salt, cost);
+}
+
 void fn_bcrypt_salted(Buf *out, Arena *a, const char *pass,
                       const uint8_t salt[16], int cost)
 {
