@@ -160,4 +160,11 @@ bool fn_arg_error(FnCall *c, int arg, const char *fmt, ...)
 void fn_bcrypt_hash(Buf *out, Arena *a, const char *pass, size_t n,
                     const uint8_t salt[16], int cost);
 
+/* Digests (funcs_hash.c, through mbedTLS): out must hold 16/20/32/64
+** bytes.  The one place cairn hashes; providers use these too. */
+void fn_dig_md5(const void *p, size_t n, uint8_t out[16]);
+void fn_dig_sha1(const void *p, size_t n, uint8_t out[20]);
+void fn_dig_sha256(const void *p, size_t n, uint8_t out[32]);
+void fn_dig_sha512(const void *p, size_t n, uint8_t out[64]);
+
 #endif

@@ -3,111 +3,21 @@
 ** md5 sha1 sha256 sha512 and their base64/file variants, bcrypt, uuid,
 ** uuidv5.
 **
-** The digests and Blowfish are implemented here (the round constants are
-** the published FIPS 180-4 / RFC 1321 / Blowfish values) so the function
-** library needs no third-party library; rsadecrypt lives in
-** funcs_rsa.c.
+** The digests come from mbedTLS (already linked for TLS); Blowfish for
+** bcrypt is implemented here (the initial state is the published
+** Blowfish constant table); rsadecrypt lives in funcs_rsa.c.
 */
 #include <math.h>
 #include <string.h>
 #include <sys/random.h>
 
+#include <mbedtls/md5.h>
+#include <mbedtls/sha1.h>
+#include <mbedtls/sha256.h>
+#include <mbedtls/sha512.h>
+#include <mbedtls/version.h>
+
 #include "funcs_impl.h"
-
-static const uint32_t K256[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5,
-    0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
-    0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc,
-    0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
-    0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-    0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3,
-    0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5,
-    0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-    0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-};
-static const uint64_t K512[80] = {
-    0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL,
-    0xb5c0fbcfec4d3b2fULL, 0xe9b5dba58189dbbcULL,
-    0x3956c25bf348b538ULL, 0x59f111f1b605d019ULL,
-    0x923f82a4af194f9bULL, 0xab1c5ed5da6d8118ULL,
-    0xd807aa98a3030242ULL, 0x12835b0145706fbeULL,
-    0x243185be4ee4b28cULL, 0x550c7dc3d5ffb4e2ULL,
-    0x72be5d74f27b896fULL, 0x80deb1fe3b1696b1ULL,
-    0x9bdc06a725c71235ULL, 0xc19bf174cf692694ULL,
-    0xe49b69c19ef14ad2ULL, 0xefbe4786384f25e3ULL,
-    0x0fc19dc68b8cd5b5ULL, 0x240ca1cc77ac9c65ULL,
-    0x2de92c6f592b0275ULL, 0x4a7484aa6ea6e483ULL,
-    0x5cb0a9dcbd41fbd4ULL, 0x76f988da831153b5ULL,
-    0x983e5152ee66dfabULL, 0xa831c66d2db43210ULL,
-    0xb00327c898fb213fULL, 0xbf597fc7beef0ee4ULL,
-    0xc6e00bf33da88fc2ULL, 0xd5a79147930aa725ULL,
-    0x06ca6351e003826fULL, 0x142929670a0e6e70ULL,
-    0x27b70a8546d22ffcULL, 0x2e1b21385c26c926ULL,
-    0x4d2c6dfc5ac42aedULL, 0x53380d139d95b3dfULL,
-    0x650a73548baf63deULL, 0x766a0abb3c77b2a8ULL,
-    0x81c2c92e47edaee6ULL, 0x92722c851482353bULL,
-    0xa2bfe8a14cf10364ULL, 0xa81a664bbc423001ULL,
-    0xc24b8b70d0f89791ULL, 0xc76c51a30654be30ULL,
-    0xd192e819d6ef5218ULL, 0xd69906245565a910ULL,
-    0xf40e35855771202aULL, 0x106aa07032bbd1b8ULL,
-    0x19a4c116b8d2d0c8ULL, 0x1e376c085141ab53ULL,
-    0x2748774cdf8eeb99ULL, 0x34b0bcb5e19b48a8ULL,
-    0x391c0cb3c5c95a63ULL, 0x4ed8aa4ae3418acbULL,
-    0x5b9cca4f7763e373ULL, 0x682e6ff3d6b2b8a3ULL,
-    0x748f82ee5defb2fcULL, 0x78a5636f43172f60ULL,
-    0x84c87814a1f0ab72ULL, 0x8cc702081a6439ecULL,
-    0x90befffa23631e28ULL, 0xa4506cebde82bde9ULL,
-    0xbef9a3f7b2c67915ULL, 0xc67178f2e372532bULL,
-    0xca273eceea26619cULL, 0xd186b8c721c0c207ULL,
-    0xeada7dd6cde0eb1eULL, 0xf57d4f7fee6ed178ULL,
-    0x06f067aa72176fbaULL, 0x0a637dc5a2c898a6ULL,
-    0x113f9804bef90daeULL, 0x1b710b35131c471bULL,
-    0x28db77f523047d84ULL, 0x32caab7b40c72493ULL,
-    0x3c9ebe0a15c9bebcULL, 0x431d67c49c100d4cULL,
-    0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL,
-    0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL,
-};
-
-#define ROTL32(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
-#define ROTR32(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
-#define ROTR64(x, n) (((x) >> (n)) | ((x) << (64 - (n))))
-
-/* Merkle-Damgard padding: the message followed by 0x80, zeros and the
-** bit length (64-bit, or 128-bit for SHA-512), as whole blocks.  Calls
-** block() for every block. */
-typedef void (*BlockFn)(void *st, const uint8_t *blk);
-
-static void md_run(const uint8_t *p, size_t n, size_t bs, bool le, void *st,
-                   BlockFn block)
-{
-  size_t i = 0;
-  for (; i + bs <= n; i += bs)
-    block(st, p + i);
-  uint8_t tail[256];
-  size_t r = n - i;
-  memset(tail, 0, sizeof tail);
-  memcpy(tail, p + i, r);
-  tail[r] = 0x80;
-  size_t lenbytes = bs == 128 ? 16 : 8;
-  size_t total = (r + 1 + lenbytes <= bs) ? bs : 2 * bs;
-  uint64_t bits = (uint64_t)n * 8;
-  for (size_t k = 0; k < 8; k++) {
-    if (le)
-      tail[total - 8 + k] = (uint8_t)(bits >> (8 * k));
-    else
-      tail[total - 1 - k] = (uint8_t)(bits >> (8 * k));
-  }
-  block(st, tail);
-  if (total > bs)
-    block(st, tail + bs);
-}
 
 static uint32_t be32(const uint8_t *p)
 {
@@ -115,218 +25,38 @@ static uint32_t be32(const uint8_t *p)
          p[3];
 }
 
-static uint32_t le32(const uint8_t *p)
-{
-  return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 |
-         p[0];
-}
+/* ---- Digests (mbedTLS; the _ret names are 2.x, 3.x dropped them) ------ */
 
-/* ---- MD5 (RFC 1321) ------------------------------------------------------ */
-
-static uint32_t md5_t[64];
-
-static void md5_block(void *stv, const uint8_t *blk)
-{
-  static const uint8_t sh[4][4] = {
-      {7, 12, 17, 22}, {5, 9, 14, 20}, {4, 11, 16, 23}, {6, 10, 15, 21}};
-  uint32_t *st = stv;
-  uint32_t m[16];
-  for (int i = 0; i < 16; i++)
-    m[i] = le32(blk + 4 * i);
-  uint32_t a = st[0], b = st[1], c = st[2], d = st[3];
-  for (int i = 0; i < 64; i++) {
-    uint32_t f;
-    int g, r = i / 16;
-    switch (r) {
-    case 0: f = (b & c) | (~b & d); g = i; break;
-    case 1: f = (d & b) | (~d & c); g = (5 * i + 1) % 16; break;
-    case 2: f = b ^ c ^ d; g = (3 * i + 5) % 16; break;
-    default: f = c ^ (b | ~d); g = (7 * i) % 16; break;
-    }
-    uint32_t t = d;
-    d = c;
-    c = b;
-    uint32_t x = a + f + md5_t[i] + m[g];
-    int s = sh[r][i % 4];
-    b = b + ROTL32(x, s);
-    a = t;
-  }
-  st[0] += a;
-  st[1] += b;
-  st[2] += c;
-  st[3] += d;
-}
+#if MBEDTLS_VERSION_MAJOR >= 3
+#define MD_MD5(in, n, out) mbedtls_md5(in, n, out)
+#define MD_SHA1(in, n, out) mbedtls_sha1(in, n, out)
+#define MD_SHA256(in, n, out) mbedtls_sha256(in, n, out, 0)
+#define MD_SHA512(in, n, out) mbedtls_sha512(in, n, out, 0)
+#else
+#define MD_MD5(in, n, out) mbedtls_md5_ret(in, n, out)
+#define MD_SHA1(in, n, out) mbedtls_sha1_ret(in, n, out)
+#define MD_SHA256(in, n, out) mbedtls_sha256_ret(in, n, out, 0)
+#define MD_SHA512(in, n, out) mbedtls_sha512_ret(in, n, out, 0)
+#endif
 
 void fn_dig_md5(const void *p, size_t n, uint8_t out[16])
 {
-  if (!md5_t[0])
-    for (int i = 0; i < 64; i++)
-      md5_t[i] = (uint32_t)(fabs(sin((double)(i + 1))) * 4294967296.0);
-  uint32_t st[4] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476};
-  md_run(p, n, 64, true, st, md5_block);
-  for (int i = 0; i < 4; i++)
-    for (int k = 0; k < 4; k++)
-      out[4 * i + k] = (uint8_t)(st[i] >> (8 * k));
-}
-
-/* ---- SHA-1 ------------------------------------------------------------------ */
-
-static void sha1_block(void *stv, const uint8_t *blk)
-{
-  uint32_t *st = stv;
-  uint32_t w[80];
-  for (int i = 0; i < 16; i++)
-    w[i] = be32(blk + 4 * i);
-  for (int i = 16; i < 80; i++) {
-    uint32_t x = w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16];
-    w[i] = ROTL32(x, 1);
-  }
-  uint32_t a = st[0], b = st[1], c = st[2], d = st[3], e = st[4];
-  for (int i = 0; i < 80; i++) {
-    uint32_t f, k;
-    if (i < 20) {
-      f = (b & c) | (~b & d);
-      k = 0x5A827999;
-    } else if (i < 40) {
-      f = b ^ c ^ d;
-      k = 0x6ED9EBA1;
-    } else if (i < 60) {
-      f = (b & c) | (b & d) | (c & d);
-      k = 0x8F1BBCDC;
-    } else {
-      f = b ^ c ^ d;
-      k = 0xCA62C1D6;
-    }
-    uint32_t t = ROTL32(a, 5) + f + e + k + w[i];
-    e = d;
-    d = c;
-    c = ROTL32(b, 30);
-    b = a;
-    a = t;
-  }
-  st[0] += a;
-  st[1] += b;
-  st[2] += c;
-  st[3] += d;
-  st[4] += e;
+  MD_MD5(p, n, out);
 }
 
 void fn_dig_sha1(const void *p, size_t n, uint8_t out[20])
 {
-  uint32_t st[5] = {0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476,
-                    0xC3D2E1F0};
-  md_run(p, n, 64, false, st, sha1_block);
-  for (int i = 0; i < 5; i++)
-    for (int k = 0; k < 4; k++)
-      out[4 * i + k] = (uint8_t)(st[i] >> (24 - 8 * k));
-}
-
-/* ---- SHA-256 ---------------------------------------------------------------- */
-
-static void sha256_block(void *stv, const uint8_t *blk)
-{
-  uint32_t *st = stv;
-  uint32_t w[64];
-  for (int i = 0; i < 16; i++)
-    w[i] = be32(blk + 4 * i);
-  for (int i = 16; i < 64; i++) {
-    uint32_t s0 = ROTR32(w[i - 15], 7) ^ ROTR32(w[i - 15], 18) ^
-                  (w[i - 15] >> 3);
-    uint32_t s1 = ROTR32(w[i - 2], 17) ^ ROTR32(w[i - 2], 19) ^
-                  (w[i - 2] >> 10);
-    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-  }
-  uint32_t a = st[0], b = st[1], c = st[2], d = st[3], e = st[4], f = st[5],
-           g = st[6], h = st[7];
-  for (int i = 0; i < 64; i++) {
-    uint32_t S1 = ROTR32(e, 6) ^ ROTR32(e, 11) ^ ROTR32(e, 25);
-    uint32_t ch = (e & f) ^ (~e & g);
-    uint32_t t1 = h + S1 + ch + K256[i] + w[i];
-    uint32_t S0 = ROTR32(a, 2) ^ ROTR32(a, 13) ^ ROTR32(a, 22);
-    uint32_t mj = (a & b) ^ (a & c) ^ (b & c);
-    uint32_t t2 = S0 + mj;
-    h = g;
-    g = f;
-    f = e;
-    e = d + t1;
-    d = c;
-    c = b;
-    b = a;
-    a = t1 + t2;
-  }
-  st[0] += a;
-  st[1] += b;
-  st[2] += c;
-  st[3] += d;
-  st[4] += e;
-  st[5] += f;
-  st[6] += g;
-  st[7] += h;
+  MD_SHA1(p, n, out);
 }
 
 void fn_dig_sha256(const void *p, size_t n, uint8_t out[32])
 {
-  uint32_t st[8] = {0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A,
-                    0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19};
-  md_run(p, n, 64, false, st, sha256_block);
-  for (int i = 0; i < 8; i++)
-    for (int k = 0; k < 4; k++)
-      out[4 * i + k] = (uint8_t)(st[i] >> (24 - 8 * k));
-}
-
-/* ---- SHA-512 ---------------------------------------------------------------- */
-
-static void sha512_block(void *stv, const uint8_t *blk)
-{
-  uint64_t *st = stv;
-  uint64_t w[80];
-  for (int i = 0; i < 16; i++)
-    w[i] = (uint64_t)be32(blk + 8 * i) << 32 | be32(blk + 8 * i + 4);
-  for (int i = 16; i < 80; i++) {
-    uint64_t s0 = ROTR64(w[i - 15], 1) ^ ROTR64(w[i - 15], 8) ^
-                  (w[i - 15] >> 7);
-    uint64_t s1 = ROTR64(w[i - 2], 19) ^ ROTR64(w[i - 2], 61) ^
-                  (w[i - 2] >> 6);
-    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-  }
-  uint64_t a = st[0], b = st[1], c = st[2], d = st[3], e = st[4], f = st[5],
-           g = st[6], h = st[7];
-  for (int i = 0; i < 80; i++) {
-    uint64_t S1 = ROTR64(e, 14) ^ ROTR64(e, 18) ^ ROTR64(e, 41);
-    uint64_t ch = (e & f) ^ (~e & g);
-    uint64_t t1 = h + S1 + ch + K512[i] + w[i];
-    uint64_t S0 = ROTR64(a, 28) ^ ROTR64(a, 34) ^ ROTR64(a, 39);
-    uint64_t mj = (a & b) ^ (a & c) ^ (b & c);
-    uint64_t t2 = S0 + mj;
-    h = g;
-    g = f;
-    f = e;
-    e = d + t1;
-    d = c;
-    c = b;
-    b = a;
-    a = t1 + t2;
-  }
-  st[0] += a;
-  st[1] += b;
-  st[2] += c;
-  st[3] += d;
-  st[4] += e;
-  st[5] += f;
-  st[6] += g;
-  st[7] += h;
+  MD_SHA256(p, n, out);
 }
 
 void fn_dig_sha512(const void *p, size_t n, uint8_t out[64])
 {
-  uint64_t st[8] = {0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL,
-                    0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL,
-                    0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
-                    0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
-  md_run(p, n, 128, false, st, sha512_block);
-  for (int i = 0; i < 8; i++)
-    for (int k = 0; k < 8; k++)
-      out[8 * i + k] = (uint8_t)(st[i] >> (56 - 8 * k));
+  MD_SHA512(p, n, out);
 }
 
 /* ---- Function wrappers ---------------------------------------------------------- */

@@ -130,11 +130,6 @@ FN_IMPL(encode_tfvars) FN_IMPL(decode_tfvars) FN_IMPL(encode_expr)
 ** arena; false with the function error set. */
 bool fn_read_file(FnCall *c, Value path, const char **data, size_t *n);
 
-/* Digests (funcs_hash.c): out must hold 16/20/32/64 bytes. */
-void fn_dig_md5(const void *p, size_t n, uint8_t out[16]);
-void fn_dig_sha1(const void *p, size_t n, uint8_t out[20]);
-void fn_dig_sha256(const void *p, size_t n, uint8_t out[32]);
-void fn_dig_sha512(const void *p, size_t n, uint8_t out[64]);
 void fn_base64_put(Buf *b, const uint8_t *p, size_t n);
 /* bcrypt with a given salt (for tests against known hashes). */
 void fn_bcrypt_salted(Buf *out, Arena *a, const char *pass,

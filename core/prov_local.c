@@ -16,6 +16,7 @@
 ** - delete removes the file (errors ignored, as upstream).
 ** Hashes come from mbedTLS.
 */
+#include "funcs.h"
 #include "provider.h"
 
 #include <errno.h>
@@ -24,11 +25,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <mbedtls/md5.h>
-#include <mbedtls/sha1.h>
-#include <mbedtls/sha256.h>
-#include <mbedtls/sha512.h>
-#include <mbedtls/version.h>
 
 #define CONTENT_HELP "Exactly one of these four arguments must be specified."
 
@@ -210,32 +206,21 @@ static const char *hex(Arena *a, const unsigned char *p, size_t n)
   return s;
 }
 
-#if MBEDTLS_VERSION_MAJOR >= 3
-#define MD5(in, n, out) mbedtls_md5(in, n, out)
-#define SHA1(in, n, out) mbedtls_sha1(in, n, out)
-#define SHA256(in, n, out) mbedtls_sha256(in, n, out, 0)
-#define SHA512(in, n, out) mbedtls_sha512(in, n, out, 0)
-#else
-#define MD5(in, n, out) mbedtls_md5_ret(in, n, out)
-#define SHA1(in, n, out) mbedtls_sha1_ret(in, n, out)
-#define SHA256(in, n, out) mbedtls_sha256_ret(in, n, out, 0)
-#define SHA512(in, n, out) mbedtls_sha512_ret(in, n, out, 0)
-#endif
 
 static const char *sha1_hex(Arena *a, const void *data, size_t n)
 {
   unsigned char h[20];
-  SHA1(data, n, h);
+  fn_dig_sha1(data, n, h);
   return hex(a, h, 20);
 }
 
 static Sums sums(Arena *a, const void *data, size_t n)
 {
   unsigned char m[16], s1[20], s256[32], s512[64];
-  MD5(data, n, m);
-  SHA1(data, n, s1);
-  SHA256(data, n, s256);
-  SHA512(data, n, s512);
+  fn_dig_md5(data, n, m);
+  fn_dig_sha1(data, n, s1);
+  fn_dig_sha256(data, n, s256);
+  fn_dig_sha512(data, n, s512);
   Sums r = {
     .md5 = hex(a, m, 16),
     .sha1 = hex(a, s1, 20),
