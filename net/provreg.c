@@ -1,0 +1,77 @@
+/*
+** provreg.c: source address -> open provider instance (built-in or
+** HTTPS).  Contracts in provreg.h.
+*/
+#include <string.h>
+
+#include "provreg.h"
+
+struct PregInst {
+  PregInst *next;
+  Prov *prov;
+};
+
+bool preg_init(ProvReg *r, Arena *a, const char *config_flag, Diags *d)
+{
+  memset(r, 0, sizeof *r);
+  r->arena = a;
+  hcfg_empty(&r->cfg);
+  if (!hcfg_load(a, config_flag, &r->cfg, d))
+    return false;
+  for (uint32_t i = 0; i < r->cfg.nproviders; i++) {
+    const HcfgProvider *p = &r->cfg.providers[i];
+    if (prov_lookup_builtin(p->source)) {
+      SrcRange rng = {p->file, {p->line, 1, 0}, {p->line, 1, 0}};
+      diag_warning(d, &rng, "Host configuration maps a built-in provider",
+                   "%s:%u: \"%s\" is built into cairn; the section is "
+                   "ignored.",
+                   p->file, p->line, p->source);
+    }
+  }
+  return true;
+}
+
+static void remember(ProvReg *r, Prov *p)
+{
+  PregInst *in = ARENA_NEW(r->arena, PregInst, 1);
+  in->prov = p;
+  in->next = r->insts;
+  r->insts = in;
+}
+
+bool preg_is_remote(ProvReg *r, const char *source)
+{
+  return !prov_lookup_builtin(source) &&
+         hcfg_provider(&r->cfg, r->arena, source) != NULL;
+}
+
+Prov *preg_open(ProvReg *r, const char *source, Diags *d)
+{
+  const ProvBuiltin *b = prov_lookup_builtin(source);
+  if (b) {
+    Prov *p = prov_open_builtin(r->arena, b);
+    remember(r, p);
+    return p;
+  }
+  const char *norm = prov_source_normalize(r->arena, source, NULL, d);
+  if (!norm)
+    return NULL;
+  diag_error(d, NULL, "Failed to query available provider packages",
+             "Could not retrieve the list of available versions for "
+             "provider %s: cairn does not download providers. Either it is "
+             "not one of the built-in providers, or the host configuration "
+             "%s does not map it to an endpoint. To use a remote provider, "
+             "add a section like this to %s:\n\n"
+             "[provider \"%s\"]\n"
+             "endpoint = https://HOST:PORT/PATH",
+             norm, r->cfg.path ? r->cfg.path : "(none found)",
+             r->cfg.path ? r->cfg.path : "~/.config/cairn/cairn.ini", norm);
+  return NULL;
+}
+
+void preg_close(ProvReg *r)
+{
+  for (PregInst *in = r->insts; in; in = in->next)
+    prov_close(in->prov);
+  r->insts = NULL;
+}

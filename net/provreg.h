@@ -1,0 +1,72 @@
+/*
+** provreg: the provider registry: turns a provider source address into an
+** open Prov, either a built-in (core/provider.h) or a remote provider over
+** HTTPS (net/prov_https.h) mapped in the host configuration
+** (core/hostcfg.h).
+**
+** Use (engine, cairn init):
+**   ProvReg r;
+**   if (!preg_init(&r, arena, config_flag, diags)) ...   host config bad
+**   Prov *p = preg_open(&r, "hashicorp/null", diags);    NULL on error
+**   ...
+**   preg_close(&r);                                       closes every Prov
+**
+** Contracts:
+** - Built-ins win: a source that names a built-in provider is opened
+**   in-process even if the host configuration maps it too (a mapping for a
+**   built-in gets a warning from preg_init).
+** - Every preg_open returns a new instance (one per `provider` block,
+**   aliases included).  HTTPS instances of one source share one
+**   HttpEndpoint, so the rate limit and the handshake counters are per
+**   endpoint, as documented.
+** - An unknown source gives the error "Failed to query available provider
+**   packages" naming the source and showing the cairn.ini section that
+**   would map it.
+** - preg_init, preg_open and preg_close are called from one thread (the
+**   owner); the returned Provs follow core/provider.h's thread rules.
+** - Memory: the registry, the host configuration and every instance live
+**   in the arena given to preg_init, which must outlive preg_close.
+**   preg_close releases what is not arena memory (libcurl handles,
+**   mutexes) and must be called once, after the last call on any Prov.
+*/
+#ifndef CAIRN_PROVREG_H
+#define CAIRN_PROVREG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "diag.h"
+#include "hostcfg.h"
+#include "provider.h"
+
+typedef struct PregEndpoint PregEndpoint;
+typedef struct PregInst PregInst;
+
+typedef struct ProvReg {
+  Arena *arena;
+  HostCfg cfg;               /* the loaded host configuration */
+  PregEndpoint *endpoints;   /* one per remote source opened so far */
+  PregInst *insts;           /* every instance opened, for preg_close */
+} ProvReg;
+
+/* Loads the host configuration (config_flag: the -config=FILE value, or
+** NULL) and prepares an empty registry.  Returns false with diagnostics
+** when the host configuration is invalid; the registry is still usable
+** for built-ins then. */
+bool preg_init(ProvReg *r, Arena *a, const char *config_flag, Diags *d);
+
+/* Opens an instance of the provider named by source (any accepted form).
+** Returns NULL with a diagnostic when it is neither built in nor mapped,
+** or when its endpoint settings are unusable (no network traffic
+** happens here: the first call connects). */
+Prov *preg_open(ProvReg *r, const char *source, Diags *d);
+
+/* True when source is served over HTTPS by this registry's host
+** configuration (and is not a built-in). */
+bool preg_is_remote(ProvReg *r, const char *source);
+
+/* Closes every instance opened and releases the endpoints. */
+void preg_close(ProvReg *r);
+
+#endif
