@@ -261,6 +261,10 @@ typedef struct ProvApplyReq {
   Value planned_state;       /* null object on delete */
   Value config;              /* null object on delete */
   ProvBytes planned_private;
+  /* Derived by the engine from the state lineage, the instance address and
+  ** the planned change (stmgr intents); remote providers send it as the
+  ** Idempotency-Key header.  NULL: none (the provider makes one per call). */
+  const char *idempotency_key;
 } ProvApplyReq;
 typedef struct ProvApplyResp {
   Value new_state;           /* null object after delete */
