@@ -16,6 +16,10 @@
 #include <unistd.h>
 
 #include <curl/curl.h>
+#include <mbedtls/base64.h>
+#include <mbedtls/pk.h>
+#include <mbedtls/sha256.h>
+#include <mbedtls/ssl.h>
 #include <mbedtls/x509_crt.h>
 
 #include "buf.h"
@@ -32,6 +36,8 @@ struct HttpClient {
   CURL *h;
   HttpSleepFn sleep_fn;
   void *sleep_ctx;
+  const char *const *extra_headers;  /* borrowed, NULL-terminated */
+  char peer_key[64];                 /* "sha256//B64" of the last handshake */
 };
 
 static HttpLogFn log_fn;
@@ -316,6 +322,47 @@ void http_client_set_sleep(HttpClient *c, HttpSleepFn fn, void *ctx)
   c->sleep_ctx = ctx;
 }
 
+void http_client_set_headers(HttpClient *c, const char *const *lines)
+{
+  c->extra_headers = lines;
+}
+
+const char *http_client_peer_key(const HttpClient *c)
+{
+  return c->peer_key;
+}
+
+/* mbedTLS verify callback, installed through CURLOPT_SSL_CTX_FUNCTION: it
+** only looks at the leaf certificate to record its public-key hash (the
+** endpoint identity `cairn init` locks) and never changes the verdict. */
+static int on_verify(void *ud, mbedtls_x509_crt *crt, int depth,
+                     uint32_t *flags)
+{
+  (void)flags;
+  HttpClient *c = ud;
+  if (depth != 0)
+    return 0;
+  unsigned char der[4096], sum[32];
+  int n = mbedtls_pk_write_pubkey_der(&crt->pk, der, sizeof der);
+  if (n <= 0)
+    return 0;
+  if (mbedtls_sha256_ret(der + sizeof der - (size_t)n, (size_t)n, sum, 0))
+    return 0;
+  size_t olen = 0;
+  memcpy(c->peer_key, "sha256//", 8);
+  if (mbedtls_base64_encode((unsigned char *)c->peer_key + 8,
+                            sizeof c->peer_key - 8, &olen, sum, sizeof sum))
+    c->peer_key[0] = 0;
+  return 0;
+}
+
+static CURLcode on_sslctx(CURL *h, void *sslctx, void *ud)
+{
+  (void)h;
+  mbedtls_ssl_conf_verify((mbedtls_ssl_config *)sslctx, on_verify, ud);
+  return CURLE_OK;
+}
+
 void http_client_close(HttpClient *c)
 {
   if (c && c->h) {
@@ -514,6 +561,8 @@ static void attempt(HttpClient *c, const HttpEndpoint *e, const Target *t,
   }
   if (e->resolve)
     res = curl_slist_append(res, e->resolve);
+  for (const char *const *x = c->extra_headers; x && *x; x++)
+    hdr = curl_slist_append(hdr, *x);
 
   /* Reset only the options we set every time; curl_easy_reset would drop
   ** the connection cache's association nothing else, but keeping the
@@ -543,6 +592,8 @@ static void attempt(HttpClient *c, const HttpEndpoint *e, const Target *t,
   curl_easy_setopt(h, CURLOPT_SSLCERT, e->client_cert);
   curl_easy_setopt(h, CURLOPT_SSLKEY, e->client_key);
   curl_easy_setopt(h, CURLOPT_PINNEDPUBLICKEY, e->pinned_pubkey);
+  curl_easy_setopt(h, CURLOPT_SSL_CTX_FUNCTION, on_sslctx);
+  curl_easy_setopt(h, CURLOPT_SSL_CTX_DATA, c);
 
   at->rc = curl_easy_perform(h);
   at->status = 0;

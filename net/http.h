@@ -113,6 +113,18 @@ HttpClient *http_client_new(Arena *a, Diags *d);
 void http_client_set_sleep(HttpClient *c, HttpSleepFn fn, void *ctx);
 void http_client_close(HttpClient *c);
 
+/* Extra request header lines ("Name: value"), NULL-terminated, sent with
+** every following call of this client until replaced (NULL: none).  The
+** array and strings are borrowed: keep them alive while calls run.  Used
+** for Cairn-Protocol and Idempotency-Key (docs/provider-protocol.md). */
+void http_client_set_headers(HttpClient *c, const char *const *lines);
+
+/* "sha256//BASE64" of the SubjectPublicKeyInfo of the leaf certificate
+** seen in this client's most recent TLS handshake (the form pin_sha256
+** takes), or "" when there was none (plain http, or only reused
+** connections so far).  Recorded whatever the verification verdict. */
+const char *http_client_peer_key(const HttpClient *c);
+
 /* POSTs body (len bytes of JSON) to e->url + path.  path starts with '/'
 ** and names the call in diagnostics.  On success out is filled (body in a)
 ** and true is returned, whatever the HTTP status.  Retries follow flags.
