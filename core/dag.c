@@ -210,8 +210,16 @@ typedef struct WalkItem {
   PoolItem it;
   const DagWalk *w;
   uint32_t node;
+  uint32_t sub;          /* piece index, or UINT32_MAX for the visit */
   bool ok;
 } WalkItem;
+
+/* A node whose pieces are being handed out. */
+typedef struct FanNode {
+  uint32_t node;
+  uint32_t next;         /* next piece to submit */
+  uint32_t total;
+} FanNode;
 
 typedef struct WalkState {
   const DagWalk *w;
@@ -222,12 +230,19 @@ typedef struct WalkState {
   uint32_t rhead, rtail;
   uint32_t *work;        /* finished nodes whose dependents need updating */
   uint32_t finished;
+  uint32_t *pieces_left; /* per node: pieces not yet returned */
+  uint8_t *piece_failed; /* per node: some piece failed or was cancelled */
+  FanNode *fan;          /* FIFO of fanned-out nodes with pieces to submit */
+  uint32_t fhead, ftail;
 } WalkState;
 
 static void run_item(PoolItem *it, PoolWorker *pw)
 {
   WalkItem *wi = (WalkItem *)it;
-  wi->ok = wi->w->visit(wi->w->ctx, wi->node, pw);
+  if (wi->sub == UINT32_MAX)
+    wi->ok = wi->w->visit(wi->w->ctx, wi->node, pw);
+  else
+    wi->ok = wi->w->sub(wi->w->ctx, wi->node, wi->sub, pw);
 }
 
 /* v has its final status: report it and release its dependents, skipping
@@ -263,7 +278,9 @@ bool dag_walk(const DagWalk *w, Arena *a, uint8_t *status)
   const Dag *g = w->g;
   uint32_t n = g->n, m = n ? n : 1;
   WalkState s = {w, status, ARENA_NEW(a, uint32_t, m), ARENA_NEW(a, uint8_t, m),
-                 ARENA_NEW(a, uint32_t, m), 0, 0, ARENA_NEW(a, uint32_t, m), 0};
+                 ARENA_NEW(a, uint32_t, m), 0, 0, ARENA_NEW(a, uint32_t, m), 0,
+                 ARENA_NEW(a, uint32_t, m), ARENA_NEW(a, uint8_t, m),
+                 ARENA_NEW(a, FanNode, m), 0, 0};
   WalkItem *items = ARENA_NEW(a, WalkItem, m);
   int inflight = 0;
   for (uint32_t v = 0; v < n; v++) {
@@ -274,6 +291,20 @@ bool dag_walk(const DagWalk *w, Arena *a, uint8_t *status)
   }
   while (s.finished < n) {
     bool stopping = w->stop && *w->stop;
+    /* Pieces of nodes already started go first: they finish what the
+    ** user is waiting for and release dependents sooner. */
+    while (!stopping && inflight < w->parallelism && s.fhead < s.ftail) {
+      FanNode *f = &s.fan[s.fhead];
+      WalkItem *wi = ARENA_NEW(a, WalkItem, 1);
+      wi->it.run = run_item;
+      wi->w = w;
+      wi->node = f->node;
+      wi->sub = f->next++;
+      if (f->next == f->total)
+        s.fhead++;
+      pool_submit(w->pool, &wi->it);
+      inflight++;
+    }
     while (!stopping && inflight < w->parallelism && s.rhead < s.rtail) {
       uint32_t v = s.ready[s.rhead++];
       if (w->noop && w->noop[v]) {   /* nothing to do: finishes inline */
@@ -284,6 +315,7 @@ bool dag_walk(const DagWalk *w, Arena *a, uint8_t *status)
       items[v].it.run = run_item;
       items[v].w = w;
       items[v].node = v;
+      items[v].sub = UINT32_MAX;
       pool_submit(w->pool, &items[v].it);
       inflight++;
     }
@@ -294,10 +326,29 @@ bool dag_walk(const DagWalk *w, Arena *a, uint8_t *status)
       break;
     inflight--;
     WalkItem *wi = (WalkItem *)it;
-    status[wi->node] = it->cancelled ? DAG_CANCELLED
-                                     : (wi->ok ? DAG_OK : DAG_FAILED);
-    finish(&s, wi->node);
+    uint32_t v = wi->node;
+    if (wi->sub != UINT32_MAX) {         /* a piece came back */
+      if (it->cancelled || !wi->ok)
+        s.piece_failed[v] = 1;
+      if (--s.pieces_left[v] == 0) {
+        status[v] = s.piece_failed[v] ? DAG_FAILED : DAG_OK;
+        finish(&s, v);
+      }
+      continue;
+    }
+    if (!it->cancelled && wi->ok && w->fanout) {
+      uint32_t k = w->fanout(w->ctx, v);
+      if (k > 0) {
+        s.pieces_left[v] = k;
+        s.fan[s.ftail++] = (FanNode){v, 0, k};
+        continue;
+      }
+    }
+    status[v] = it->cancelled ? DAG_CANCELLED : (wi->ok ? DAG_OK : DAG_FAILED);
+    finish(&s, v);
   }
+  /* A stop request can leave fanned-out nodes with unsubmitted pieces:
+  ** they count as cancelled. */
   bool all_ok = true;
   for (uint32_t v = 0; v < n; v++) {
     if (status[v] == DAG_PENDING)

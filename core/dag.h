@@ -91,6 +91,16 @@ typedef struct DagWalk {
   ** visit (nodes with nothing to do). */
   const uint8_t *noop;
   volatile sig_atomic_t *stop;   /* optional stop request flag */
+  /* Optional fan-out, for nodes that expand into many independent pieces
+  ** of work (the instances of a resource): after visit(v) succeeds,
+  ** fanout(ctx, v) runs on the owner thread and returns k >= 0; then
+  ** sub(ctx, v, i, worker) runs for i = 0..k-1 on the pool, in parallel
+  ** with everything else (within `parallelism`).  v finishes when all its
+  ** pieces are done: DAG_OK when every sub returned true, else
+  ** DAG_FAILED; a stop request cancels pieces not yet started.  Either
+  ** both or neither are set. */
+  uint32_t (*fanout)(void *ctx, uint32_t node);
+  bool (*sub)(void *ctx, uint32_t node, uint32_t i, PoolWorker *w);
 } DagWalk;
 
 /* Walks the whole graph; status[v] receives each node's outcome.  The

@@ -153,7 +153,7 @@ static void test_walk_parallel_respects_order_and_limit(void)
   c.g = &g;
   c.done_flags = ARENA_NEW(&a, _Atomic uint8_t, g.n);
   atomic_store(&c.order_ok, 1);
-  DagWalk w = {&g, p, 5, visit, done, &c, NULL, NULL};
+  DagWalk w = {&g, p, 5, visit, done, &c, NULL, NULL, NULL, NULL};
   uint8_t *st = ARENA_NEW(&a, uint8_t, g.n);
   T_CHECK(dag_walk(&w, &a, st));
   T_EQ_INT(atomic_load(&c.visits), 2000);
@@ -184,7 +184,7 @@ static void test_walk_failure_skips_dependents_only(void)
   c.done_flags = ARENA_NEW(&a, _Atomic uint8_t, 5);
   c.fail = fail;
   atomic_store(&c.order_ok, 1);
-  DagWalk w = {&g, p, 10, visit, done, &c, NULL, NULL};
+  DagWalk w = {&g, p, 10, visit, done, &c, NULL, NULL, NULL, NULL};
   uint8_t st[5];
   T_CHECK(!dag_walk(&w, &a, st));
   T_EQ_INT(st[0], DAG_OK);
@@ -221,7 +221,7 @@ static void test_walk_noop_nodes_and_stop(void)
   c.stop = &stop;
   c.stop_after = 10;
   atomic_store(&c.order_ok, 1);
-  DagWalk w = {&g, p, 4, visit, done, &c, noop, &stop};
+  DagWalk w = {&g, p, 4, visit, done, &c, noop, &stop, NULL, NULL};
   uint8_t st[100];
   T_CHECK(!dag_walk(&w, &a, st));
   T_EQ_INT(st[0], DAG_OK);
@@ -233,6 +233,95 @@ static void test_walk_noop_nodes_and_stop(void)
   arena_release(&a);
 }
 
+/* Fan-out: node v has v % 4 pieces; a dependent starts only after every
+** piece of its dependencies finished; a failing piece fails its node and
+** skips its dependents. */
+typedef struct FanCtx {
+  const Dag *g;
+  _Atomic uint32_t *pieces_done;   /* per node */
+  atomic_int order_ok;
+  atomic_int inflight, max_inflight;
+  uint32_t fail_node;
+} FanCtx;
+
+static bool fan_visit(void *ctx, uint32_t v, PoolWorker *w)
+{
+  (void)w;
+  FanCtx *c = ctx;
+  for (uint32_t i = c->g->dep_start[v]; i < c->g->dep_start[v + 1]; i++) {
+    uint32_t d = c->g->deps[i];
+    if (atomic_load(&c->pieces_done[d]) != d % 4)
+      atomic_store(&c->order_ok, 0);
+  }
+  return true;
+}
+
+static uint32_t fan_count(void *ctx, uint32_t v)
+{
+  (void)ctx;
+  return v % 4;
+}
+
+static bool fan_sub(void *ctx, uint32_t v, uint32_t i, PoolWorker *w)
+{
+  (void)w;
+  FanCtx *c = ctx;
+  int now = atomic_fetch_add(&c->inflight, 1) + 1;
+  int m = atomic_load(&c->max_inflight);
+  while (now > m && !atomic_compare_exchange_weak(&c->max_inflight, &m, now))
+    ;
+  for (volatile int spin = 0; spin < 1000; spin++)
+    ;
+  atomic_fetch_add(&c->pieces_done[v], 1);
+  atomic_fetch_sub(&c->inflight, 1);
+  return !(v == c->fail_node && i == 1);
+}
+
+static void test_walk_fanout(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  Dag g;
+  random_dag(&a, 500, &g);
+  Pool *p = pool_new(&a, 4, NULL, NULL);
+  FanCtx c = {0};
+  c.g = &g;
+  c.pieces_done = ARENA_NEW(&a, _Atomic uint32_t, g.n);
+  c.fail_node = UINT32_MAX;
+  atomic_store(&c.order_ok, 1);
+  DagWalk w = {&g, p, 3, fan_visit, NULL, &c, NULL, NULL, fan_count, fan_sub};
+  uint8_t *st = ARENA_NEW(&a, uint8_t, g.n);
+  T_CHECK(dag_walk(&w, &a, st));
+  T_CHECK(atomic_load(&c.order_ok));
+  T_CHECK(atomic_load(&c.max_inflight) <= 3);
+  uint32_t total = 0;
+  for (uint32_t v = 0; v < g.n; v++)
+    total += atomic_load(&c.pieces_done[v]);
+  T_EQ_INT(total, 750);   /* v % 4 summed over 0..499 */
+
+  /* node 3 (3 pieces) fails in piece 1: it fails, dependents skip */
+  DagBuilder b;
+  dag_builder_init(&b, &a, 5);
+  dag_add_edge(&b, 4, 3);
+  Dag g2;
+  dag_build(&b, &g2);
+  FanCtx c2 = {0};
+  c2.g = &g2;
+  c2.pieces_done = ARENA_NEW(&a, _Atomic uint32_t, 5);
+  c2.fail_node = 3;
+  atomic_store(&c2.order_ok, 1);
+  DagWalk w2 = {&g2, p, 8, fan_visit, NULL, &c2, NULL, NULL, fan_count,
+                fan_sub};
+  uint8_t st2[5];
+  T_CHECK(!dag_walk(&w2, &a, st2));
+  T_EQ_INT(st2[3], DAG_FAILED);
+  T_EQ_INT(st2[4], DAG_SKIPPED);
+  T_EQ_INT(st2[2], DAG_OK);
+  T_EQ_INT(atomic_load(&c2.pieces_done[3]), 3);   /* all pieces ran */
+  T_CHECK(pool_free(p) == NULL);
+  arena_release(&a);
+}
+
 int main(void)
 {
   T_RUN(test_build_dedup_and_both_directions);
@@ -241,5 +330,6 @@ int main(void)
   T_RUN(test_walk_parallel_respects_order_and_limit);
   T_RUN(test_walk_failure_skips_dependents_only);
   T_RUN(test_walk_noop_nodes_and_stop);
+  T_RUN(test_walk_fanout);
   return t_done("test_dag");
 }
