@@ -1,0 +1,1566 @@
+/*
+** jsonplan: the JSON plan and state representations (see jsonplan.h).
+** Field order and omission rules follow Terraform's jsonplan, jsonstate
+** and jsonconfig packages (Go structs with omitempty, Go maps sorted).
+*/
+#include "jsonplan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval.h"
+#include "json.h"
+
+/* Everything one rendering needs. */
+typedef struct Ctx {
+  Arena *a;               /* scratch, released at the end */
+  Diags d;                /* scratch diagnostics (never shown) */
+  JsonW *w;
+  JplanSchemaFn schema_of;
+  void *sctx;
+} Ctx;
+
+/* ---- Value writers ----------------------------------------------------- */
+
+static bool is_seq(const Type *t)
+{
+  return t->kind == TY_LIST || t->kind == TY_SET || t->kind == TY_TUPLE;
+}
+
+/* cty's json.Marshal of omitUnknowns(v): unknown object members are left
+** out, unknown sequence elements become null, marks are ignored. */
+static void w_known(Ctx *c, Value v)
+{
+  JsonW *w = c->w;
+  if (!v.type || val_is_null(v) || val_is_unknown(v)) {
+    json_w_null(w);
+    return;
+  }
+  switch (v.type->kind) {
+  case TY_STRING:
+    json_w_string(w, v.u.s, v.len);
+    return;
+  case TY_BOOL:
+    json_w_bool(w, v.u.b);
+    return;
+  case TY_NUMBER:
+    if (!json_w_value(w, val_unmark(v), NULL, &c->d))
+      json_w_null(w);
+    return;
+  case TY_LIST:
+  case TY_SET:
+  case TY_TUPLE:
+    json_w_begin_array(w);
+    for (uint32_t i = 0; i < v.len; i++)
+      w_known(c, v.u.elems[i]);
+    json_w_end_array(w);
+    return;
+  case TY_MAP:
+    json_w_begin_object(w);
+    for (uint32_t i = 0; i < v.len; i++) {
+      const MapEntry *e = &v.u.entries[i];
+      if (val_is_unknown(e->val))
+        continue;
+      json_w_key(w, e->key, e->keylen);
+      w_known(c, e->val);
+    }
+    json_w_end_object(w);
+    return;
+  case TY_OBJECT:
+    json_w_begin_object(w);
+    for (uint32_t i = 0; i < v.type->n; i++) {
+      if (val_is_unknown(v.u.elems[i]))
+        continue;
+      json_w_keyz(w, v.type->names[i]);
+      w_known(c, v.u.elems[i]);
+    }
+    json_w_end_object(w);
+    return;
+  case TY_DYNAMIC:
+    json_w_null(w);
+    return;
+  }
+  json_w_null(w);
+}
+
+/* unknownAsBool: would this member be omitted (it is `false`)? */
+static bool unknown_false(Value v)
+{
+  if (!v.type || val_is_unknown(v))
+    return !v.type;
+  return val_is_null(v) || ty_is_primitive(v.type) ||
+         v.type->kind == TY_DYNAMIC;
+}
+
+/* Terraform's unknownAsBool: true at unknown leaves, known members of
+** objects and maps omitted, sequences element by element. */
+static void w_unknown(Ctx *c, Value v)
+{
+  JsonW *w = c->w;
+  if (!v.type) {
+    json_w_bool(w, false);
+    return;
+  }
+  if (val_is_unknown(v)) {
+    json_w_bool(w, true);
+    return;
+  }
+  if (val_is_null(v) || ty_is_primitive(v.type) ||
+      v.type->kind == TY_DYNAMIC) {
+    json_w_bool(w, false);
+    return;
+  }
+  if (is_seq(v.type)) {
+    json_w_begin_array(w);
+    for (uint32_t i = 0; i < v.len; i++)
+      w_unknown(c, v.u.elems[i]);
+    json_w_end_array(w);
+    return;
+  }
+  json_w_begin_object(w);
+  if (v.type->kind == TY_MAP) {
+    for (uint32_t i = 0; i < v.len; i++) {
+      const MapEntry *e = &v.u.entries[i];
+      if (unknown_false(e->val))
+        continue;
+      json_w_key(w, e->key, e->keylen);
+      w_unknown(c, e->val);
+    }
+  } else {
+    for (uint32_t i = 0; i < v.type->n; i++) {
+      if (unknown_false(v.u.elems[i]))
+        continue;
+      json_w_keyz(w, v.type->names[i]);
+      w_unknown(c, v.u.elems[i]);
+    }
+  }
+  json_w_end_object(w);
+}
+
+/* SensitiveAsBool: would this member be omitted (it is `false`)? */
+static bool sens_false(Value v)
+{
+  if (!v.type)
+    return true;
+  if (val_is_sensitive(v))
+    return false;
+  return val_is_null(v) || ty_is_primitive(v.type) ||
+         v.type->kind == TY_DYNAMIC;
+}
+
+/* jsonstate.SensitiveAsBool: true at sensitive values, non-sensitive
+** members omitted, unknown collections as [] / {}. */
+static void w_sens(Ctx *c, Value v)
+{
+  JsonW *w = c->w;
+  if (v.type && val_is_sensitive(v)) {
+    json_w_bool(w, true);
+    return;
+  }
+  if (sens_false(v)) {
+    json_w_bool(w, false);
+    return;
+  }
+  if (is_seq(v.type)) {
+    json_w_begin_array(w);
+    if (!val_is_unknown(v))
+      for (uint32_t i = 0; i < v.len; i++)
+        w_sens(c, v.u.elems[i]);
+    json_w_end_array(w);
+    return;
+  }
+  json_w_begin_object(w);
+  if (!val_is_unknown(v)) {
+    if (v.type->kind == TY_MAP) {
+      for (uint32_t i = 0; i < v.len; i++) {
+        const MapEntry *e = &v.u.entries[i];
+        if (sens_false(e->val))
+          continue;
+        json_w_key(w, e->key, e->keylen);
+        w_sens(c, e->val);
+      }
+    } else {
+      for (uint32_t i = 0; i < v.type->n; i++) {
+        if (sens_false(v.u.elems[i]))
+          continue;
+        json_w_keyz(w, v.type->names[i]);
+        w_sens(c, v.u.elems[i]);
+      }
+    }
+  }
+  json_w_end_object(w);
+}
+
+/* Marks the value at path s[0..n) of v sensitive, copying what changes.
+** Steps that do not apply leave v as it is. */
+static Value mark_path(Arena *a, Value v, const PathStep *s, uint32_t n)
+{
+  if (n == 0)
+    return val_sensitive(v);
+  if (!v.type || val_is_null(v) || val_is_unknown(v))
+    return v;
+  switch (v.type->kind) {
+  case TY_OBJECT: {
+    if (s->kind == PS_INDEX || !s->name)
+      return v;
+    int idx = ty_attr_index(v.type, s->name);
+    if (idx < 0)
+      return v;
+    Value *e = ARENA_NEW(a, Value, v.len);
+    memcpy(e, v.u.elems, sizeof(Value) * v.len);
+    e[idx] = mark_path(a, e[idx], s + 1, n - 1);
+    v.u.elems = e;
+    return v;
+  }
+  case TY_MAP: {
+    if (s->kind == PS_INDEX || !s->name)
+      return v;
+    for (uint32_t i = 0; i < v.len; i++) {
+      if (strcmp(v.u.entries[i].key, s->name) != 0)
+        continue;
+      MapEntry *e = ARENA_NEW(a, MapEntry, v.len);
+      memcpy(e, v.u.entries, sizeof(MapEntry) * v.len);
+      e[i].val = mark_path(a, e[i].val, s + 1, n - 1);
+      v.u.entries = e;
+      return v;
+    }
+    return v;
+  }
+  case TY_LIST:
+  case TY_TUPLE: {
+    if (s->kind != PS_INDEX || s->index < 0 || s->index >= (int64_t)v.len)
+      return v;
+    Value *e = ARENA_NEW(a, Value, v.len);
+    memcpy(e, v.u.elems, sizeof(Value) * v.len);
+    e[s->index] = mark_path(a, e[s->index], s + 1, n - 1);
+    v.u.elems = e;
+    return v;
+  }
+  default:
+    return v;
+  }
+}
+
+/* ---- Small helpers ----------------------------------------------------- */
+
+const char *jplan_provider_fqn(Arena *a, const char *pc)
+{
+  const char *q = pc ? strchr(pc, '"') : NULL;
+  if (!q)
+    return pc ? pc : "";
+  const char *e = strchr(q + 1, '"');
+  if (!e)
+    return pc;
+  return arena_strndup(a, q + 1, (size_t)(e - q - 1));
+}
+
+static const char *mode_name(StMode m)
+{
+  return m == ST_DATA ? "data" : "managed";
+}
+
+static void w_key_index(JsonW *w, StKey k)
+{
+  if (k.kind == ST_INTKEY) {
+    json_w_keyz(w, "index");
+    json_w_int(w, k.i);
+  } else if (k.kind == ST_STRKEY) {
+    json_w_keyz(w, "index");
+    json_w_string(w, k.s, k.slen);
+  }
+}
+
+static void w_str_field(JsonW *w, const char *key, const char *s)
+{
+  json_w_keyz(w, key);
+  json_w_stringz(w, s ? s : "");
+}
+
+static const char *const *action_names(PlAction a, int *n)
+{
+  static const char *const noop[] = {"no-op"}, *const create[] = {"create"},
+                           *const read[] = {"read"},
+                           *const update[] = {"update"},
+                           *const dtc[] = {"delete", "create"},
+                           *const ctd[] = {"create", "delete"},
+                           *const del[] = {"delete"},
+                           *const forget[] = {"forget"};
+  *n = 1;
+  switch (a) {
+  case PL_NOOP: return noop;
+  case PL_CREATE: return create;
+  case PL_READ: return read;
+  case PL_UPDATE: return update;
+  case PL_DELETE_THEN_CREATE: *n = 2; return dtc;
+  case PL_CREATE_THEN_DELETE: *n = 2; return ctd;
+  case PL_DELETE: return del;
+  case PL_FORGET: return forget;
+  }
+  return noop;
+}
+
+static const char *reason_name(PlReason r)
+{
+  switch (r) {
+  case PL_REASON_NONE: return "";
+  case PL_REASON_REPLACE_BECAUSE_TAINTED: return "replace_because_tainted";
+  case PL_REASON_REPLACE_BY_REQUEST: return "replace_by_request";
+  case PL_REASON_REPLACE_BY_TRIGGERS: return "replace_by_triggers";
+  case PL_REASON_REPLACE_CANNOT_UPDATE:
+    return "replace_because_cannot_update";
+  case PL_REASON_DELETE_NO_RESOURCE_CONFIG:
+    return "delete_because_no_resource_config";
+  case PL_REASON_DELETE_WRONG_REPETITION:
+    return "delete_because_wrong_repetition";
+  case PL_REASON_DELETE_COUNT_INDEX: return "delete_because_count_index";
+  case PL_REASON_DELETE_EACH_KEY: return "delete_because_each_key";
+  case PL_REASON_DELETE_NO_MODULE: return "delete_because_no_module";
+  case PL_REASON_DELETE_NO_MOVE_TARGET:
+    return "delete_because_no_move_target";
+  case PL_REASON_READ_CONFIG_UNKNOWN: return "read_because_config_unknown";
+  case PL_REASON_READ_DEPENDENCY_PENDING:
+    return "read_because_dependency_pending";
+  case PL_REASON_READ_CHECK_NESTED: return "read_because_check_nested";
+  }
+  return "";
+}
+
+static void w_actions(JsonW *w, PlAction a)
+{
+  int n;
+  const char *const *names = action_names(a, &n);
+  json_w_keyz(w, "actions");
+  json_w_begin_array(w);
+  for (int i = 0; i < n; i++)
+    json_w_stringz(w, names[i]);
+  json_w_end_array(w);
+}
+
+/* ---- Module trees ------------------------------------------------------ */
+
+/* One resource instance object placed in the module tree. */
+typedef struct TItem {
+  const char *module;
+  const char *addr;
+  const char *dkey;       /* deposed key or NULL */
+  const void *p;          /* PlChange or StInstance */
+  const void *q;          /* StObject (state) */
+  const StResource *r;    /* state */
+} TItem;
+
+typedef struct TMod {
+  const char *addr;
+  const char *parent;
+} TMod;
+
+typedef struct Tree {
+  TItem *items;
+  uint32_t nitems;
+  TMod *mods;             /* non-root modules sorted by (parent, addr) */
+  uint32_t nmods;
+  void (*write_item)(Ctx *c, const TItem *it);
+} Tree;
+
+static int cmp_item(const void *x, const void *y)
+{
+  const TItem *a = x, *b = y;
+  int r = strcmp(a->module, b->module);
+  if (r)
+    return r;
+  r = strcmp(a->addr, b->addr);
+  if (r)
+    return r;
+  if (!a->dkey || !b->dkey)
+    return (a->dkey != NULL) - (b->dkey != NULL);
+  return strcmp(a->dkey, b->dkey);
+}
+
+static int cmp_mod(const void *x, const void *y)
+{
+  const TMod *a = x, *b = y;
+  int r = strcmp(a->parent, b->parent);
+  return r ? r : strcmp(a->addr, b->addr);
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+  return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* The parent of a module instance address: everything before the last
+** ".module." outside brackets ("" for a top-level call). */
+static const char *mod_parent(Arena *a, const char *m)
+{
+  int depth = 0;
+  bool in_str = false;
+  size_t last = 0;
+  bool found = false;
+  for (size_t i = 0; m[i]; i++) {
+    char ch = m[i];
+    if (in_str) {
+      if (ch == '\\' && m[i + 1])
+        i++;
+      else if (ch == '"')
+        in_str = false;
+    } else if (ch == '"') {
+      in_str = true;
+    } else if (ch == '[') {
+      depth++;
+    } else if (ch == ']') {
+      if (depth > 0)
+        depth--;
+    } else if (ch == '.' && depth == 0 &&
+               strncmp(m + i + 1, "module.", 7) == 0) {
+      last = i;
+      found = true;
+    }
+  }
+  return found ? arena_strndup(a, m, last) : "";
+}
+
+static void tree_build(Ctx *c, Tree *t)
+{
+  qsort(t->items, t->nitems, sizeof(TItem), cmp_item);
+  /* Distinct modules of the items and all their ancestors. */
+  uint32_t cap = 16, n = 0;
+  const char **names = ARENA_NEW(c->a, const char *, cap);
+  const char *prev = NULL;
+  for (uint32_t i = 0; i < t->nitems; i++) {
+    const char *m = t->items[i].module;
+    if (prev && strcmp(prev, m) == 0)
+      continue;
+    prev = m;
+    while (m[0]) {
+      if (n == cap) {
+        names = arena_grow(c->a, names, sizeof(const char *),
+                           _Alignof(const char *), cap, cap * 2);
+        cap *= 2;
+      }
+      names[n++] = m;
+      m = mod_parent(c->a, m);
+    }
+  }
+  qsort(names, n, sizeof(const char *), cmp_str);
+  t->mods = ARENA_NEW(c->a, TMod, n);
+  t->nmods = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    if (i > 0 && strcmp(names[i], names[i - 1]) == 0)
+      continue;
+    t->mods[t->nmods].addr = names[i];
+    t->mods[t->nmods].parent = mod_parent(c->a, names[i]);
+    t->nmods++;
+  }
+  qsort(t->mods, t->nmods, sizeof(TMod), cmp_mod);
+}
+
+/* First index in items whose module is >= m. */
+static uint32_t items_lower(const Tree *t, const char *m)
+{
+  uint32_t lo = 0, hi = t->nitems;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (strcmp(t->items[mid].module, m) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+static uint32_t mods_lower(const Tree *t, const char *parent)
+{
+  uint32_t lo = 0, hi = t->nmods;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (strcmp(t->mods[mid].parent, parent) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+static void tree_write(Ctx *c, const Tree *t, const char *m)
+{
+  JsonW *w = c->w;
+  json_w_begin_object(w);
+  uint32_t i = items_lower(t, m);
+  if (i < t->nitems && strcmp(t->items[i].module, m) == 0) {
+    json_w_keyz(w, "resources");
+    json_w_begin_array(w);
+    for (; i < t->nitems && strcmp(t->items[i].module, m) == 0; i++)
+      t->write_item(c, &t->items[i]);
+    json_w_end_array(w);
+  }
+  if (m[0])
+    w_str_field(w, "address", m);
+  uint32_t k = mods_lower(t, m);
+  if (k < t->nmods && strcmp(t->mods[k].parent, m) == 0) {
+    json_w_keyz(w, "child_modules");
+    json_w_begin_array(w);
+    for (; k < t->nmods && strcmp(t->mods[k].parent, m) == 0; k++)
+      tree_write(c, t, t->mods[k].addr);
+    json_w_end_array(w);
+  }
+  json_w_end_object(w);
+}
+
+/* ---- State values ------------------------------------------------------ */
+
+static const ProvBlockSchema *schema_for(Ctx *c, StMode mode,
+                                         const char *fqn, const char *type)
+{
+  if (!c->schema_of || !type)
+    return NULL;
+  return c->schema_of(c->sctx, mode, fqn ? fqn : "", type);
+}
+
+static void write_state_item(Ctx *c, const TItem *it)
+{
+  JsonW *w = c->w;
+  const StResource *r = it->r;
+  const StInstance *inst = it->p;
+  const StObject *o = it->q;
+  const char *fqn = jplan_provider_fqn(c->a, r->provider);
+  json_w_begin_object(w);
+  w_str_field(w, "address", it->addr);
+  w_str_field(w, "mode", mode_name(r->mode));
+  w_str_field(w, "type", r->type);
+  w_str_field(w, "name", r->name);
+  w_key_index(w, inst->key);
+  w_str_field(w, "provider_name", fqn);
+  json_w_keyz(w, "schema_version");
+  json_w_uint(w, o->schema_version);
+  Value v = o->attrs;
+  if (v.type && !val_is_null(v)) {
+    for (uint32_t i = 0; i < o->nsensitive; i++)
+      v = mark_path(c->a, v, o->sensitive[i].steps, o->sensitive[i].n);
+    const ProvBlockSchema *b = schema_for(c, r->mode, fqn, r->type);
+    if (b)
+      v = prov_mark_sensitive(c->a, b, v);
+    if (v.type->kind == TY_OBJECT && v.type->n > 0) {
+      json_w_keyz(w, "values");
+      w_known(c, v);
+    } else if (v.type->kind == TY_MAP && v.len > 0) {
+      json_w_keyz(w, "values");
+      w_known(c, v);
+    }
+  }
+  json_w_keyz(w, "sensitive_values");
+  w_sens(c, v);
+  if (o->ndeps > 0) {
+    json_w_keyz(w, "depends_on");
+    json_w_begin_array(w);
+    for (uint32_t i = 0; i < o->ndeps; i++)
+      json_w_stringz(w, o->deps[i]);
+    json_w_end_array(w);
+  }
+  if (o->status == ST_TAINTED) {
+    json_w_keyz(w, "tainted");
+    json_w_bool(w, true);
+  }
+  if (it->dkey)
+    w_str_field(w, "deposed_key", it->dkey);
+  json_w_end_object(w);
+}
+
+static bool state_empty(const State *s)
+{
+  return !s || (s->nres == 0 && s->noutputs == 0);
+}
+
+/* {"format_version":"1.0","terraform_version":..,"values":{..}} */
+static void write_state(Ctx *c, const State *s, const char *tfver)
+{
+  JsonW *w = c->w;
+  json_w_begin_object(w);
+  w_str_field(w, "format_version", JPLAN_STATE_FORMAT_VERSION);
+  if (state_empty(s)) {
+    json_w_end_object(w);
+    return;
+  }
+  if (tfver && tfver[0])
+    w_str_field(w, "terraform_version", tfver);
+  json_w_keyz(w, "values");
+  json_w_begin_object(w);
+  if (s->noutputs > 0) {
+    json_w_keyz(w, "outputs");
+    json_w_begin_object(w);
+    for (uint32_t i = 0; i < s->noutputs; i++) {
+      const StOutput *o = &s->outputs[i];
+      json_w_keyz(w, o->name);
+      json_w_begin_object(w);
+      json_w_keyz(w, "sensitive");
+      json_w_bool(w, o->sensitive);
+      json_w_keyz(w, "value");
+      w_known(c, o->value);
+      json_w_keyz(w, "type");
+      json_w_type(w, o->type ? o->type
+                             : (o->value.type ? o->value.type : &ty_dynamic));
+      json_w_end_object(w);
+    }
+    json_w_end_object(w);
+  }
+  /* Items: every current and deposed object. */
+  uint64_t cap = 0;
+  for (uint32_t i = 0; i < s->nres; i++)
+    for (uint32_t j = 0; j < s->res[i]->ninst; j++)
+      cap += 1 + s->res[i]->inst[j]->ndeposed;
+  Tree t = {0};
+  t.items = ARENA_NEW(c->a, TItem, cap);
+  t.write_item = write_state_item;
+  for (uint32_t i = 0; i < s->nres; i++) {
+    const StResource *r = s->res[i];
+    for (uint32_t j = 0; j < r->ninst; j++) {
+      const StInstance *in = r->inst[j];
+      const char *addr = st_instance_addr(c->a, r, in->key);
+      const char *mod = r->module ? r->module : "";
+      if (in->current)
+        t.items[t.nitems++] = (TItem){mod, addr, NULL, in, in->current, r};
+      for (uint32_t k = 0; k < in->ndeposed; k++)
+        if (in->deposed[k].obj)
+          t.items[t.nitems++] = (TItem){mod, addr, in->deposed[k].key, in,
+                                        in->deposed[k].obj, r};
+    }
+  }
+  tree_build(c, &t);
+  json_w_keyz(w, "root_module");
+  tree_write(c, &t, "");
+  json_w_end_object(w);
+  json_w_end_object(w);
+}
+
+static void ctx_init(Ctx *c, Arena *a, JsonW *w, Buf *out,
+                     JplanSchemaFn schema_of, void *sctx)
+{
+  memset(c, 0, sizeof *c);
+  arena_init(a, 0);
+  c->a = a;
+  diag_init(&c->d, a);
+  json_w_init(w, out, JSON_W_UNKNOWN_NULL);
+  c->w = w;
+  c->schema_of = schema_of;
+  c->sctx = sctx;
+}
+
+void jplan_state(Buf *out, const State *s, JplanSchemaFn schema_of,
+                 void *sctx)
+{
+  Arena a;
+  JsonW w;
+  Ctx c;
+  ctx_init(&c, &a, &w, out, schema_of, sctx);
+  write_state(&c, s, s ? s->terraform_version : NULL);
+  buf_putc(out, '\n');
+  arena_release(&a);
+}
+
+/* ---- Resource changes -------------------------------------------------- */
+
+static const ProvBlockSchema *change_schema(Ctx *c, const PlChange *ch)
+{
+  if (ch->schema)
+    return ch->schema;
+  return schema_for(c, ch->mode, ch->provider_name, ch->type);
+}
+
+static Value marked(Ctx *c, const ProvBlockSchema *b, Value v)
+{
+  if (!b || !v.type || val_is_null(v) || val_is_unknown(v))
+    return v;
+  return prov_mark_sensitive(c->a, b, v);
+}
+
+static void w_path(JsonW *w, ValPath p)
+{
+  json_w_begin_array(w);
+  for (uint32_t i = 0; i < p.n; i++) {
+    const PathStep *s = &p.steps[i];
+    if (s->kind == PS_INDEX)
+      json_w_int(w, s->index);
+    else
+      json_w_stringz(w, s->name ? s->name : "");
+  }
+  json_w_end_array(w);
+}
+
+static void write_change(Ctx *c, const PlChange *ch)
+{
+  JsonW *w = c->w;
+  const ProvBlockSchema *b = change_schema(c, ch);
+  json_w_begin_object(w);
+  w_str_field(w, "address", ch->addr);
+  if (ch->prev_addr && ch->addr && strcmp(ch->prev_addr, ch->addr) != 0)
+    w_str_field(w, "previous_address", ch->prev_addr);
+  if (ch->module && ch->module[0])
+    w_str_field(w, "module_address", ch->module);
+  w_str_field(w, "mode", mode_name(ch->mode));
+  w_str_field(w, "type", ch->type);
+  w_str_field(w, "name", ch->name);
+  w_key_index(w, ch->key);
+  if (ch->provider_name && ch->provider_name[0])
+    w_str_field(w, "provider_name", ch->provider_name);
+  if (ch->deposed && ch->deposed[0])
+    w_str_field(w, "deposed", ch->deposed);
+
+  json_w_keyz(w, "change");
+  json_w_begin_object(w);
+  w_actions(w, ch->action);
+  Value before = marked(c, b, ch->before);
+  Value after = marked(c, b, ch->after);
+  json_w_keyz(w, "before");
+  w_known(c, before);
+  bool known = !after.type || val_is_wholly_known(after);
+  if (known || !val_is_unknown(after)) {
+    json_w_keyz(w, "after");
+    w_known(c, after);
+  }
+  json_w_keyz(w, "after_unknown");
+  if (known) {
+    json_w_begin_object(w);
+    json_w_end_object(w);
+  } else {
+    w_unknown(c, after);
+  }
+  json_w_keyz(w, "before_sensitive");
+  w_sens(c, before);
+  json_w_keyz(w, "after_sensitive");
+  w_sens(c, after);
+  if (ch->nreplace_paths > 0) {
+    json_w_keyz(w, "replace_paths");
+    json_w_begin_array(w);
+    for (uint32_t i = 0; i < ch->nreplace_paths; i++)
+      w_path(w, ch->replace_paths[i]);
+    json_w_end_array(w);
+  }
+  if (ch->importing) {
+    json_w_keyz(w, "importing");
+    json_w_begin_object(w);
+    if (ch->import_id && ch->import_id[0])
+      w_str_field(w, "id", ch->import_id);
+    json_w_end_object(w);
+  }
+  json_w_end_object(w);
+  const char *reason = reason_name(ch->reason);
+  if (reason[0])
+    w_str_field(w, "action_reason", reason);
+  json_w_end_object(w);
+}
+
+/* Writes "key":[changes...] unless none qualify. */
+static void write_changes(Ctx *c, const char *key, const PlChange *chs,
+                          uint32_t n, bool skip_noop)
+{
+  bool any = false;
+  for (uint32_t i = 0; i < n; i++) {
+    const PlChange *ch = &chs[i];
+    /* Data source deletes only clean up state: not shown. */
+    if (ch->mode == ST_DATA && ch->action == PL_DELETE)
+      continue;
+    if (skip_noop && ch->action == PL_NOOP)
+      continue;
+    if (!any) {
+      json_w_keyz(c->w, key);
+      json_w_begin_array(c->w);
+      any = true;
+    }
+    write_change(c, ch);
+  }
+  if (any)
+    json_w_end_array(c->w);
+}
+
+/* Go omits an empty attribute map: does omitUnknowns(v) keep anything? */
+static bool has_known_member(Value v)
+{
+  if (v.type->kind == TY_OBJECT) {
+    for (uint32_t i = 0; i < v.type->n; i++)
+      if (!val_is_unknown(v.u.elems[i]))
+        return true;
+  } else if (v.type->kind == TY_MAP) {
+    for (uint32_t i = 0; i < v.len; i++)
+      if (!val_is_unknown(v.u.entries[i].val))
+        return true;
+  }
+  return false;
+}
+
+static void write_planned_item(Ctx *c, const TItem *it)
+{
+  JsonW *w = c->w;
+  const PlChange *ch = it->p;
+  Value after = marked(c, change_schema(c, ch), ch->after);
+  json_w_begin_object(w);
+  w_str_field(w, "address", ch->addr);
+  w_str_field(w, "mode", mode_name(ch->mode));
+  w_str_field(w, "type", ch->type);
+  w_str_field(w, "name", ch->name);
+  w_key_index(w, ch->key);
+  if (ch->provider_name && ch->provider_name[0])
+    w_str_field(w, "provider_name", ch->provider_name);
+  json_w_keyz(w, "schema_version");
+  json_w_uint(w, ch->schema_version);
+  if (after.type && !val_is_null(after) && !val_is_unknown(after)) {
+    if (has_known_member(after)) {
+      json_w_keyz(w, "values");
+      w_known(c, after);
+    }
+  }
+  json_w_keyz(w, "sensitive_values");
+  w_sens(c, after);
+  json_w_end_object(w);
+}
+
+static void write_planned_values(Ctx *c, const Plan *p)
+{
+  JsonW *w = c->w;
+  json_w_keyz(w, "planned_values");
+  json_w_begin_object(w);
+  bool any_out = false;
+  for (uint32_t i = 0; i < p->noutputs; i++) {
+    const PlOutput *o = &p->outputs[i];
+    if (o->action == PL_DELETE)
+      continue;
+    if (!any_out) {
+      json_w_keyz(w, "outputs");
+      json_w_begin_object(w);
+      any_out = true;
+    }
+    json_w_keyz(w, o->name);
+    json_w_begin_object(w);
+    json_w_keyz(w, "sensitive");
+    json_w_bool(w, o->sensitive);
+    if (o->after.type && val_is_wholly_known(o->after)) {
+      json_w_keyz(w, "type");
+      json_w_type(w, o->after.type);
+      json_w_keyz(w, "value");
+      w_known(c, o->after);
+    }
+    json_w_end_object(w);
+  }
+  if (any_out)
+    json_w_end_object(w);
+
+  Tree t = {0};
+  t.items = ARENA_NEW(c->a, TItem, p->nchanges);
+  t.write_item = write_planned_item;
+  for (uint32_t i = 0; i < p->nchanges; i++) {
+    const PlChange *ch = &p->changes[i];
+    if (ch->action == PL_DELETE || ch->action == PL_FORGET ||
+        (ch->deposed && ch->deposed[0]))
+      continue;
+    t.items[t.nitems++] = (TItem){ch->module ? ch->module : "",
+                                  ch->addr ? ch->addr : "", NULL, ch, NULL,
+                                  NULL};
+  }
+  tree_build(c, &t);
+  json_w_keyz(w, "root_module");
+  tree_write(c, &t, "");
+  json_w_end_object(w);
+}
+
+static void write_output_changes(Ctx *c, const Plan *p)
+{
+  JsonW *w = c->w;
+  if (p->noutputs == 0)
+    return;
+  json_w_keyz(w, "output_changes");
+  json_w_begin_object(w);
+  for (uint32_t i = 0; i < p->noutputs; i++) {
+    const PlOutput *o = &p->outputs[i];
+    json_w_keyz(w, o->name);
+    json_w_begin_object(w);
+    w_actions(w, o->action);
+    json_w_keyz(w, "before");
+    w_known(c, o->before);
+    bool known = !o->after.type || val_is_wholly_known(o->after);
+    if (known || !val_is_unknown(o->after)) {
+      json_w_keyz(w, "after");
+      w_known(c, o->after);
+    }
+    json_w_keyz(w, "after_unknown");
+    if (known)
+      json_w_bool(w, false);
+    else
+      w_unknown(c, o->after);
+    json_w_keyz(w, "before_sensitive");
+    json_w_bool(w, o->sensitive);
+    json_w_keyz(w, "after_sensitive");
+    json_w_bool(w, o->sensitive);
+    json_w_end_object(w);
+  }
+  json_w_end_object(w);
+}
+
+/* ---- Configuration ----------------------------------------------------- */
+
+/* Go's %q for a string key: quotes, backslash escapes for quotes,
+** backslashes and control characters. */
+static void go_quote(Buf *b, const char *s, size_t n)
+{
+  buf_putc(b, '"');
+  for (size_t i = 0; i < n; i++) {
+    unsigned char ch = (unsigned char)s[i];
+    switch (ch) {
+    case '"': buf_puts(b, "\\\""); break;
+    case '\\': buf_puts(b, "\\\\"); break;
+    case '\n': buf_puts(b, "\\n"); break;
+    case '\t': buf_puts(b, "\\t"); break;
+    case '\r': buf_puts(b, "\\r"); break;
+    default:
+      if (ch < 0x20 || ch == 0x7f)
+        buf_printf(b, "\\x%02x", ch);
+      else
+        buf_putc(b, (char)ch);
+    }
+  }
+  buf_putc(b, '"');
+}
+
+/* jsonconfig's traversalStr of the remaining steps. */
+static void steps_str(Buf *b, const HclStep *s, uint32_t n)
+{
+  for (uint32_t i = 0; i < n; i++) {
+    if (s[i].kind == HCL_STEP_ATTR || s[i].kind == HCL_STEP_ROOT) {
+      if (s[i].kind == HCL_STEP_ATTR)
+        buf_putc(b, '.');
+      buf_puts(b, s[i].name ? s[i].name : "");
+      continue;
+    }
+    Value k = s[i].key;
+    buf_putc(b, '[');
+    if (k.type && val_is_known(k) && !val_is_null(k)) {
+      if (k.type->kind == TY_STRING) {
+        go_quote(b, k.u.s, k.len);
+      } else if (k.type->kind == TY_NUMBER) {
+        int64_t iv;
+        if (val_num_int(k, &iv))
+          buf_printf(b, "%lld", (long long)iv);
+        else
+          buf_printf(b, "%.10g", val_num_double(k));
+      }
+    }
+    buf_putc(b, ']');
+  }
+}
+
+/* The "references" list of an expression: each traversal with every
+** shorter prefix down to its subject, then the un-keyed resource / module
+** call where Terraform adds it. */
+static uint32_t expr_refs(Ctx *c, const HclExpr *e, const char ***out)
+{
+  HclTraversal *tr = NULL;
+  uint32_t nt = 0;
+  hcl_expr_references(c->a, e, &tr, &nt);
+  uint32_t cap = 8, n = 0;
+  const char **list = ARENA_NEW(c->a, const char *, cap);
+  for (uint32_t i = 0; i < nt; i++) {
+    EvalRef r;
+    if (!eval_parse_ref(&tr[i], &r, &c->d))
+      continue;
+    Buf subj;
+    buf_init(&subj, c->a);
+    eval_ref_string(&subj, &r);
+    const char *s = buf_str(&subj);
+    uint32_t need = r.nrest + 3;
+    if (n + need > cap) {
+      uint32_t nc = (n + need) * 2;
+      list = arena_grow(c->a, list, sizeof(const char *),
+                        _Alignof(const char *), cap, nc);
+      cap = nc;
+    }
+    for (uint32_t k = r.nrest; k > 0; k--) {
+      Buf b;
+      buf_init(&b, c->a);
+      buf_puts(&b, s);
+      steps_str(&b, r.rest, k);
+      list[n++] = buf_str(&b);
+    }
+    list[n++] = s;
+    if ((r.kind == EVAL_REF_RESOURCE || r.kind == EVAL_REF_DATA ||
+         r.kind == EVAL_REF_EPHEMERAL) && r.has_key) {
+      Buf b;
+      buf_init(&b, c->a);
+      EvalRef nk = r;
+      nk.has_key = false;
+      eval_ref_string(&b, &nk);
+      list[n++] = buf_str(&b);
+    } else if (r.kind == EVAL_REF_MODULE && r.has_key) {
+      list[n++] = arena_printf(c->a, "module.%s", r.name);
+    } else if (r.kind == EVAL_REF_MODULE_OUT) {
+      size_t cut = strlen(s) - strlen(r.attr ? r.attr : "") - 1;
+      list[n++] = arena_strndup(c->a, s, cut);
+    }
+  }
+  *out = list;
+  return n;
+}
+
+/* {"constant_value":..} or {"references":[..]} (or {}): Terraform
+** evaluates the expression without any context (no variables, no
+** functions) and keeps the result when it is wholly known. */
+static void write_expr(Ctx *c, const HclExpr *e)
+{
+  JsonW *w = c->w;
+  json_w_begin_object(w);
+  if (e) {
+    const HclExpr *x = e;
+    if (x->kind == HCL_E_JSON)
+      x = hcl_json_to_expr(c->a, x, false, &c->d);
+    EvalCtx ec;
+    eval_ctx_init(&ec, c->a, &c->d);
+    ec.no_vars = true;
+    ec.no_funcs = true;
+    Value v;
+    eval_expr(&ec, x, &v);
+    if (v.type && val_is_wholly_known(v)) {
+      json_w_keyz(w, "constant_value");
+      w_known(c, v);
+    }
+    const char **refs;
+    uint32_t n = expr_refs(c, x, &refs);
+    if (n > 0) {
+      json_w_keyz(w, "references");
+      json_w_begin_array(w);
+      for (uint32_t i = 0; i < n; i++)
+        json_w_stringz(w, refs[i]);
+      json_w_end_array(w);
+    }
+  }
+  json_w_end_object(w);
+}
+
+/* One entry of an "expressions" object before sorting. */
+typedef struct XEnt {
+  const char *name;
+  const HclAttribute *attr;     /* an argument, or */
+  const HclBlock **blocks;      /* the blocks of one type */
+  uint32_t nblocks;
+  const ProvNestedBlock *nb;    /* its schema, or NULL */
+} XEnt;
+
+static int cmp_xent(const void *x, const void *y)
+{
+  return strcmp(((const XEnt *)x)->name, ((const XEnt *)y)->name);
+}
+
+static int cmp_block_label(const void *x, const void *y)
+{
+  const HclBlock *a = *(const HclBlock *const *)x;
+  const HclBlock *b = *(const HclBlock *const *)y;
+  return strcmp(a->nlabels ? a->labels[0] : "", b->nlabels ? b->labels[0] : "");
+}
+
+static void write_exprs(Ctx *c, const HclBody *body,
+                        const ProvBlockSchema *s);
+
+static void write_block_group(Ctx *c, const XEnt *x)
+{
+  JsonW *w = c->w;
+  const ProvBlockSchema *bs = x->nb ? x->nb->block : NULL;
+  ProvNesting nest = x->nb ? x->nb->nesting : PROV_NEST_LIST;
+  if (nest == PROV_NEST_SINGLE || nest == PROV_NEST_GROUP) {
+    write_exprs(c, x->blocks[0]->body, bs);
+  } else if (nest == PROV_NEST_MAP) {
+    const HclBlock **sorted = ARENA_NEW(c->a, const HclBlock *, x->nblocks);
+    memcpy(sorted, x->blocks, sizeof(HclBlock *) * x->nblocks);
+    qsort(sorted, x->nblocks, sizeof(HclBlock *), cmp_block_label);
+    json_w_begin_object(w);
+    for (uint32_t i = 0; i < x->nblocks; i++) {
+      /* Go map: a repeated key keeps the last block. */
+      if (i + 1 < x->nblocks &&
+          cmp_block_label(&sorted[i], &sorted[i + 1]) == 0)
+        continue;
+      json_w_keyz(w, sorted[i]->nlabels ? sorted[i]->labels[0] : "");
+      write_exprs(c, sorted[i]->body, bs);
+    }
+    json_w_end_object(w);
+  } else {
+    json_w_begin_array(w);
+    for (uint32_t i = 0; i < x->nblocks; i++)
+      write_exprs(c, x->blocks[i]->body, bs);
+    json_w_end_array(w);
+  }
+}
+
+/* Adds block b to the entry for its type (creating it). */
+static void add_block(Ctx *c, XEnt *ents, uint32_t *n, const HclBlock *b,
+                      const ProvNestedBlock *nb)
+{
+  for (uint32_t i = 0; i < *n; i++) {
+    if (ents[i].blocks && strcmp(ents[i].name, b->type) == 0) {
+      const HclBlock **nbk = ARENA_NEW(c->a, const HclBlock *,
+                                       ents[i].nblocks + 1);
+      memcpy(nbk, ents[i].blocks, sizeof(HclBlock *) * ents[i].nblocks);
+      nbk[ents[i].nblocks++] = b;
+      ents[i].blocks = nbk;
+      return;
+    }
+  }
+  const HclBlock **one = ARENA_NEW(c->a, const HclBlock *, 1);
+  one[0] = b;
+  ents[(*n)++] = (XEnt){b->type, NULL, one, 1, nb};
+}
+
+/* The "expressions" object of a body: arguments as expressions, nested
+** blocks by their nesting mode.  With a schema only its names count
+** (dynamic blocks and unknown names are ignored, as in Terraform). */
+static void write_exprs(Ctx *c, const HclBody *body,
+                        const ProvBlockSchema *s)
+{
+  JsonW *w = c->w;
+  HclAttribute **attrs = NULL;
+  uint32_t nattrs = 0;
+  HclBlock **blocks = NULL;
+  uint32_t nblocks = 0;
+  if (body && s) {
+    HclAttrSchema *as = ARENA_NEW(c->a, HclAttrSchema, s->nattrs);
+    for (uint32_t i = 0; i < s->nattrs; i++)
+      as[i].name = s->attrs[i].name;
+    HclBlockSchema *bs = ARENA_NEW(c->a, HclBlockSchema, s->nblocks);
+    static const char *const key_label[] = {"key"};
+    for (uint32_t i = 0; i < s->nblocks; i++) {
+      bs[i].type = s->blocks[i].type_name;
+      if (s->blocks[i].nesting == PROV_NEST_MAP) {
+        bs[i].label_names = key_label;
+        bs[i].nlabels = 1;
+      }
+    }
+    HclBodySchema hs = {as, s->nattrs, bs, s->nblocks};
+    HclBodyContent content;
+    memset(&content, 0, sizeof content);
+    hcl_body_partial_content(c->a, body, &hs, &content, NULL, &c->d);
+    attrs = content.attrs;
+    nattrs = content.nattrs;
+    blocks = content.blocks;
+    nblocks = content.nblocks;
+  } else if (body && !body->json) {
+    attrs = body->attrs;
+    nattrs = body->nattrs;
+    blocks = body->blocks;
+    nblocks = body->nblocks;
+  } else if (body) {
+    hcl_body_just_attributes(c->a, body, &attrs, &nattrs, &c->d);
+  }
+  XEnt *ents = ARENA_NEW(c->a, XEnt, nattrs + nblocks + 1);
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < nattrs; i++) {
+    if (!attrs[i])
+      continue;
+    bool dup = false;
+    for (uint32_t k = 0; k < n && !dup; k++)
+      dup = strcmp(ents[k].name, attrs[i]->name) == 0;
+    if (!dup)
+      ents[n++] = (XEnt){attrs[i]->name, attrs[i], NULL, 0, NULL};
+  }
+  for (uint32_t i = 0; i < nblocks; i++) {
+    const ProvNestedBlock *nb = s ? prov_block_nested(s, blocks[i]->type)
+                                  : NULL;
+    if (s && !nb)
+      continue;
+    add_block(c, ents, &n, blocks[i], nb);
+  }
+  qsort(ents, n, sizeof(XEnt), cmp_xent);
+  json_w_begin_object(w);
+  for (uint32_t i = 0; i < n; i++) {
+    json_w_keyz(w, ents[i].name);
+    if (ents[i].attr)
+      write_expr(c, ents[i].attr->expr);
+    else
+      write_block_group(c, &ents[i]);
+  }
+  json_w_end_object(w);
+}
+
+/* True when the body would give a non-empty "expressions" object. */
+static bool body_has_items(const HclBody *b)
+{
+  if (!b)
+    return false;
+  if (b->json)
+    return b->jv != NULL;
+  return b->nattrs > 0 || b->nblocks > 0;
+}
+
+static void w_depends_on(Ctx *c, const CfgTraversals *t)
+{
+  if (t->n == 0)
+    return;
+  JsonW *w = c->w;
+  json_w_keyz(w, "depends_on");
+  json_w_begin_array(w);
+  for (uint32_t i = 0; i < t->n; i++) {
+    EvalRef r;
+    Buf b;
+    buf_init(&b, c->a);
+    if (eval_parse_ref(&t->items[i], &r, &c->d))
+      eval_ref_string(&b, &r);
+    json_w_stringz(w, buf_str(&b));
+  }
+  json_w_end_array(w);
+}
+
+static const char *fqn_of(Ctx *c, const CfgModule *m, const char *local)
+{
+  const char *src = cfg_provider_source(m, local);
+  Diags scratch;
+  diag_init(&scratch, c->a);
+  const char *f = src ? prov_source_normalize(c->a, src, NULL, &scratch)
+                      : NULL;
+  return f ? f : (src ? src : local);
+}
+
+typedef struct PEnt {
+  const char *key;
+  const char *name;
+  const char *alias;
+  const char *version;
+  const HclBody *body;
+  bool has_body;
+} PEnt;
+
+static int cmp_pent(const void *x, const void *y)
+{
+  return strcmp(((const PEnt *)x)->key, ((const PEnt *)y)->key);
+}
+
+static const char *required_version(const CfgModule *m, const char *local)
+{
+  for (uint32_t i = 0; i < m->nrequired_providers; i++)
+    if (strcmp(m->required_providers[i].local_name, local) == 0)
+      return m->required_providers[i].version;
+  return NULL;
+}
+
+static void write_provider_configs(Ctx *c, const CfgModule *m)
+{
+  JsonW *w = c->w;
+  uint32_t cap = m->nproviders + m->nrequired_providers;
+  PEnt *p = ARENA_NEW(c->a, PEnt, cap + 1);
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < m->nproviders; i++) {
+    const CfgProvider *pr = &m->providers[i];
+    const char *key = pr->alias ? arena_printf(c->a, "%s.%s", pr->name,
+                                               pr->alias)
+                                : pr->name;
+    p[n++] = (PEnt){key, pr->name, pr->alias,
+                    required_version(m, pr->name), pr->body, true};
+  }
+  for (uint32_t i = 0; i < m->nrequired_providers; i++) {
+    const CfgRequiredProvider *rp = &m->required_providers[i];
+    bool exists = false;
+    for (uint32_t k = 0; k < n && !exists; k++)
+      exists = strcmp(p[k].key, rp->local_name) == 0;
+    if (!exists)
+      p[n++] = (PEnt){rp->local_name, rp->local_name, NULL, rp->version,
+                      NULL, false};
+  }
+  if (n == 0)
+    return;
+  qsort(p, n, sizeof(PEnt), cmp_pent);
+  json_w_keyz(w, "provider_config");
+  json_w_begin_object(w);
+  for (uint32_t i = 0; i < n; i++) {
+    /* Go map: a repeated key keeps one entry. */
+    if (i > 0 && strcmp(p[i].key, p[i - 1].key) == 0)
+      continue;
+    json_w_keyz(w, p[i].key);
+    json_w_begin_object(w);
+    w_str_field(w, "name", p[i].name);
+    w_str_field(w, "full_name", fqn_of(c, m, p[i].name));
+    if (p[i].alias && p[i].alias[0])
+      w_str_field(w, "alias", p[i].alias);
+    if (p[i].version && p[i].version[0])
+      w_str_field(w, "version_constraint", p[i].version);
+    if (p[i].has_body && body_has_items(p[i].body)) {
+      json_w_keyz(w, "expressions");
+      write_exprs(c, p[i].body, NULL);
+    }
+    json_w_end_object(w);
+  }
+  json_w_end_object(w);
+}
+
+static int cmp_cfgres(const void *x, const void *y)
+{
+  return strcmp(((const char *const *)x)[0], ((const char *const *)y)[0]);
+}
+
+/* schema_version of a configured resource: taken from a planned change
+** of it (the plan knows the provider's schema version), else 0. */
+static uint64_t cfg_schema_version(const Plan *p, const CfgResource *r)
+{
+  if (!p)
+    return 0;
+  for (uint32_t i = 0; i < p->nchanges; i++) {
+    const PlChange *ch = &p->changes[i];
+    if ((ch->module == NULL || !ch->module[0]) &&
+        (int)ch->mode == (int)r->mode && ch->type && ch->name &&
+        strcmp(ch->type, r->type) == 0 && strcmp(ch->name, r->name) == 0)
+      return ch->schema_version;
+  }
+  return 0;
+}
+
+static void write_cfg_resource(Ctx *c, const CfgModule *m,
+                               const CfgResource *r, const char *addr,
+                               const Plan *p)
+{
+  JsonW *w = c->w;
+  StMode mode = r->mode == CFG_DATA ? ST_DATA : ST_MANAGED;
+  const char *local = cfg_resource_provider_name(r);
+  json_w_begin_object(w);
+  w_str_field(w, "address", addr);
+  w_str_field(w, "mode", mode_name(mode));
+  w_str_field(w, "type", r->type);
+  w_str_field(w, "name", r->name);
+  const char *key = r->provider.alias
+                        ? arena_printf(c->a, "%s.%s", local, r->provider.alias)
+                        : local;
+  w_str_field(w, "provider_config_key", key);
+  if (r->nprovisioners > 0) {
+    json_w_keyz(w, "provisioners");
+    json_w_begin_array(w);
+    for (uint32_t i = 0; i < r->nprovisioners; i++) {
+      json_w_begin_object(w);
+      w_str_field(w, "type", r->provisioners[i].type);
+      if (body_has_items(r->provisioners[i].body)) {
+        json_w_keyz(w, "expressions");
+        write_exprs(c, r->provisioners[i].body, NULL);
+      }
+      json_w_end_object(w);
+    }
+    json_w_end_array(w);
+  }
+  const ProvBlockSchema *s = schema_for(c, mode, fqn_of(c, m, local), r->type);
+  if (body_has_items(r->body)) {
+    /* Go omits an empty map: render aside and keep it only if not {}. */
+    Buf tmp;
+    buf_init(&tmp, c->a);
+    JsonW tw;
+    json_w_init(&tw, &tmp, JSON_W_UNKNOWN_NULL);
+    JsonW *saved = c->w;
+    c->w = &tw;
+    write_exprs(c, r->body, s);
+    c->w = saved;
+    if (strcmp(buf_str(&tmp), "{}") != 0) {
+      json_w_keyz(w, "expressions");
+      json_w_raw(w, tmp.p, tmp.len);
+    }
+  }
+  json_w_keyz(w, "schema_version");
+  json_w_uint(w, cfg_schema_version(p, r));
+  if (r->count) {
+    json_w_keyz(w, "count_expression");
+    write_expr(c, r->count);
+  } else if (r->for_each) {
+    json_w_keyz(w, "for_each_expression");
+    write_expr(c, r->for_each);
+  }
+  w_depends_on(c, &r->depends_on);
+  json_w_end_object(w);
+}
+
+static int cmp_name(const void *x, const void *y)
+{
+  return strcmp(**(const char *const *const *)x,
+                **(const char *const *const *)y);
+}
+
+static void write_cfg_module(Ctx *c, const CfgModule *m, const Plan *p)
+{
+  JsonW *w = c->w;
+  json_w_begin_object(w);
+  if (m->noutputs > 0) {
+    const CfgOutput **o = ARENA_NEW(c->a, const CfgOutput *, m->noutputs);
+    for (uint32_t i = 0; i < m->noutputs; i++)
+      o[i] = &m->outputs[i];
+    qsort(o, m->noutputs, sizeof *o, cmp_name);
+    json_w_keyz(w, "outputs");
+    json_w_begin_object(w);
+    for (uint32_t i = 0; i < m->noutputs; i++) {
+      json_w_keyz(w, o[i]->name);
+      json_w_begin_object(w);
+      if (o[i]->sensitive) {
+        json_w_keyz(w, "sensitive");
+        json_w_bool(w, true);
+      }
+      json_w_keyz(w, "expression");
+      write_expr(c, o[i]->expr);
+      w_depends_on(c, &o[i]->depends_on);
+      if (o[i]->description && o[i]->description[0])
+        w_str_field(w, "description", o[i]->description);
+      json_w_end_object(w);
+    }
+    json_w_end_object(w);
+  }
+  if (m->nresources > 0) {
+    /* (address, resource) pairs sorted by address. */
+    typedef struct { const char *addr; const CfgResource *r; } RA;
+    RA *ra = ARENA_NEW(c->a, RA, m->nresources);
+    for (uint32_t i = 0; i < m->nresources; i++) {
+      const CfgResource *r = &m->resources[i];
+      ra[i].addr = arena_printf(c->a, "%s%s.%s",
+                                r->mode == CFG_DATA ? "data." : "", r->type,
+                                r->name);
+      ra[i].r = r;
+    }
+    qsort(ra, m->nresources, sizeof(RA), cmp_cfgres);
+    json_w_keyz(w, "resources");
+    json_w_begin_array(w);
+    for (uint32_t i = 0; i < m->nresources; i++)
+      write_cfg_resource(c, m, ra[i].r, ra[i].addr, p);
+    json_w_end_array(w);
+  }
+  if (m->ncalls > 0) {
+    const CfgModuleCall **mc = ARENA_NEW(c->a, const CfgModuleCall *,
+                                         m->ncalls);
+    for (uint32_t i = 0; i < m->ncalls; i++)
+      mc[i] = &m->calls[i];
+    qsort(mc, m->ncalls, sizeof *mc, cmp_name);
+    json_w_keyz(w, "module_calls");
+    json_w_begin_object(w);
+    for (uint32_t i = 0; i < m->ncalls; i++) {
+      json_w_keyz(w, mc[i]->name);
+      json_w_begin_object(w);
+      if (mc[i]->source && mc[i]->source[0])
+        w_str_field(w, "source", mc[i]->source);
+      if (body_has_items(mc[i]->body)) {
+        json_w_keyz(w, "expressions");
+        write_exprs(c, mc[i]->body, NULL);
+      }
+      if (mc[i]->count) {
+        json_w_keyz(w, "count_expression");
+        write_expr(c, mc[i]->count);
+      } else if (mc[i]->for_each) {
+        json_w_keyz(w, "for_each_expression");
+        write_expr(c, mc[i]->for_each);
+      }
+      /* The child module's own configuration is not part of CfgModule. */
+      json_w_keyz(w, "module");
+      json_w_begin_object(w);
+      json_w_end_object(w);
+      if (mc[i]->version && mc[i]->version[0])
+        w_str_field(w, "version_constraint", mc[i]->version);
+      w_depends_on(c, &mc[i]->depends_on);
+      json_w_end_object(w);
+    }
+    json_w_end_object(w);
+  }
+  if (m->nvariables > 0) {
+    const CfgVariable **v = ARENA_NEW(c->a, const CfgVariable *,
+                                      m->nvariables);
+    for (uint32_t i = 0; i < m->nvariables; i++)
+      v[i] = &m->variables[i];
+    qsort(v, m->nvariables, sizeof *v, cmp_name);
+    json_w_keyz(w, "variables");
+    json_w_begin_object(w);
+    for (uint32_t i = 0; i < m->nvariables; i++) {
+      json_w_keyz(w, v[i]->name);
+      json_w_begin_object(w);
+      if (v[i]->has_default) {
+        json_w_keyz(w, "default");
+        w_known(c, v[i]->default_val);
+      }
+      if (v[i]->description && v[i]->description[0])
+        w_str_field(w, "description", v[i]->description);
+      if (v[i]->sensitive) {
+        json_w_keyz(w, "sensitive");
+        json_w_bool(w, true);
+      }
+      json_w_end_object(w);
+    }
+    json_w_end_object(w);
+  }
+  json_w_end_object(w);
+}
+
+static void write_configuration(Ctx *c, const CfgModule *m, const Plan *p)
+{
+  JsonW *w = c->w;
+  json_w_keyz(w, "configuration");
+  json_w_begin_object(w);
+  if (m)
+    write_provider_configs(c, m);
+  json_w_keyz(w, "root_module");
+  if (m) {
+    write_cfg_module(c, m, p);
+  } else {
+    json_w_begin_object(w);
+    json_w_end_object(w);
+  }
+  json_w_end_object(w);
+}
+
+/* ---- The plan ---------------------------------------------------------- */
+
+/* Root variables given to the plan, plus declared defaults of the unset
+** ones (Terraform keeps those for backward compatibility). */
+static void write_variables(Ctx *c, const Plan *p, const CfgModule *m)
+{
+  JsonW *w = c->w;
+  uint32_t cap = p->nvars + (m ? m->nvariables : 0);
+  typedef struct { const char *name; Value v; } NV;
+  NV *nv = ARENA_NEW(c->a, NV, cap + 1);
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < p->nvars; i++)
+    nv[n++] = (NV){p->vars[i].name, p->vars[i].value};
+  for (uint32_t i = 0; m && i < m->nvariables; i++) {
+    const CfgVariable *v = &m->variables[i];
+    bool set = false;
+    for (uint32_t k = 0; k < p->nvars && !set; k++)
+      set = strcmp(p->vars[k].name, v->name) == 0;
+    if (!set && v->has_default)
+      nv[n++] = (NV){v->name, v->default_val};
+  }
+  if (n == 0)
+    return;
+  qsort(nv, n, sizeof(NV), cmp_cfgres);
+  json_w_keyz(w, "variables");
+  json_w_begin_object(w);
+  for (uint32_t i = 0; i < n; i++) {
+    if (i > 0 && strcmp(nv[i].name, nv[i - 1].name) == 0)
+      continue;
+    json_w_keyz(w, nv[i].name);
+    json_w_begin_object(w);
+    json_w_keyz(w, "value");
+    w_known(c, nv[i].v);
+    json_w_end_object(w);
+  }
+  json_w_end_object(w);
+}
+
+void jplan_plan(Buf *out, const Plan *p, const CfgModule *cfg,
+                JplanSchemaFn schema_of, void *sctx)
+{
+  Arena a;
+  JsonW w;
+  Ctx c;
+  ctx_init(&c, &a, &w, out, schema_of, sctx);
+  json_w_begin_object(&w);
+  w_str_field(&w, "format_version", JPLAN_FORMAT_VERSION);
+  w_str_field(&w, "terraform_version", CAIRN_VERSION);
+  write_variables(&c, p, cfg);
+  write_planned_values(&c, p);
+  /* Outside refresh-only mode, move-only drift shows in the changes. */
+  write_changes(&c, "resource_drift", p->drift, p->ndrift,
+                p->mode != PL_MODE_REFRESH_ONLY);
+  write_changes(&c, "resource_changes", p->changes, p->nchanges, false);
+  write_output_changes(&c, p);
+  if (!state_empty(p->prior_state)) {
+    json_w_keyz(&w, "prior_state");
+    write_state(&c, p->prior_state, CAIRN_VERSION);
+  }
+  write_configuration(&c, cfg, p);
+  if (p->timestamp && p->timestamp[0])
+    w_str_field(&w, "timestamp", p->timestamp);
+  json_w_keyz(&w, "applyable");
+  json_w_bool(&w, p->applyable);
+  json_w_keyz(&w, "complete");
+  json_w_bool(&w, p->complete);
+  json_w_keyz(&w, "errored");
+  json_w_bool(&w, p->errored);
+  json_w_end_object(&w);
+  buf_putc(out, '\n');
+  arena_release(&a);
+}
