@@ -827,7 +827,8 @@ bool vars_collect(Arena *a, const CfgModule *root, const VarsInput *in,
   }
 
   /* 2. Ask for required variables still missing (interactiveCollect). */
-  if (in && in->input && in->prompt) {
+  bool allow_unset = in && in->allow_unset;
+  if (in && in->input && in->prompt && !allow_unset) {
     for (uint32_t i = 0; i < nv; i++) {
       Slot *s = &slots[i];
       if (s->raw || s->cfg->has_default)
@@ -862,7 +863,7 @@ bool vars_collect(Arena *a, const CfgModule *root, const VarsInput *in,
                  seen_in_file - 2);
   for (uint32_t i = 0; i < nv; i++) {
     const CfgVariable *v = slots[i].cfg;
-    if (!slots[i].raw && !v->has_default)
+    if (!slots[i].raw && !v->has_default && !allow_unset)
       diag_error(d, &v->range, "No value for required variable",
                  "The root module input variable %s is not set, and has no "
                  "default value. Use a -var or -var-file command line "
@@ -875,8 +876,12 @@ bool vars_collect(Arena *a, const CfgModule *root, const VarsInput *in,
   }
 
   /* 4. Convert and check nulls. */
-  for (uint32_t i = 0; i < nv; i++)
+  int errs_early = d->errors;
+  for (uint32_t i = 0; i < nv; i++) {
+    if (!slots[i].raw && !slots[i].cfg->has_default)
+      continue;     /* allowed unset: stays unknown */
     finalize(a, &slots[i], d);
+  }
 
   /* 5. Validation rules see every variable (sensitive ones marked). */
   {
@@ -904,8 +909,11 @@ bool vars_collect(Arena *a, const CfgModule *root, const VarsInput *in,
         check_rule(&ctx, s, &s->cfg->validations.items[k], &vr, d);
     }
   }
-  if (d->errors > errs0)
+  if (d->errors > errs0) {
     ok = false;
+    if (in && in->late_errors && errs_early == errs0)
+      *in->late_errors = true;
+  }
 
 done:
   for (uint32_t i = 0; i < nv; i++) {

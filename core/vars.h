@@ -67,6 +67,13 @@ typedef struct VarsInput {
   ** The string must live as long as `a`. */
   const char *(*prompt)(void *ctx, const CfgVariable *v);
   void *prompt_ctx;
+  /* `console`: a required variable without a value is an unknown of its
+  ** type instead of an error, and nobody is asked (AllowUnsetVariables). */
+  bool allow_unset;
+  /* When not NULL, set to true when every error came from conversion,
+  ** null checks or validation rules: Terraform reports those from the
+  ** graph walk, so `console` still starts after showing them. */
+  bool *late_errors;
 } VarsInput;
 
 /* Collects, parses, converts and validates the value of every variable

@@ -591,6 +591,48 @@ static void test_prompt(void)
   fx_done(&f);
 }
 
+static void test_allow_unset(void)
+{
+  /* console: unset required variables are unknown, nobody is asked. */
+  Fx f;
+  fx_init(&f, "variable \"req\" { type = list(string) }\n"
+              "variable \"n\" { type = number }\n");
+  PromptLog log = { { "x" }, 0, "" };
+  bool late = false;
+  VarsInput in;
+  memset(&in, 0, sizeof in);
+  in.input = true;
+  in.prompt = prompt_cb;
+  in.prompt_ctx = &log;
+  in.allow_unset = true;
+  in.late_errors = &late;
+  VarsArg args[] = { { VARS_CLI_VAR, "n=abc" } };
+  in.args = args;
+  in.nargs = 1;
+  fx_run_in(&f, &in);
+  T_CHECK(!f.ok);
+  T_CHECK(late);
+  T_EQ_STR(log.asked, "");
+  T_CHECK(find(&f, "No value for required variable") == NULL);
+  const PlVariable *r = var(&f, "req");
+  T_CHECK(r && !val_is_known(r->value) && r->value.type->kind == TY_LIST);
+  fx_done(&f);
+
+  /* An undeclared -var is an early error. */
+  fx_init(&f, "variable \"n\" { default = 1 }\n");
+  late = false;
+  memset(&in, 0, sizeof in);
+  in.allow_unset = true;
+  in.late_errors = &late;
+  VarsArg a2[] = { { VARS_CLI_VAR, "zzz=1" } };
+  in.args = a2;
+  in.nargs = 1;
+  fx_run_in(&f, &in);
+  T_CHECK(!f.ok);
+  T_CHECK(!late);
+  fx_done(&f);
+}
+
 /* ---- nullability, defaults, sensitivity -------------------------------- */
 
 static void test_nullable(void)
@@ -803,6 +845,7 @@ int main(void)
   T_RUN(test_undeclared);
   T_RUN(test_required);
   T_RUN(test_prompt);
+  T_RUN(test_allow_unset);
   T_RUN(test_nullable);
   T_RUN(test_sensitive_and_defaults);
   T_RUN(test_validation);
