@@ -4,7 +4,15 @@
 */
 #include <string.h>
 
+#include "prov_https.h"
 #include "provreg.h"
+
+struct PregEndpoint {
+  PregEndpoint *next;
+  const char *source;        /* normalised */
+  HttpEndpoint ep;
+  bool usable;               /* settings checked, token read */
+};
 
 struct PregInst {
   PregInst *next;
@@ -56,15 +64,38 @@ Prov *preg_open(ProvReg *r, const char *source, Diags *d)
   const char *norm = prov_source_normalize(r->arena, source, NULL, d);
   if (!norm)
     return NULL;
+  const HcfgProvider *hp = hcfg_provider(&r->cfg, r->arena, norm);
+  if (hp) {
+    PregEndpoint *e = r->endpoints;
+    while (e && strcmp(e->source, norm) != 0)
+      e = e->next;
+    if (!e) {
+      e = ARENA_NEW(r->arena, PregEndpoint, 1);
+      e->source = norm;
+      e->usable = phttps_endpoint(r->arena, hp, &e->ep, d);
+      e->next = r->endpoints;
+      r->endpoints = e;
+    }
+    if (!e->usable) {
+      diag_error(d, NULL, "Invalid provider endpoint",
+                 "The host configuration for \"%s\" (%s:%u) cannot be used; "
+                 "see the previous errors.",
+                 norm, hp->file, hp->line);
+      return NULL;
+    }
+    Prov *p = phttps_open(r->arena, norm, &e->ep);
+    remember(r, p);
+    return p;
+  }
   diag_error(d, NULL, "Failed to query available provider packages",
              "Could not retrieve the list of available versions for "
-             "provider %s: cairn does not download providers. Either it is "
-             "not one of the built-in providers, or the host configuration "
-             "%s does not map it to an endpoint. To use a remote provider, "
-             "add a section like this to %s:\n\n"
+             "provider %s: cairn does not download providers, and this one "
+             "is neither built in nor mapped to an endpoint by %s. To use a "
+             "remote provider, add a section like this to %s:\n\n"
              "[provider \"%s\"]\n"
              "endpoint = https://HOST:PORT/PATH",
-             norm, r->cfg.path ? r->cfg.path : "(none found)",
+             norm,
+             r->cfg.path ? r->cfg.path : "a host configuration (none found)",
              r->cfg.path ? r->cfg.path : "~/.config/cairn/cairn.ini", norm);
   return NULL;
 }
@@ -74,4 +105,7 @@ void preg_close(ProvReg *r)
   for (PregInst *in = r->insts; in; in = in->next)
     prov_close(in->prov);
   r->insts = NULL;
+  for (PregEndpoint *e = r->endpoints; e; e = e->next)
+    http_endpoint_destroy(&e->ep);
+  r->endpoints = NULL;
 }
