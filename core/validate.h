@@ -1,0 +1,67 @@
+/*
+** validate: the static checks of one module that `cairn validate` and the
+** engine (before every plan) run, as Terraform's validate walk does.
+**
+** vld_module checks, appending Terraform's diagnostics to d:
+** - every reference in resources, data sources, locals, outputs, module
+**   calls, provider blocks, check blocks, count/for_each, depends_on and
+**   conditions names something declared ("Reference to undeclared input
+**   variable" / "local value" / "resource" / "module"); count.index,
+**   each.* and self only where they are available; path.* and
+**   terraform.* attribute names; resource instance keys against
+**   count/for_each ("Missing/Unexpected resource instance key"); resource
+**   attributes against the referenced resource's schema ("Unsupported
+**   attribute");
+** - depends_on entries refer to whole objects ("Invalid depends_on
+**   reference");
+** - resource and data bodies decoded with dec_body while every variable,
+**   resource, module and local is unknown, so unsupported and missing
+**   arguments, bad blocks and wrong constant types are reported;
+** - a resource type its provider does not have: "Invalid resource type" /
+**   "Invalid data source" with Terraform's suggestions.
+** The mutually exclusive count/for_each pair is reported by the
+** configuration loader (core/config.c), not here.
+**
+** Schemas come from the caller: schema_of returns the block schema of a
+** resource's type, NULL when its provider does not have the type, or
+** VLD_SCHEMA_SKIP when the provider is not available (its resources are
+** then only checked for references).  The optional types_of gives the
+** provider's type names for "Did you mean" suggestions.
+**
+** Memory: scratch and diagnostics from a and d's arena.  Nothing global;
+** the module is only read.  Returns true when no error was added.
+*/
+#ifndef CAIRN_VALIDATE_H
+#define CAIRN_VALIDATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "config.h"
+#include "diag.h"
+#include "provider.h"
+
+typedef const ProvBlockSchema *(*VldSchemaFn)(void *ctx, CfgMode mode,
+                                              const CfgResource *r);
+/* Type names the provider of r offers in mode (resource types or data
+** sources), for suggestions; *n = 0 when unknown. */
+typedef void (*VldTypesFn)(void *ctx, CfgMode mode, const CfgResource *r,
+                           const char *const **names, uint32_t *n);
+
+/* The "provider not available: skip schema checks" answer of schema_of. */
+extern const ProvBlockSchema vld_schema_skip;
+#define VLD_SCHEMA_SKIP (&vld_schema_skip)
+
+bool vld_module(Arena *a, const CfgModule *m, VldSchemaFn schema_of,
+                void *ctx, Diags *d);
+bool vld_module_ex(Arena *a, const CfgModule *m, VldSchemaFn schema_of,
+                   VldTypesFn types_of, void *ctx, Diags *d);
+
+/* Terraform's `validate -json` document (views/json validate output,
+** MarshalIndent layout) for the diagnostics of d, without trailing
+** newline. */
+void vld_render_json(Buf *out, const Diags *d, const SrcFiles *fs);
+
+#endif
