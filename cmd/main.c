@@ -17,9 +17,11 @@
 extern const CmdEntry cmd_version;
 extern const CmdEntry cmd_help;
 extern const CmdEntry cmd_fmt;
+extern const CmdEntry cmd_console;
 
 /* Sorted by name; main commands first in the help listing. */
 static const CmdEntry *const commands[] = {
+    &cmd_console,
     &cmd_fmt,
     &cmd_help,
     &cmd_version,
