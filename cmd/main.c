@@ -18,13 +18,43 @@ extern const CmdEntry cmd_version;
 extern const CmdEntry cmd_help;
 extern const CmdEntry cmd_fmt;
 extern const CmdEntry cmd_console;
+extern const CmdEntry cmd_force_unlock;
+extern const CmdEntry cmd_state;
+extern const CmdEntry cmd_state_list;
+extern const CmdEntry cmd_state_mv;
+extern const CmdEntry cmd_state_pull;
+extern const CmdEntry cmd_state_push;
+extern const CmdEntry cmd_state_replace_provider;
+extern const CmdEntry cmd_state_rm;
+extern const CmdEntry cmd_state_show;
+extern const CmdEntry cmd_workspace;
+extern const CmdEntry cmd_workspace_delete;
+extern const CmdEntry cmd_workspace_list;
+extern const CmdEntry cmd_workspace_new;
+extern const CmdEntry cmd_workspace_select;
+extern const CmdEntry cmd_workspace_show;
 
 /* Sorted by name; main commands first in the help listing. */
 static const CmdEntry *const commands[] = {
     &cmd_console,
     &cmd_fmt,
+    &cmd_force_unlock,
     &cmd_help,
+    &cmd_state,
+    &cmd_state_list,
+    &cmd_state_mv,
+    &cmd_state_pull,
+    &cmd_state_push,
+    &cmd_state_replace_provider,
+    &cmd_state_rm,
+    &cmd_state_show,
     &cmd_version,
+    &cmd_workspace,
+    &cmd_workspace_delete,
+    &cmd_workspace_list,
+    &cmd_workspace_new,
+    &cmd_workspace_select,
+    &cmd_workspace_show,
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof *commands))
 
