@@ -27,6 +27,7 @@ extern const CmdEntry cmd_state_push;
 extern const CmdEntry cmd_state_replace_provider;
 extern const CmdEntry cmd_state_rm;
 extern const CmdEntry cmd_state_show;
+extern const CmdEntry cmd_validate;
 extern const CmdEntry cmd_workspace;
 extern const CmdEntry cmd_workspace_delete;
 extern const CmdEntry cmd_workspace_list;
@@ -48,6 +49,7 @@ static const CmdEntry *const commands[] = {
     &cmd_state_replace_provider,
     &cmd_state_rm,
     &cmd_state_show,
+    &cmd_validate,
     &cmd_version,
     &cmd_workspace,
     &cmd_workspace_delete,
