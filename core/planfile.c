@@ -641,10 +641,11 @@ static bool write_all(int fd, const char *p, size_t n)
   return true;
 }
 
-static void write_failed(Diags *d, const char *path, int err)
+static void write_failed(Diags *d, const char *op, const char *path,
+                         int err)
 {
   diag_error(d, NULL, "Failed to write plan file",
-             "The plan file could not be written: open %s: %s.", path,
+             "The plan file could not be written: %s %s: %s.", op, path,
              strerror(err));
 }
 
@@ -665,25 +666,31 @@ static bool write_atomic(Arena *a, const char *path, const char *data,
     tmp = arena_printf(a, "%s.%ld.%d.tmp", path, (long)getpid(), i);
     fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0 && errno != EEXIST) {
-      write_failed(d, path, errno);
+      write_failed(d, "open", tmp, errno);
       return false;
     }
   }
   if (fd < 0) {
-    write_failed(d, path, EEXIST);
+    write_failed(d, "open", tmp, EEXIST);
     return false;
   }
   if (!write_all(fd, data, n) || fsync(fd) != 0) {
     int err = errno;
     close(fd);
     unlink(tmp);
-    write_failed(d, path, err);
+    write_failed(d, "write", tmp, err);
     return false;
   }
-  if (close(fd) != 0 || rename(tmp, path) != 0) {
+  if (close(fd) != 0) {
     int err = errno;
     unlink(tmp);
-    write_failed(d, path, err);
+    write_failed(d, "close", tmp, err);
+    return false;
+  }
+  if (rename(tmp, path) != 0) {
+    int err = errno;
+    unlink(tmp);
+    write_failed(d, "rename", path, err);
     return false;
   }
   int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -1501,6 +1508,14 @@ bool planfile_read(Arena *a, const char *path, Plan **out, Diags *d)
     read_failed(d, path, "read", EISDIR);
     return false;
   }
+  if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+    /* A device such as /dev/zero would feed us forever. */
+    close(fd);
+    char why[300];
+    snprintf(why, sizeof why, "read %s: not a regular file", path);
+    load_failed(d, path, why);
+    return false;
+  }
   if (S_ISREG(st.st_mode) && (size_t)st.st_size > PLANFILE_MAX_BYTES) {
     close(fd);
     char why[200];
@@ -1547,7 +1562,8 @@ bool planfile_read(Arena *a, const char *path, Plan **out, Diags *d)
 
 bool planfile_is_plan(const char *path)
 {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* Non-blocking: opening a FIFO must not wait for a writer. */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     return false;
   struct stat st;

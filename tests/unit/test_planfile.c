@@ -727,6 +727,13 @@ static void test_files(void)
   T_CHECK(!planfile_read(&A, tmpdir, &q, &e));
   T_CHECK(e.errors == 1 && strstr(e.head->detail, "is a directory"));
   diag_init(&e, &A);
+  T_CHECK(!planfile_read(&A, "/dev/zero", &q, &e));
+  T_CHECK(e.errors == 1 && strstr(e.head->detail, "not a regular file"));
+  T_CHECK(!planfile_is_plan("/dev/zero"));
+  diag_init(&e, &A);
+  T_CHECK(!planfile_write(&A, tmpdir, p, &e));   /* a directory */
+  T_CHECK(e.errors == 1 && strstr(e.head->detail, "rename"));
+  diag_init(&e, &A);
   T_CHECK(!planfile_write(&A, "/nonexistent/dir/plan", p, &e));
   T_EQ_STR(e.head->summary, "Failed to write plan file");
   unlink(path);
