@@ -392,7 +392,7 @@ static void type_string(Buf *b, const Type *t, int ind)
   }
 }
 
-/* ---- The session ---------------------------------------------------------- */
+/* ---- The session ------------------------------------------------------- */
 
 static const char help_text[] =
     "The Terraform console allows you to experiment with Terraform "

@@ -1,0 +1,2 @@
+from_file = "extra.tfvars"
+from_cli  = "extra.tfvars"
