@@ -44,8 +44,15 @@ static void w_known(Ctx *c, Value v)
     json_w_bool(w, v.u.b);
     return;
   case TY_NUMBER:
-    if (!json_w_value(w, val_unmark(v), NULL, &c->d))
+    if (v.flags & VF_NUMLIT) {
+      /* Terraform re-encodes through cty: "1.50" comes out as 1.5. */
+      Buf t;   /* no rewind: c->w may write into c->a too */
+      buf_init(&t, c->a);
+      val_num_format(&t, v);
+      json_w_number_lit(w, t.p, t.len);
+    } else if (!json_w_value(w, val_unmark(v), NULL, &c->d)) {
       json_w_null(w);
+    }
     return;
   case TY_LIST:
   case TY_SET:
@@ -1030,6 +1037,34 @@ static void write_expr(Ctx *c, const HclExpr *e)
   json_w_end_object(w);
 }
 
+/* Renders write_expr aside; false when it is {} (Go's Empty()). */
+static bool expr_aside(Ctx *c, const HclExpr *e, Buf *tmp)
+{
+  buf_init(tmp, c->a);
+  JsonW tw;
+  json_w_init(&tw, tmp, JSON_W_UNKNOWN_NULL);
+  JsonW *saved = c->w;
+  c->w = &tw;
+  write_expr(c, e);
+  c->w = saved;
+  return strcmp(buf_str(tmp), "{}") != 0;
+}
+
+/* count_expression, or else for_each_expression, each only when it says
+** something (a constant or references). */
+static void w_repetition(Ctx *c, const HclExpr *count,
+                         const HclExpr *for_each)
+{
+  Buf tmp;
+  if (count && expr_aside(c, count, &tmp)) {
+    json_w_keyz(c->w, "count_expression");
+    json_w_raw(c->w, tmp.p, tmp.len);
+  } else if (for_each && expr_aside(c, for_each, &tmp)) {
+    json_w_keyz(c->w, "for_each_expression");
+    json_w_raw(c->w, tmp.p, tmp.len);
+  }
+}
+
 /* One entry of an "expressions" object before sorting. */
 typedef struct XEnt {
   const char *name;
@@ -1052,7 +1087,7 @@ static int cmp_block_label(const void *x, const void *y)
 }
 
 static void write_exprs(Ctx *c, const HclBody *body,
-                        const ProvBlockSchema *s);
+                        const ProvBlockSchema *s, const char *const *skip);
 
 static void write_block_group(Ctx *c, const XEnt *x)
 {
@@ -1060,7 +1095,7 @@ static void write_block_group(Ctx *c, const XEnt *x)
   const ProvBlockSchema *bs = x->nb ? x->nb->block : NULL;
   ProvNesting nest = x->nb ? x->nb->nesting : PROV_NEST_LIST;
   if (nest == PROV_NEST_SINGLE || nest == PROV_NEST_GROUP) {
-    write_exprs(c, x->blocks[0]->body, bs);
+    write_exprs(c, x->blocks[0]->body, bs, NULL);
   } else if (nest == PROV_NEST_MAP) {
     const HclBlock **sorted = ARENA_NEW(c->a, const HclBlock *, x->nblocks);
     memcpy(sorted, x->blocks, sizeof(HclBlock *) * x->nblocks);
@@ -1072,13 +1107,13 @@ static void write_block_group(Ctx *c, const XEnt *x)
           cmp_block_label(&sorted[i], &sorted[i + 1]) == 0)
         continue;
       json_w_keyz(w, sorted[i]->nlabels ? sorted[i]->labels[0] : "");
-      write_exprs(c, sorted[i]->body, bs);
+      write_exprs(c, sorted[i]->body, bs, NULL);
     }
     json_w_end_object(w);
   } else {
     json_w_begin_array(w);
     for (uint32_t i = 0; i < x->nblocks; i++)
-      write_exprs(c, x->blocks[i]->body, bs);
+      write_exprs(c, x->blocks[i]->body, bs, NULL);
     json_w_end_array(w);
   }
 }
@@ -1105,8 +1140,18 @@ static void add_block(Ctx *c, XEnt *ents, uint32_t *n, const HclBlock *b,
 /* The "expressions" object of a body: arguments as expressions, nested
 ** blocks by their nesting mode.  With a schema only its names count
 ** (dynamic blocks and unknown names are ignored, as in Terraform). */
+static bool skipped(const char *name, const char *const *skip)
+{
+  for (; skip && *skip; skip++)
+    if (strcmp(*skip, name) == 0)
+      return true;
+  return false;
+}
+
+/* skip: NULL-terminated names that are not arguments (meta-arguments the
+** decoder leaves in the body), or NULL. */
 static void write_exprs(Ctx *c, const HclBody *body,
-                        const ProvBlockSchema *s)
+                        const ProvBlockSchema *s, const char *const *skip)
 {
   JsonW *w = c->w;
   HclAttribute **attrs = NULL;
@@ -1145,7 +1190,7 @@ static void write_exprs(Ctx *c, const HclBody *body,
   XEnt *ents = ARENA_NEW(c->a, XEnt, nattrs + nblocks + 1);
   uint32_t n = 0;
   for (uint32_t i = 0; i < nattrs; i++) {
-    if (!attrs[i])
+    if (!attrs[i] || skipped(attrs[i]->name, skip))
       continue;
     bool dup = false;
     for (uint32_t k = 0; k < n && !dup; k++)
@@ -1154,6 +1199,8 @@ static void write_exprs(Ctx *c, const HclBody *body,
       ents[n++] = (XEnt){attrs[i]->name, attrs[i], NULL, 0, NULL};
   }
   for (uint32_t i = 0; i < nblocks; i++) {
+    if (skipped(blocks[i]->type, skip))
+      continue;
     const ProvNestedBlock *nb = s ? prov_block_nested(s, blocks[i]->type)
                                   : NULL;
     if (s && !nb)
@@ -1274,7 +1321,8 @@ static void write_provider_configs(Ctx *c, const CfgModule *m)
       w_str_field(w, "version_constraint", p[i].version);
     if (p[i].has_body && body_has_items(p[i].body)) {
       json_w_keyz(w, "expressions");
-      write_exprs(c, p[i].body, NULL);
+      static const char *const meta[] = {"alias", "version", NULL};
+      write_exprs(c, p[i].body, NULL, meta);
     }
     json_w_end_object(w);
   }
@@ -1326,7 +1374,7 @@ static void write_cfg_resource(Ctx *c, const CfgModule *m,
       w_str_field(w, "type", r->provisioners[i].type);
       if (body_has_items(r->provisioners[i].body)) {
         json_w_keyz(w, "expressions");
-        write_exprs(c, r->provisioners[i].body, NULL);
+        write_exprs(c, r->provisioners[i].body, NULL, NULL);
       }
       json_w_end_object(w);
     }
@@ -1341,7 +1389,10 @@ static void write_cfg_resource(Ctx *c, const CfgModule *m,
     json_w_init(&tw, &tmp, JSON_W_UNKNOWN_NULL);
     JsonW *saved = c->w;
     c->w = &tw;
-    write_exprs(c, r->body, s);
+    static const char *const meta[] = {"count", "for_each", "provider",
+                                       "depends_on", "lifecycle",
+                                       "provisioner", "connection", NULL};
+    write_exprs(c, r->body, s, meta);
     c->w = saved;
     if (strcmp(buf_str(&tmp), "{}") != 0) {
       json_w_keyz(w, "expressions");
@@ -1350,13 +1401,7 @@ static void write_cfg_resource(Ctx *c, const CfgModule *m,
   }
   json_w_keyz(w, "schema_version");
   json_w_uint(w, cfg_schema_version(p, r));
-  if (r->count) {
-    json_w_keyz(w, "count_expression");
-    write_expr(c, r->count);
-  } else if (r->for_each) {
-    json_w_keyz(w, "for_each_expression");
-    write_expr(c, r->for_each);
-  }
+  w_repetition(c, r->count, r->for_each);
   w_depends_on(c, &r->depends_on);
   json_w_end_object(w);
 }
@@ -1427,15 +1472,12 @@ static void write_cfg_module(Ctx *c, const CfgModule *m, const Plan *p)
         w_str_field(w, "source", mc[i]->source);
       if (body_has_items(mc[i]->body)) {
         json_w_keyz(w, "expressions");
-        write_exprs(c, mc[i]->body, NULL);
+        static const char *const meta[] = {"source", "version", "count",
+                                           "for_each", "depends_on",
+                                           "providers", NULL};
+        write_exprs(c, mc[i]->body, NULL, meta);
       }
-      if (mc[i]->count) {
-        json_w_keyz(w, "count_expression");
-        write_expr(c, mc[i]->count);
-      } else if (mc[i]->for_each) {
-        json_w_keyz(w, "for_each_expression");
-        write_expr(c, mc[i]->for_each);
-      }
+      w_repetition(c, mc[i]->count, mc[i]->for_each);
       /* The child module's own configuration is not part of CfgModule. */
       json_w_keyz(w, "module");
       json_w_begin_object(w);
