@@ -135,6 +135,7 @@ static int run(Cli *cli, int argc, char **argv)
   }
   for (int i = 0; i < ps.n; i++)
     prov_close(ps.items[i].p);
+  vld_sort_diags(&d);
 
   if (json) {
     Buf b;

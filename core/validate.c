@@ -608,7 +608,73 @@ bool vld_module(Arena *a, const CfgModule *m, VldSchemaFn schema_of,
   return vld_module_ex(a, m, schema_of, NULL, ctx, d);
 }
 
-/* ---- JSON ----------------------------------------------------------------- */
+/* ---- Output ----------------------------------------------------------------- */
+
+static int segments(const char *f)
+{
+  int n = 0;
+  for (; *f; f++)
+    n += *f == '/';
+  return n;
+}
+
+/* sortDiagnostics.Less */
+static bool diag_less(const Diag *x, const Diag *y)
+{
+  if (x->severity != y->severity)
+    return x->severity == DIAG_WARNING;
+  bool xs = x->subject.file != NULL, ys = y->subject.file != NULL;
+  if (xs != ys)
+    return !xs;
+  if (!xs)
+    return false;
+  int c = strcmp(x->subject.file, y->subject.file);
+  if (c != 0) {
+    int sx = segments(x->subject.file), sy = segments(y->subject.file);
+    if (sx != sy)
+      return sx < sy;
+    return c < 0;
+  }
+  if (x->subject.start.byte != y->subject.start.byte)
+    return x->subject.start.byte < y->subject.start.byte;
+  return x->subject.end.byte < y->subject.end.byte;
+}
+
+void vld_sort_diags(Diags *d)
+{
+  uint32_t n = 0;
+  for (Diag *g = d->head; g; g = g->next)
+    n++;
+  if (n < 2)
+    return;
+  Diag **v = ARENA_NEW(d->arena, Diag *, n);
+  Diag **tmp = ARENA_NEW(d->arena, Diag *, n);
+  uint32_t i = 0;
+  for (Diag *g = d->head; g; g = g->next)
+    v[i++] = g;
+  /* bottom-up merge sort: stable, O(n log n) */
+  for (uint32_t w = 1; w < n; w *= 2) {
+    for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+      uint32_t mid = lo + w < n ? lo + w : n;
+      uint32_t hi = lo + 2 * w < n ? lo + 2 * w : n;
+      uint32_t a = lo, b = mid, k = lo;
+      while (a < mid && b < hi)
+        tmp[k++] = diag_less(v[b], v[a]) ? v[b++] : v[a++];
+      while (a < mid)
+        tmp[k++] = v[a++];
+      while (b < hi)
+        tmp[k++] = v[b++];
+    }
+    Diag **t = v;
+    v = tmp;
+    tmp = t;
+  }
+  for (i = 0; i + 1 < n; i++)
+    v[i]->next = v[i + 1];
+  v[n - 1]->next = NULL;
+  d->head = v[0];
+  d->tail = v[n - 1];
+}
 
 void vld_render_json(Buf *out, const Diags *d, const SrcFiles *fs)
 {

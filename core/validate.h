@@ -59,6 +59,11 @@ bool vld_module(Arena *a, const CfgModule *m, VldSchemaFn schema_of,
 bool vld_module_ex(Arena *a, const CfgModule *m, VldSchemaFn schema_of,
                    VldTypesFn types_of, void *ctx, Diags *d);
 
+/* Orders d as Terraform's tfdiags Sort does before showing diagnostics:
+** warnings first, then sourceless ones, then by file (fewer path
+** segments first, then name) and position; stable otherwise. */
+void vld_sort_diags(Diags *d);
+
 /* Terraform's `validate -json` document (views/json validate output,
 ** MarshalIndent layout) for the diagnostics of d, without trailing
 ** newline. */

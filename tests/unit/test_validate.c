@@ -299,8 +299,36 @@ static void test_json_render(void)
   arena_release(&a);
 }
 
+static void test_sort(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  Diags d;
+  diag_init(&d, &a);
+  SrcRange r1 = {"b.tf", {1, 1, 0}, {1, 2, 1}};
+  SrcRange r2 = {"a.tf", {3, 1, 40}, {3, 2, 41}};
+  SrcRange r3 = {"a.tf", {1, 1, 5}, {1, 2, 6}};
+  SrcRange r4 = {"m/a.tf", {1, 1, 0}, {1, 2, 1}};
+  diag_error(&d, &r4, "4", NULL);
+  diag_error(&d, &r1, "3", NULL);
+  diag_error(&d, &r2, "2", NULL);
+  diag_error(&d, NULL, "0", NULL);
+  diag_error(&d, &r3, "1", NULL);
+  diag_warning(&d, &r1, "w", NULL);
+  vld_sort_diags(&d);
+  Buf b;
+  buf_init(&b, &a);
+  for (const Diag *g = d.head; g; g = g->next)
+    buf_puts(&b, g->summary);
+  T_EQ_STR(buf_str(&b), "w01234");
+  T_EQ_STR(d.tail->summary, "4");
+  T_CHECK(d.tail->next == NULL);
+  arena_release(&a);
+}
+
 int main(void)
 {
+  T_RUN(test_sort);
   T_RUN(test_valid);
   T_RUN(test_undeclared);
   T_RUN(test_count_each_self);
