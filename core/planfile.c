@@ -367,6 +367,15 @@ static void enc_bare(Enc *e, Value v)
 static void enc_val(Enc *e, Value v, const Type *expect)
 {
   const Type *t = v.type;
+  if (!t) {
+    /* A zeroed Value inside a collection: nothing a reader could rebuild. */
+    if (!e->failed)
+      diag_error(e->d, NULL, "Failed to encode plan",
+                 "A nested value has no type; this is a bug in cairn.");
+    e->failed = true;
+    json_w_null(&e->w);
+    return;
+  }
   bool need_t = !expect || (t != expect && !ty_equal(t, expect));
   char m[8];
   size_t nm = 0;
