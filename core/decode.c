@@ -327,7 +327,7 @@ static void expand_dynamic(EvalCtx *ctx, const HclBlock *raw,
       xpush(a, out, xb);
     return;
   }
-  Value coll = val_unmark_deep(a, each);
+  Value coll = val_unmark(each);
   for (uint32_t i = 0; i < coll.len; i++) {
     Value k, v;
     element(a, coll, i, &k, &v);

@@ -254,6 +254,22 @@ static void test_unknown_sensitive(void)
   T_EQ_STR(str(get(v, "secret")), "s");
   T_CHECK(val_is_unknown(get(v, "size")));
   T_CHECK(!val_is_unknown(v));
+  /* marks survive dynamic expansion: on elements and on the collection */
+  T_CHECK(decode(&f, "name = \"a\"\n"
+                     "dynamic \"rule\" {\n  for_each = [var.sec]\n"
+                     "  content {\n    port = 1\n    proto = rule.value\n"
+                     "  }\n}\n"
+                     "dynamic \"tag\" {\n  for_each = sensitive([\"t\"])\n"
+                     "  content {\n    port = 2\n    proto = tag.value\n"
+                     "  }\n}\n", &top, &v));
+  Value r = get(v, "rule");
+  T_EQ_INT(r.len, 1);
+  if (r.len == 1)
+    T_CHECK(val_is_sensitive(get(r.u.elems[0], "proto")));
+  Value t = get(v, "tag");
+  T_EQ_INT(t.len, 1);
+  if (t.len == 1)
+    T_CHECK(val_has_sensitive(t));
   fx_done(&f);
 }
 
