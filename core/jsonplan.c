@@ -1072,11 +1072,27 @@ typedef struct XEnt {
   const HclBlock **blocks;      /* the blocks of one type */
   uint32_t nblocks;
   const ProvNestedBlock *nb;    /* its schema, or NULL */
+  uint32_t order;               /* source position: first one wins */
 } XEnt;
 
 static int cmp_xent(const void *x, const void *y)
 {
-  return strcmp(((const XEnt *)x)->name, ((const XEnt *)y)->name);
+  const XEnt *a = x, *b = y;
+  int r = strcmp(a->name, b->name);
+  return r ? r : (a->order > b->order) - (a->order < b->order);
+}
+
+/* A block and its source position, for a stable sort by type. */
+typedef struct BPos {
+  const HclBlock *b;
+  uint32_t pos;
+} BPos;
+
+static int cmp_bpos(const void *x, const void *y)
+{
+  const BPos *a = x, *b = y;
+  int r = strcmp(a->b->type, b->b->type);
+  return r ? r : (a->pos > b->pos) - (a->pos < b->pos);
 }
 
 static int cmp_block_label(const void *x, const void *y)
@@ -1116,25 +1132,6 @@ static void write_block_group(Ctx *c, const XEnt *x)
       write_exprs(c, x->blocks[i]->body, bs, NULL);
     json_w_end_array(w);
   }
-}
-
-/* Adds block b to the entry for its type (creating it). */
-static void add_block(Ctx *c, XEnt *ents, uint32_t *n, const HclBlock *b,
-                      const ProvNestedBlock *nb)
-{
-  for (uint32_t i = 0; i < *n; i++) {
-    if (ents[i].blocks && strcmp(ents[i].name, b->type) == 0) {
-      const HclBlock **nbk = ARENA_NEW(c->a, const HclBlock *,
-                                       ents[i].nblocks + 1);
-      memcpy(nbk, ents[i].blocks, sizeof(HclBlock *) * ents[i].nblocks);
-      nbk[ents[i].nblocks++] = b;
-      ents[i].blocks = nbk;
-      return;
-    }
-  }
-  const HclBlock **one = ARENA_NEW(c->a, const HclBlock *, 1);
-  one[0] = b;
-  ents[(*n)++] = (XEnt){b->type, NULL, one, 1, nb};
 }
 
 /* The "expressions" object of a body: arguments as expressions, nested
@@ -1187,29 +1184,37 @@ static void write_exprs(Ctx *c, const HclBody *body,
   } else if (body) {
     hcl_body_just_attributes(c->a, body, &attrs, &nattrs, &c->d);
   }
-  XEnt *ents = ARENA_NEW(c->a, XEnt, nattrs + nblocks + 1);
+  /* Blocks grouped by type in source order: sort (type, position) and
+  ** take the runs, so many blocks cost n log n, not n^2. */
+  BPos *bp = ARENA_NEW(c->a, BPos, nblocks + 1);
+  uint32_t nb = 0;
+  for (uint32_t i = 0; i < nblocks; i++)
+    if (blocks[i] && !skipped(blocks[i]->type, skip) &&
+        (!s || prov_block_nested(s, blocks[i]->type)))
+      bp[nb++] = (BPos){blocks[i], i};
+  qsort(bp, nb, sizeof(BPos), cmp_bpos);
+  const HclBlock **sorted = ARENA_NEW(c->a, const HclBlock *, nb + 1);
+  for (uint32_t i = 0; i < nb; i++)
+    sorted[i] = bp[i].b;
+  XEnt *ents = ARENA_NEW(c->a, XEnt, nattrs + nb + 1);
   uint32_t n = 0;
-  for (uint32_t i = 0; i < nattrs; i++) {
-    if (!attrs[i] || skipped(attrs[i]->name, skip))
-      continue;
-    bool dup = false;
-    for (uint32_t k = 0; k < n && !dup; k++)
-      dup = strcmp(ents[k].name, attrs[i]->name) == 0;
-    if (!dup)
-      ents[n++] = (XEnt){attrs[i]->name, attrs[i], NULL, 0, NULL};
-  }
-  for (uint32_t i = 0; i < nblocks; i++) {
-    if (skipped(blocks[i]->type, skip))
-      continue;
-    const ProvNestedBlock *nb = s ? prov_block_nested(s, blocks[i]->type)
-                                  : NULL;
-    if (s && !nb)
-      continue;
-    add_block(c, ents, &n, blocks[i], nb);
+  for (uint32_t i = 0; i < nattrs; i++)
+    if (attrs[i] && !skipped(attrs[i]->name, skip))
+      ents[n++] = (XEnt){attrs[i]->name, attrs[i], NULL, 0, NULL, i};
+  for (uint32_t i = 0; i < nb;) {
+    uint32_t k = i + 1;
+    while (k < nb && strcmp(sorted[k]->type, sorted[i]->type) == 0)
+      k++;
+    ents[n++] = (XEnt){sorted[i]->type, NULL, &sorted[i], k - i,
+                       s ? prov_block_nested(s, sorted[i]->type) : NULL,
+                       nattrs + i};
+    i = k;
   }
   qsort(ents, n, sizeof(XEnt), cmp_xent);
   json_w_begin_object(w);
   for (uint32_t i = 0; i < n; i++) {
+    if (i > 0 && strcmp(ents[i].name, ents[i - 1].name) == 0)
+      continue;
     json_w_keyz(w, ents[i].name);
     if (ents[i].attr)
       write_expr(c, ents[i].attr->expr);
@@ -1336,15 +1341,30 @@ static int cmp_cfgres(const void *x, const void *y)
 
 /* schema_version of a configured resource: taken from a planned change
 ** of it (the plan knows the provider's schema version), else 0. */
-static uint64_t cfg_schema_version(const Plan *p, const CfgResource *r)
+static uint64_t cfg_schema_version(Ctx *c, const Plan *p,
+                                   const CfgResource *r, const char *addr)
 {
-  if (!p)
+  (void)c;
+  if (!p || p->nchanges == 0)
     return 0;
-  for (uint32_t i = 0; i < p->nchanges; i++) {
+  /* Changes are sorted by address (plan_sort): find the first one at or
+  ** after addr and look at the run that starts with it. */
+  size_t len = strlen(addr);
+  uint32_t lo = 0, hi = p->nchanges;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    const char *a = p->changes[mid].addr ? p->changes[mid].addr : "";
+    if (strcmp(a, addr) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  for (uint32_t i = lo; i < p->nchanges; i++) {
     const PlChange *ch = &p->changes[i];
-    if ((ch->module == NULL || !ch->module[0]) &&
-        (int)ch->mode == (int)r->mode && ch->type && ch->name &&
-        strcmp(ch->type, r->type) == 0 && strcmp(ch->name, r->name) == 0)
+    const char *a = ch->addr ? ch->addr : "";
+    if (strncmp(a, addr, len) != 0)
+      break;
+    if ((a[len] == 0 || a[len] == '[') && (int)ch->mode == (int)r->mode)
       return ch->schema_version;
   }
   return 0;
@@ -1400,7 +1420,7 @@ static void write_cfg_resource(Ctx *c, const CfgModule *m,
     }
   }
   json_w_keyz(w, "schema_version");
-  json_w_uint(w, cfg_schema_version(p, r));
+  json_w_uint(w, cfg_schema_version(c, p, r, addr));
   w_repetition(c, r->count, r->for_each);
   w_depends_on(c, &r->depends_on);
   json_w_end_object(w);

@@ -584,6 +584,47 @@ static void test_many_modules(void)
   T_CHECK(strstr(buf_str(&b), "\"address\":\"module.f2999\"") != NULL);
 }
 
+/* Many nested blocks stay n log n; schema_version comes from the plan. */
+static void test_many_blocks(void)
+{
+  enum { NB = 20000 };
+  Buf src;
+  buf_init(&src, &A);
+  buf_puts(&src, "resource \"null_resource\" \"a\" {\n");
+  for (int i = 0; i < NB; i++)
+    buf_printf(&src, "  rule { v = \"%d\" }\n", i);
+  buf_puts(&src, "}\n");
+  CfgModule *m = load_cfg(buf_str(&src));
+  T_CHECK(m != NULL);
+  if (!m)
+    return;
+  PlChange cs[3];
+  cs[0] = mk_change("null_resource.a", "a", st_nokey(), PL_NOOP);
+  cs[0].mode = ST_DATA;
+  cs[0].schema_version = 9;
+  cs[1] = mk_change("null_resource.a[0]", "a", st_intkey(0), PL_NOOP);
+  cs[1].schema_version = 3;
+  cs[2] = mk_change("null_resource.ab", "ab", st_nokey(), PL_NOOP);
+  cs[2].schema_version = 7;
+  Plan p;
+  memset(&p, 0, sizeof p);
+  p.changes = cs;
+  p.nchanges = 3;
+  Buf b;
+  buf_init(&b, &A);
+  jplan_plan(&b, &p, m, schema_of, NULL);
+  const char *out = buf_str(&b);
+  check_json_line(out);
+  int count = 0;
+  for (const char *q = out; (q = strstr(q, "{\"v\":{\"constant_value\":"));
+       q++)
+    count++;
+  T_EQ_INT(count, NB);
+  T_CHECK(strstr(out, "{\"v\":{\"constant_value\":\"0\"}},{\"v\":"
+                      "{\"constant_value\":\"1\"}},") != NULL);
+  T_CHECK(strstr(out, "\"schema_version\":3}]") != NULL);
+}
+
 int main(void)
 {
   arena_init(&A, 0);
@@ -596,6 +637,7 @@ int main(void)
   T_RUN(test_plan_prior_state_and_modules);
   T_RUN(test_refresh_only_drift_keeps_noop);
   T_RUN(test_many_modules);
+  T_RUN(test_many_blocks);
   arena_release(&A);
   return t_done("jsonplan");
 }
