@@ -17,6 +17,7 @@
 extern const CmdEntry cmd_version;
 extern const CmdEntry cmd_help;
 extern const CmdEntry cmd_fmt;
+extern const CmdEntry cmd_init;
 extern const CmdEntry cmd_console;
 extern const CmdEntry cmd_force_unlock;
 extern const CmdEntry cmd_state;
@@ -41,6 +42,7 @@ static const CmdEntry *const commands[] = {
     &cmd_fmt,
     &cmd_force_unlock,
     &cmd_help,
+    &cmd_init,
     &cmd_state,
     &cmd_state_list,
     &cmd_state_mv,
