@@ -731,6 +731,27 @@ static void dv_push(const R *r, DVec *d, Diff *x, const char *key)
   d->n++;
 }
 
+typedef struct KD {
+  const char *k;
+  Diff *d;
+} KD;
+
+static int cmp_kd(const void *x, const void *y)
+{
+  return strcmp(((const KD *)x)->k, ((const KD *)y)->k);
+}
+
+/* Sorts a keyed vector by key (renderers print members in name order). */
+static void dv_sort(const R *r, DVec *d)
+{
+  KD *t = ARENA_NEW(r->a, KD, d->n + 1);
+  for (uint32_t i = 0; i < d->n; i++)
+    t[i].k = d->k[i], t[i].d = d->v[i];
+  qsort(t, d->n, sizeof *t, cmp_kd);
+  for (uint32_t i = 0; i < d->n; i++)
+    d->k[i] = t[i].k, d->v[i] = t[i].d;
+}
+
 /* ---- Slices: LCS and ProcessSlice -------------------------------------- */
 
 typedef void (*SliceFn)(const R *r, void *ctx, int64_t bi, int64_t ai);
@@ -1375,6 +1396,7 @@ static Diff *cd_nested_object(const R *r, const Chg *c,
     ch.bexp = ch.aexp = false;
     dv_push(r, &out, cd_wo(r, &ch, cur), at->name);
   }
+  dv_sort(r, &out);
   Diff *d = d_new(r, DK_OBJECT, cur, m_matches(c->rp));
   d->el = out.v, d->keys = out.k, d->n = out.n;
   d->nested = true;
@@ -1543,18 +1565,10 @@ static Diff *cd_block(const R *r, Chg c, const ProvBlockSchema *b)
   for (uint32_t i = 0; i < b->nattrs; i++) {
     const ProvAttrSchema *at = as[i];
     if (at->flags & PROV_WRITE_ONLY) {
-      /* Keep the attribute list sorted: insert in place. */
-      Diff *x = cd_wo(r, &c, cur);
-      dv_push(r, &out, x, at->name);
-      for (uint32_t k = out.n - 1; k > 0 && strcmp(out.k[k - 1], at->name) > 0;
-           k--) {
-        Diff *tv = out.v[k];
-        const char *tk = out.k[k];
-        out.v[k] = out.v[k - 1], out.k[k] = out.k[k - 1];
-        out.v[k - 1] = tv, out.k[k - 1] = tk;
-      }
+      dv_push(r, &out, cd_wo(r, &c, cur), at->name);
     }
   }
+  dv_sort(r, &out);
   d = d_new(r, DK_BLOCK, cur, m_matches(c.rp));
   d->el = out.v, d->keys = out.k, d->n = out.n;
   d->groups = gs, d->ngroups = ng;

@@ -794,6 +794,116 @@ static void test_read_and_moved_import(void)
   T_EQ_STR(change_text(&n), "");
 }
 
+/* More of Terraform's TestResourceChange_primitiveTypes/JSON cases. */
+static void test_terraform_oracles(void)
+{
+  const Type *mt = ty_map(&A, &ty_string);
+  ProvAttrSchema at[] = {ATTR("id", &ty_string), ATTR("ami", &ty_string),
+                         ATTR("bar", &ty_string), ATTR("foo", &ty_string),
+                         ATTR("name", &ty_string), ATTR("tags", NULL)};
+  at[5].type = mt;
+  ProvBlockSchema s = {at, 6, NULL, 0, NULL, false, NULL};
+  PlChange c = chg(PL_UPDATE,
+                   O(6, "id", S("i-02ae66f368e8518a9"), "ami", S("ami-BEFORE"),
+                     "bar", S("bar"), "foo", S("foo"), "name", S("alice"),
+                     "tags", M(1, "name", S("bob"))),
+                   O(6, "id", S("i-02ae66f368e8518a9"), "ami", S("ami-AFTER"),
+                     "bar", S("bar"), "foo", S("foo"), "name", S("alice"),
+                     "tags", M(1, "name", S("bob"))), &s);
+  T_EQ_STR(change_text(&c),
+           "  # test_instance.example will be updated in-place\n"
+           "  ~ resource \"test_instance\" \"example\" {\n"
+           "      ~ ami  = \"ami-BEFORE\" -> \"ami-AFTER\"\n"
+           "        id   = \"i-02ae66f368e8518a9\"\n"
+           "        name = \"alice\"\n"
+           "        tags = {\n"
+           "            \"name\" = \"bob\"\n"
+           "        }\n"
+           "        # (2 unchanged attributes hidden)\n"
+           "    }");
+
+  static const ProvAttrSchema fa[] = {ATTR("name", &ty_string),
+                                      ATTR("forced", &ty_string)};
+  static const ProvBlockSchema fs = {fa, 2, NULL, 0, NULL, false, NULL};
+  PlChange d = chg(PL_DELETE_THEN_CREATE,
+                   O(2, "name", S("name"), "forced", S("")),
+                   O(2, "name", S("name"), "forced", S("example")), &fs);
+  ValPath *rp = ARENA_NEW(&A, ValPath, 1);
+  rp[0] = path1("forced");
+  d.replace_paths = rp;
+  d.nreplace_paths = 1;
+  T_EQ_STR(change_text(&d),
+           "  # test_instance.example must be replaced\n"
+           "-/+ resource \"test_instance\" \"example\" {\n"
+           "      + forced = \"example\" # forces replacement\n"
+           "        name   = \"name\"\n"
+           "    }");
+
+  static const ProvAttrSchema ja[] = {ATTR("id", &ty_string),
+                                      ATTR("json_field", &ty_string)};
+  static const ProvBlockSchema js = {ja, 2, NULL, 0, NULL, false, NULL};
+  PlChange e = chg(PL_UPDATE,
+                   O(2, "id", S("i-02ae66f368e8518a9"), "json_field",
+                     S("{\"aaa\": [42, {\"foo\":\"bar\"}, \"value\"]}")),
+                   O(2, "id", UNK(), "json_field",
+                     S("{\"aaa\": [42, {\"foo\":\"baz\"}, \"value\"]}")), &js);
+  T_EQ_STR(change_text(&e),
+           "  # test_instance.example will be updated in-place\n"
+           "  ~ resource \"test_instance\" \"example\" {\n"
+           "      ~ id         = \"i-02ae66f368e8518a9\" -> (known after "
+           "apply)\n"
+           "      ~ json_field = jsonencode(\n"
+           "          ~ {\n"
+           "              ~ aaa = [\n"
+           "                    42,\n"
+           "                  ~ {\n"
+           "                      ~ foo = \"bar\" -> \"baz\"\n"
+           "                    },\n"
+           "                    \"value\",\n"
+           "                ]\n"
+           "            }\n"
+           "        )\n"
+           "    }");
+
+  static const ProvAttrSchema ci[] = {ATTR("user", &ty_string),
+                                      SATTR("password", &ty_string)};
+  static const ProvObjectSchema cio = {PROV_NEST_SINGLE, ci, 2};
+  static const ProvAttrSchema sa[] = {
+    ATTR("id", &ty_string), SATTR("password", &ty_string),
+    {"conn_info", NULL, &cio, PROV_OPTIONAL, NULL, NULL}};
+  static const ProvBlockSchema ss = {sa, 3, NULL, 0, NULL, false, NULL};
+  PlChange f = chg(PL_CREATE, NULLOBJ(),
+                   O(3, "id", UNK(), "password", S("top-secret"), "conn_info",
+                     O(2, "user", S("not-secret"), "password",
+                       S("top-secret"))), &ss);
+  T_EQ_STR(change_text(&f),
+           "  # test_instance.example will be created\n"
+           "  + resource \"test_instance\" \"example\" {\n"
+           "      + conn_info = {\n"
+           "          + password = (sensitive value)\n"
+           "          + user     = \"not-secret\"\n"
+           "        }\n"
+           "      + id        = (known after apply)\n"
+           "      + password  = (sensitive value)\n"
+           "    }");
+  static const ProvAttrSchema ea[] = {ATTR("id", &ty_string),
+                                      ATTR("str", &ty_string),
+                                      SATTR("password", &ty_string)};
+  static const ProvBlockSchema es = {ea, 3, NULL, 0, NULL, false, NULL};
+  PlChange g = chg(PL_UPDATE,
+                   O(3, "id", S("blah"), "str", S("before"), "password",
+                     S("top-secret")),
+                   O(3, "id", UNK(), "str", S("after"), "password",
+                     S("top-secret")), &es);
+  T_EQ_STR(change_text(&g),
+           "  # test_instance.example will be updated in-place\n"
+           "  ~ resource \"test_instance\" \"example\" {\n"
+           "      ~ id       = \"blah\" -> (known after apply)\n"
+           "      ~ str      = \"before\" -> \"after\"\n"
+           "        # (1 unchanged attribute hidden)\n"
+           "    }");
+}
+
 /* ---- whole plans ------------------------------------------------------------ */
 
 static void test_plan_no_changes(void)
@@ -1106,6 +1216,7 @@ int main(void)
   T_RUN(test_set_block_sensitive);
   T_RUN(test_nested_attribute_single);
   T_RUN(test_read_and_moved_import);
+  T_RUN(test_terraform_oracles);
   T_RUN(test_plan_no_changes);
   T_RUN(test_plan_full);
   T_RUN(test_plan_outputs_only_and_drift);
