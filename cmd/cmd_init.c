@@ -282,6 +282,14 @@ static void need_add(Arena *a, Need **v, uint32_t *n, uint32_t *cap,
     x->range = *rng;
 }
 
+/* The source a local provider name maps to: required_providers, else
+** hashicorp/NAME (the name alone normalises to it). */
+static const char *source_of(Arena *a, const CfgModule *m, const char *local)
+{
+  const char *s = cfg_provider_source(m, local);
+  return s ? s : arena_strdup(a, local);
+}
+
 static int cmp_need(const void *x, const void *y)
 {
   return strcmp(((const Need *)x)->addr, ((const Need *)y)->addr);
@@ -349,12 +357,11 @@ static int run(Cli *cli, int argc, char **argv)
              &m->required_providers[i].range, &d);
   for (uint32_t i = 0; i < m->nproviders; i++)
     need_add(a, &need, &nneed, &capneed,
-             cfg_provider_source(m, m->providers[i].name),
+             source_of(a, m, m->providers[i].name),
              &m->providers[i].range, &d);
   for (uint32_t i = 0; i < m->nresources; i++)
     need_add(a, &need, &nneed, &capneed,
-             cfg_provider_source(m, cfg_resource_provider_name(
-                                        &m->resources[i])),
+             source_of(a, m, cfg_resource_provider_name(&m->resources[i])),
              &m->resources[i].range, &d);
   if (nneed)
     qsort(need, nneed, sizeof *need, cmp_need);
@@ -365,7 +372,9 @@ static int run(Cli *cli, int argc, char **argv)
 
   cli_out(cli, "\nInitializing the backend...\n");
   ProvReg reg;
-  if (!preg_init(&reg, a, config, &d)) {
+  bool reg_ok = preg_init(&reg, a, config, &d);
+  reg.fetch = true;   /* check the live server, not the cache */
+  if (!reg_ok) {
     cli_diags(cli, &d);
     preg_close(&reg);
     return 1;
@@ -466,6 +475,16 @@ static int run(Cli *cli, int argc, char **argv)
     if (!f || fwrite(canon, 1, clen, f) != clen || fclose(f) != 0)
       diag_error(&d, NULL, "Failed to cache provider schema", "%s: %s",
                  cfile, strerror(errno));
+    /* The key later commands pin (see net/provreg.h). */
+    const char *ifile = arena_printf(a, "%s/identity", cdir);
+    if (*ident) {
+      f = fopen(ifile, "w");
+      if (!f || fprintf(f, "%s\n", ident) < 0 || fclose(f) != 0)
+        diag_error(&d, NULL, "Failed to cache provider identity", "%s: %s",
+                   ifile, strerror(errno));
+    } else {
+      unlink(ifile);
+    }
   }
   preg_close(&reg);
   if (diag_has_errors(&d)) {

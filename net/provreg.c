@@ -39,6 +39,11 @@ bool preg_init(ProvReg *r, Arena *a, const char *config_flag, Diags *d)
   return true;
 }
 
+static const char *cache_path(ProvReg *r, const char *addr, const char *f)
+{
+  return arena_printf(r->arena, ".terraform/providers/%s/%s", addr, f);
+}
+
 static void remember(ProvReg *r, Prov *p)
 {
   PregInst *in = ARENA_NEW(r->arena, PregInst, 1);
@@ -73,6 +78,16 @@ Prov *preg_open(ProvReg *r, const char *source, Diags *d)
       e = ARENA_NEW(r->arena, PregEndpoint, 1);
       e->source = norm;
       e->usable = phttps_endpoint(r->arena, hp, &e->ep, d);
+      const char *id;
+      size_t n;
+      if (e->usable && !r->fetch && !e->ep.pinned_pubkey &&
+          prov_read_file(r->arena, cache_path(r, norm, "identity"), &id,
+                         &n) &&
+          n > 8 && strncmp(id, "sha256//", 8) == 0) {
+        while (n && (id[n - 1] == '\n' || id[n - 1] == ' '))
+          n--;
+        e->ep.pinned_pubkey = arena_strndup(r->arena, id, n);
+      }
       e->next = r->endpoints;
       r->endpoints = e;
     }
@@ -84,6 +99,16 @@ Prov *preg_open(ProvReg *r, const char *source, Diags *d)
       return NULL;
     }
     Prov *p = phttps_open(r->arena, norm, &e->ep);
+    const char *js;
+    size_t n;
+    if (!r->fetch &&
+        prov_read_file(r->arena, cache_path(r, norm, "schema.json"), &js,
+                       &n)) {
+      /* A cache that does not decode is ignored: the schema is fetched. */
+      Diags tmp;
+      diag_init(&tmp, r->arena);
+      phttps_preload_schema(p, js, n, &tmp);
+    }
     remember(r, p);
     return p;
   }

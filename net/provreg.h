@@ -22,6 +22,13 @@
 ** - An unknown source gives the error "Failed to query available provider
 **   packages" naming the source and showing the cairn.ini section that
 **   would map it.
+** - What `cairn init` recorded is used: for a remote source ADDR,
+**   .terraform/providers/ADDR/schema.json (relative to the working
+**   directory) is loaded instead of calling GetProviderSchema, and
+**   .terraform/providers/ADDR/identity (the server's public-key hash) pins
+**   the server's key unless the host configuration pins one itself, so a
+**   changed server key fails every command until `cairn init -upgrade`.
+**   Setting `fetch` (cairn init does) ignores both.
 ** - preg_init, preg_open and preg_close are called from one thread (the
 **   owner); the returned Provs follow core/provider.h's thread rules.
 ** - Memory: the registry, the host configuration and every instance live
@@ -48,6 +55,7 @@ typedef struct ProvReg {
   HostCfg cfg;               /* the loaded host configuration */
   PregEndpoint *endpoints;   /* one per remote source opened so far */
   PregInst *insts;           /* every instance opened, for preg_close */
+  bool fetch;                /* ignore .terraform/providers/ (cairn init) */
 } ProvReg;
 
 /* Loads the host configuration (config_flag: the -config=FILE value, or
