@@ -904,6 +904,26 @@ static void test_terraform_oracles(void)
            "    }");
 }
 
+/* Values that do not match the schema are drawn, not crashed on. */
+static void test_mismatched_shapes(void)
+{
+  ProvNestedBlock nb;
+  ProvBlockSchema s = with_block(PROV_NEST_LIST, &nb);
+  PlChange c = chg(PL_UPDATE,
+                   O(3, "ami", N(1), "id", L(&ty_string, 1, S("x")),
+                     "root_block_device", S("not a list")),
+                   O(3, "ami", S("x"), "id", M(1, "k", S("v")),
+                     "root_block_device", N(3)), &s);
+  const char *t = change_text(&c);
+  T_CHECK(strstr(t, "~ ami = 1 -> \"x\"") != NULL);
+  PlChange d = chg(PL_UPDATE, S("weird"), N(2), NULL);
+  T_CHECK(change_text(&d) != NULL);
+  PlChange e = chg(PL_CREATE, NULLOBJ(),
+                   O(1, "x", S("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]"
+                                "]]]]]]]]]]]]]]]]]]]]")), NULL);
+  T_CHECK(strstr(change_text(&e), "jsonencode(") != NULL);
+}
+
 /* ---- whole plans ------------------------------------------------------------ */
 
 static void test_plan_no_changes(void)
@@ -1217,6 +1237,7 @@ int main(void)
   T_RUN(test_nested_attribute_single);
   T_RUN(test_read_and_moved_import);
   T_RUN(test_terraform_oracles);
+  T_RUN(test_mismatched_shapes);
   T_RUN(test_plan_no_changes);
   T_RUN(test_plan_full);
   T_RUN(test_plan_outputs_only_and_drift);
