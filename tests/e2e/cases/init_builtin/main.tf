@@ -1,0 +1,3 @@
+resource "null_resource" "a" {}
+
+resource "random_pet" "p" {}
