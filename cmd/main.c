@@ -15,6 +15,9 @@
 #include "cli.h"
 
 extern const CmdEntry cmd_version;
+extern const CmdEntry cmd_plan;
+extern const CmdEntry cmd_destroy;
+extern const CmdEntry cmd_apply;
 extern const CmdEntry cmd_help;
 extern const CmdEntry cmd_fmt;
 extern const CmdEntry cmd_init;
@@ -38,11 +41,14 @@ extern const CmdEntry cmd_workspace_show;
 
 /* Sorted by name; main commands first in the help listing. */
 static const CmdEntry *const commands[] = {
+    &cmd_apply,
     &cmd_console,
+    &cmd_destroy,
     &cmd_fmt,
     &cmd_force_unlock,
     &cmd_help,
     &cmd_init,
+    &cmd_plan,
     &cmd_state,
     &cmd_state_list,
     &cmd_state_mv,

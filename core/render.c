@@ -75,12 +75,15 @@ static void colt(const R *r, Buf *o, const char *s)
 {
   Buf t;
   buf_init(&t, r->a);
+  const char *start = s;
   while (*s) {
     if (!strncmp(s, "Terraform", 9)) {
       buf_puts(&t, r->tool);
       s += 9;
-    } else if (!strncmp(s, "terraform", 9)) {
-      /* Command lines: the lower-case program name. */
+    } else if (!strncmp(s, "terraform", 9) && (s[9] == ' ' || s[9] == '"') &&
+               (s == start || s[-1] == ' ' || s[-1] == '"')) {
+      /* Command lines ("terraform apply"), not addresses such as
+      ** terraform_data.a: the lower-case program name. */
       for (const char *q = r->tool; *q; q++)
         buf_putc(&t, (char)(*q >= 'A' && *q <= 'Z' ? *q + 32 : *q));
       s += 9;

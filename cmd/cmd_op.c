@@ -1,0 +1,500 @@
+/*
+** cmd_op: the machinery plan, apply, destroy and show share.  See
+** cmd_op.h.
+*/
+#include "cmd_op.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "eval.h"
+#include "json.h"
+#include "pool.h"
+#include "workspace.h"
+
+
+volatile sig_atomic_t op_interrupted;
+
+static void on_sigint(int sig)
+{
+  (void)sig;
+  op_interrupted = 1;
+}
+
+void op_init(Op *op, Cli *cli)
+{
+  memset(op, 0, sizeof *op);
+  op->cli = cli;
+  op->a = cli->arena;
+  diag_init(&op->d, op->a);
+  op->lock = true;
+  op->refresh = true;
+  op->input = true;
+  op->parallelism = -1;   /* unset: host configuration, else 10 */
+  op->lock_timeout = "0s";
+}
+
+const CliFlag *op_flags(Op *op, char kind, int *n)
+{
+  CliFlag *f = ARENA_NEW(op->a, CliFlag, 32);
+  int k = 0;
+  f[k++] = (CliFlag){"var", FLAG_LIST, &op->var_dummy};
+  f[k++] = (CliFlag){"var-file", FLAG_LIST, &op->file_dummy};
+  f[k++] = (CliFlag){"state", FLAG_STRING, &op->state_path};
+  f[k++] = (CliFlag){"state-out", FLAG_STRING, &op->state_out};
+  f[k++] = (CliFlag){"backup", FLAG_STRING, &op->backup};
+  f[k++] = (CliFlag){"lock", FLAG_BOOL, &op->lock};
+  f[k++] = (CliFlag){"lock-timeout", FLAG_STRING, &op->lock_timeout};
+  f[k++] = (CliFlag){"parallelism", FLAG_INT, &op->parallelism};
+  f[k++] = (CliFlag){"refresh", FLAG_BOOL, &op->refresh};
+  f[k++] = (CliFlag){"input", FLAG_BOOL, &op->input};
+  f[k++] = (CliFlag){"json", FLAG_BOOL, &op->json};
+  f[k++] = (CliFlag){"no-color", FLAG_BOOL, &op->no_color};
+  f[k++] = (CliFlag){"compact-warnings", FLAG_BOOL, &op->compact_warnings};
+  f[k++] = (CliFlag){"replace", FLAG_LIST, &op->replace};
+  f[k++] = (CliFlag){"target", FLAG_LIST, &op->target};
+  f[k++] = (CliFlag){"refresh-only", FLAG_BOOL, &op->refresh_only};
+  f[k++] = (CliFlag){"config", FLAG_STRING, &op->config};
+  if (kind == 'p') {
+    f[k++] = (CliFlag){"out", FLAG_STRING, &op->out_path};
+    f[k++] = (CliFlag){"detailed-exitcode", FLAG_BOOL, &op->detailed};
+    f[k++] = (CliFlag){"destroy", FLAG_BOOL, &op->destroy};
+  }
+  if (kind == 'a') {
+    f[k++] = (CliFlag){"auto-approve", FLAG_BOOL, &op->auto_approve};
+    f[k++] = (CliFlag){"destroy", FLAG_BOOL, &op->destroy};
+  }
+  *n = k;
+  return f;
+}
+
+/* -var and -var-file in command-line order (two list flags would lose
+** their relative order, which decides precedence). */
+static void collect_var_args(Op *op, int argc, char **argv, int rest)
+{
+  op->vargs = ARENA_NEW(op->a, VarsArg, (size_t)argc + 1);
+  for (int i = 0; i < rest && i < argc; i++) {
+    const char *s = argv[i];
+    if (strcmp(s, "--") == 0)
+      break;
+    const char *name = s + 1;
+    if (*name == '-')
+      name++;
+    const char *eq = strchr(name, '=');
+    size_t nl = eq ? (size_t)(eq - name) : strlen(name);
+    bool is_var = nl == 3 && !strncmp(name, "var", 3);
+    bool is_file = nl == 8 && !strncmp(name, "var-file", 8);
+    const char *val = eq ? eq + 1 : NULL;
+    bool takes_value = !eq && (is_var || is_file ||
+                               (nl == 5 && !strncmp(name, "state", 5)) ||
+                               (nl == 9 && !strncmp(name, "state-out", 9)) ||
+                               (nl == 6 && !strncmp(name, "backup", 6)) ||
+                               (nl == 12 && !strncmp(name, "lock-timeout", 12)) ||
+                               (nl == 11 && !strncmp(name, "parallelism", 11)) ||
+                               (nl == 7 && !strncmp(name, "replace", 7)) ||
+                               (nl == 6 && !strncmp(name, "target", 6)) ||
+                               (nl == 6 && !strncmp(name, "config", 6)) ||
+                               (nl == 3 && !strncmp(name, "out", 3)));
+    if (takes_value && i + 1 < argc)
+      val = argv[++i];
+    if ((is_var || is_file) && val) {
+      op->vargs[op->nvargs].kind = is_var ? VARS_CLI_VAR : VARS_CLI_FILE;
+      op->vargs[op->nvargs++].text = val;
+    }
+  }
+}
+
+bool op_parse(Op *op, char kind, int argc, char **argv, int *rest)
+{
+  int nf;
+  const CliFlag *f = op_flags(op, kind, &nf);
+  if (!cli_parse_flags(op->cli, argc, argv, f, nf, rest, &op->d)) {
+    cli_diags(op->cli, &op->d);
+    return false;
+  }
+  collect_var_args(op, argc, argv, *rest);
+  if (op->no_color)
+    op->cli->color = false;
+  if (op->parallelism != -1 &&
+      (op->parallelism < 1 || op->parallelism > POOL_MAX_THREADS)) {
+    diag_error(&op->d, NULL, "Invalid parallelism",
+               "The -parallelism value must be between 1 and %d.",
+               POOL_MAX_THREADS);
+    cli_diags(op->cli, &op->d);
+    return false;
+  }
+  if (op->json) {
+    buf_init(&op->uibuf, op->a);
+    op->ui.out = &op->uibuf;
+    jui_version(&op->ui);
+    cli_out_buf(op->cli, &op->uibuf);
+    buf_clear(&op->uibuf);
+  }
+  return true;
+}
+
+void op_flush_diags(Op *op)
+{
+  if (!op->d.head)
+    return;
+  if (op->json) {
+    jui_diagnostics(&op->ui, &op->d, &op->cli->files);
+    cli_out_buf(op->cli, &op->uibuf);
+    buf_clear(&op->uibuf);
+  } else {
+    cli_diags(op->cli, &op->d);
+  }
+  diag_init(&op->d, op->a);
+}
+
+static const char *read_line(Arena *a)
+{
+  Buf b;
+  buf_init(&b, a);
+  int c;
+  bool any = false;
+  while ((c = fgetc(stdin)) != EOF) {
+    any = true;
+    if (c == '\n')
+      break;
+    buf_putc(&b, (char)c);
+  }
+  if (!any)
+    return NULL;
+  if (b.len && b.p[b.len - 1] == '\r')
+    b.p[--b.len] = 0;
+  return buf_str(&b);
+}
+
+static const char *prompt_var(void *ctx, const CfgVariable *v)
+{
+  Op *op = ctx;
+  cli_out(op->cli, "var.%s\n", v->name);
+  if (v->description && v->description[0])
+    cli_out(op->cli, "  %s\n", v->description);
+  cli_out(op->cli, "\n  Enter a value: ");
+  fflush(stdout);
+  const char *s = read_line(op->a);
+  cli_out(op->cli, "\n");
+  return s;
+}
+
+/* Go duration subset: 0, 10s, 1m30s, 500ms. -1 on a malformed one. */
+static long parse_duration_ms(const char *s)
+{
+  if (strcmp(s, "0") == 0)
+    return 0;
+  long total = 0;
+  const char *p = s;
+  if (!*p)
+    return -1;
+  while (*p) {
+    char *end;
+    errno = 0;
+    double v = strtod(p, &end);
+    if (end == p || errno)
+      return -1;
+    p = end;
+    double mul;
+    if (!strncmp(p, "ms", 2)) {
+      mul = 1;
+      p += 2;
+    } else if (*p == 's') {
+      mul = 1000;
+      p++;
+    } else if (*p == 'm') {
+      mul = 60000;
+      p++;
+    } else if (*p == 'h') {
+      mul = 3600000;
+      p++;
+    } else {
+      return -1;
+    }
+    total += (long)(v * mul);
+  }
+  return total;
+}
+
+static void lock_notice(void *ctx)
+{
+  Op *op = ctx;
+  if (!op->json)
+    cli_out(op->cli, "Acquiring state lock. This may take a few moments...\n");
+}
+
+bool op_load(Op *op, bool need_vars)
+{
+  Cli *cli = op->cli;
+  op->m = cfg_load_dir(op->a, ".", &cli->files, &op->d);
+  if (diag_has_errors(&op->d)) {
+    op_flush_diags(op);
+    return false;
+  }
+  if (need_vars) {
+    VarsInput in;
+    memset(&in, 0, sizeof in);
+    in.args = op->vargs;
+    in.nargs = op->nvargs;
+    in.dir = ".";
+    in.environ = environ;
+    in.input = op->input && isatty(0);
+    in.prompt = prompt_var;
+    in.prompt_ctx = op;
+    if (!vars_collect(op->a, op->m, &in, &cli->files, &op->vars, &op->nvars,
+                      &op->d)) {
+      op_flush_diags(op);
+      return false;
+    }
+  }
+  if (!preg_init(&op->reg, op->a, op->config, &op->d)) {
+    op_flush_diags(op);
+    return false;
+  }
+  op->reg_ready = true;
+  if (op->parallelism == -1)
+    op->parallelism = op->reg.cfg.parallelism > 0 ? op->reg.cfg.parallelism
+                                                  : 10;
+  if (op->reg.cfg.lock_timeout_ms >= 0 && strcmp(op->lock_timeout, "0s") == 0)
+    op->lock_timeout_ms = op->reg.cfg.lock_timeout_ms;
+  op->workspace = ws_current(op->a, ".", &op->d);
+  const char *path = op->state_path ? op->state_path
+                                    : ws_state_path(op->a, ".", op->workspace);
+  StMgrOpts so = {path, op->state_out, op->backup};
+  stmgr_init(&op->mgr, op->a, &so);
+  op->mgr_ready = true;
+  long to = op->lock_timeout_ms > 0 ? op->lock_timeout_ms
+                                    : parse_duration_ms(op->lock_timeout);
+  if (to < 0) {
+    diag_error(&op->d, NULL, "Invalid lock timeout",
+               "The -lock-timeout value \"%s\" is not a duration like 10s "
+               "or 1m.", op->lock_timeout);
+    op_flush_diags(op);
+    return false;
+  }
+  if (op->lock &&
+      !stmgr_lock(&op->mgr, "OperationTypeApply", to, lock_notice, op,
+                  &op->d)) {
+    op_flush_diags(op);
+    return false;
+  }
+  if (!stmgr_load(&op->mgr, &op->state, &op->d)) {
+    op_flush_diags(op);
+    return false;
+  }
+  uint32_t ndang;
+  const StIntent *dang = stmgr_dangling(&op->mgr, &ndang);
+  for (uint32_t i = 0; i < ndang; i++)
+    diag_warning(&op->d, NULL, "Possibly created but unrecorded object",
+                 "An earlier interrupted run started creating %s at %s and "
+                 "did not record the result (idempotency key %s). If the "
+                 "provider created it, import it; otherwise nothing needs "
+                 "doing.", dang[i].addr, dang[i].time, dang[i].id);
+  signal(SIGINT, on_sigint);
+  return true;
+}
+
+/* ---- progress ------------------------------------------------------------ */
+
+static void go_duration(Buf *b, double secs)
+{
+  long s = (long)(secs + 0.5);
+  if (s >= 3600)
+    buf_printf(b, "%ldh%ldm%lds", s / 3600, (s / 60) % 60, s % 60);
+  else if (s >= 60)
+    buf_printf(b, "%ldm%lds", s / 60, s % 60);
+  else
+    buf_printf(b, "%lds", s);
+}
+
+static void on_event(void *ctx, const EngEvent *ev)
+{
+  Op *op = ctx;
+  Buf b;
+  buf_init(&b, op->a);
+  if (ev->kind == ENG_EV_APPLY_DONE) {
+    if (ev->action == PL_CREATE)
+      op->added++;
+    else if (ev->action == PL_UPDATE)
+      op->changed++;
+    else if (ev->action == PL_DELETE)
+      op->destroyed++;
+  }
+  if (op->json) {
+    if (!ev->change)
+      return;
+    PlChange c = *ev->change;
+    c.action = ev->action;
+    c.deposed = ev->deposed;
+    int el = (int)(ev->elapsed + 0.5);
+    switch (ev->kind) {
+    case ENG_EV_APPLY_START:
+      jui_apply_start(&op->ui, &c, ev->id_key, ev->id_value);
+      break;
+    case ENG_EV_APPLY_DONE:
+      jui_apply_complete(&op->ui, &c, ev->id_key, ev->id_value, el);
+      break;
+    case ENG_EV_APPLY_ERRORED:
+      jui_apply_errored(&op->ui, &c, el);
+      break;
+    default:
+      break;
+    }
+    cli_out_buf(op->cli, &op->uibuf);
+    buf_clear(&op->uibuf);
+    return;
+  }
+  buf_puts(&b, ev->addr);
+  if (ev->deposed)
+    buf_printf(&b, " (deposed object %s)", ev->deposed);
+  buf_puts(&b, ": ");
+  const char *idk = ev->id_key, *idv = ev->id_value;
+  switch (ev->kind) {
+  case ENG_EV_REFRESH_START:
+    buf_puts(&b, "Refreshing state...");
+    break;
+  case ENG_EV_READ_START:
+    buf_puts(&b, "Reading...");
+    idk = NULL;
+    break;
+  case ENG_EV_READ_DONE:
+    buf_puts(&b, "Read complete after ");
+    go_duration(&b, ev->elapsed);
+    break;
+  case ENG_EV_APPLY_START:
+    buf_puts(&b, ev->action == PL_CREATE   ? "Creating..."
+                 : ev->action == PL_DELETE ? "Destroying..."
+                                           : "Modifying...");
+    if (ev->action == PL_CREATE)
+      idk = NULL;
+    break;
+  case ENG_EV_APPLY_DONE:
+    buf_puts(&b, ev->action == PL_CREATE   ? "Creation complete after "
+                 : ev->action == PL_DELETE ? "Destruction complete after "
+                                           : "Modifications complete after ");
+    go_duration(&b, ev->elapsed);
+    if (ev->action == PL_DELETE)
+      idk = NULL;
+    break;
+  case ENG_EV_APPLY_ERRORED:
+    return;   /* errors show as diagnostics at the end */
+  }
+  if (idk && idv)
+    buf_printf(&b, " [%s=%s]", idk, idv);
+  buf_putc(&b, '\n');
+  if (op->cli->color)
+    cli_out(op->cli, "\x1b[0m\x1b[1m%s\x1b[0m", buf_str(&b));
+  else
+    cli_out_buf(op->cli, &b);
+}
+
+static Prov *open_provider(void *ctx, const char *fqn, Diags *d)
+{
+  Op *op = ctx;
+  return preg_open(&op->reg, fqn, d);
+}
+
+bool op_engine(Op *op, PlMode mode)
+{
+  EngOpts eo;
+  memset(&eo, 0, sizeof eo);
+  eo.parallelism = op->parallelism;
+  eo.refresh = op->refresh;
+  eo.mode = mode;
+  eo.vars = op->vars;
+  eo.nvars = op->nvars;
+  eo.workspace = op->workspace;
+  eo.replace = op->replace.items;
+  eo.nreplace = (uint32_t)op->replace.n;
+  eo.open_provider = open_provider;
+  eo.open_ctx = op;
+  eo.event = on_event;
+  eo.event_ctx = op;
+  eo.stop = &op_interrupted;
+  eo.root_dir = ".";
+  if (op->target.n) {
+    diag_error(&op->d, NULL, "Resource targeting is not supported yet",
+               "cairn does not implement -target yet; plan without it.");
+    op_flush_diags(op);
+    return false;
+  }
+  op->e = eng_new(op->a, op->m, &op->cli->files, op->state, &eo, &op->d);
+  if (!op->e) {
+    op_flush_diags(op);
+    return false;
+  }
+  return true;
+}
+
+bool op_approve(Op *op, const char *question, const char *detail)
+{
+  cli_out(op->cli, "\n%s%s%s\n%s\n  Only 'yes' will be accepted to %s.\n\n"
+          "  Enter a value: ", op->cli->color ? "\x1b[1m" : "", question,
+          op->cli->color ? "\x1b[0m" : "", detail,
+          strstr(question, "destroy") ? "confirm" : "approve");
+  fflush(stdout);
+  const char *s = read_line(op->a);
+  cli_out(op->cli, "\n");
+  return s && strcmp(s, "yes") == 0;
+}
+
+int op_finish(Op *op, int status)
+{
+  op_flush_diags(op);
+  if (op->e)
+    eng_close(op->e);
+  op->e = NULL;
+  if (op->mgr_ready) {
+    Diags d;
+    diag_init(&d, op->a);
+    stmgr_unlock(&op->mgr, &d);
+    stmgr_close(&op->mgr);
+    op->mgr_ready = false;
+    if (d.head) {
+      cli_diags(op->cli, &d);
+      if (diag_has_errors(&d) && status == 0)
+        status = 1;
+    }
+  }
+  if (op->reg_ready)
+    preg_close(&op->reg);
+  op->reg_ready = false;
+  signal(SIGINT, SIG_DFL);
+  return status;
+}
+
+void op_print_outputs(Op *op, const State *s)
+{
+  if (op->json) {
+    jui_outputs_state(&op->ui, s);
+    cli_out_buf(op->cli, &op->uibuf);
+    buf_clear(&op->uibuf);
+    return;
+  }
+  if (!s->noutputs)
+    return;
+  Buf b;
+  buf_init(&b, op->a);
+  buf_printf(&b, "\n%sOutputs:%s\n\n", op->cli->color ? "\x1b[0m\x1b[1m\x1b[32m" : "",
+             op->cli->color ? "\x1b[0m" : "");
+  for (uint32_t i = 0; i < s->noutputs; i++) {
+    const StOutput *o = &s->outputs[i];
+    buf_printf(&b, "%s = ", o->name);
+    if (o->sensitive) {
+      buf_puts(&b, "<sensitive>\n");
+      continue;
+    }
+    Value v;
+    Diags d;
+    diag_init(&d, op->a);
+    if (json_value_typed(op->a, o->value, o->type, &v, &d, NULL))
+      eval_format_value(&b, v, 0);
+    else
+      buf_puts(&b, "(unreadable)");
+    buf_putc(&b, '\n');
+  }
+  cli_out_buf(op->cli, &b);
+}

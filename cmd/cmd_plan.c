@@ -1,0 +1,108 @@
+/*
+** cmd_plan: `cairn plan`, and the plan-then-apply shared by apply and
+** destroy (cmd_apply.c calls cmd_plan_run).
+*/
+#include <string.h>
+
+#include "cmd_op.h"
+#include "planfile.h"
+#include "render.h"
+
+int cmd_plan_run(Op *op, PlMode mode, Plan **out);
+
+/* Plans and prints the plan.  Returns 0, or 1 on errors. */
+int cmd_plan_run(Op *op, PlMode mode, Plan **out)
+{
+  if (!op_engine(op, mode))
+    return 1;
+  Plan *p = NULL;
+  bool ok = eng_plan(op->e, op->state, &p, &op->d);
+  *out = p;
+  op_flush_diags(op);
+  if (!ok || !p)
+    return 1;
+  if (op->json) {
+    for (uint32_t i = 0; i < p->ndrift; i++)
+      jui_resource_drift(&op->ui, &p->drift[i]);
+    jui_planned_changes(&op->ui, p);
+    jui_change_summary(&op->ui, plan_counts(p),
+                       mode == PL_MODE_DESTROY ? "destroy" : "plan");
+    cli_out_buf(op->cli, &op->uibuf);
+    buf_clear(&op->uibuf);
+    return 0;
+  }
+  Buf b;
+  buf_init(&b, op->a);
+  RenderOpts ro = {op->cli->color, "cairn", 0, false};
+  render_plan(&b, p, &ro);
+  cli_out_buf(op->cli, &b);
+  return 0;
+}
+
+static int run(Cli *cli, int argc, char **argv)
+{
+  Op op;
+  op_init(&op, cli);
+  int rest;
+  if (!op_parse(&op, 'p', argc, argv, &rest))
+    return 2;
+  if (rest < argc) {
+    cli_err(cli, "\nError: Too many command line arguments\n\nTo specify a "
+                 "working directory for the plan, use the global -chdir "
+                 "flag.\n\n");
+    return 2;
+  }
+  if (!op_load(&op, true))
+    return op_finish(&op, 1);
+  PlMode mode = op.destroy        ? PL_MODE_DESTROY
+                : op.refresh_only ? PL_MODE_REFRESH_ONLY
+                                  : PL_MODE_NORMAL;
+  Plan *p;
+  int st = cmd_plan_run(&op, mode, &p);
+  if (st)
+    return op_finish(&op, st);
+  if (op.out_path) {
+    if (!planfile_write(op.a, op.out_path, p, &op.d))
+      return op_finish(&op, 1);
+    if (!op.json)
+      cli_out(cli, "\n─────────────────────────────────────────────────────"
+                   "────────────────────────\n\nSaved the plan to: %s\n\n"
+                   "To perform exactly these actions, run the following "
+                   "command to apply:\n    cairn apply \"%s\"\n",
+              op.out_path, op.out_path);
+  } else if (!op.json && p->applyable) {
+    cli_out(cli, "\n─────────────────────────────────────────────────────"
+                 "────────────────────────\n\nNote: You didn't use the -out "
+                 "option to save this plan, so cairn can't guarantee to take "
+                 "exactly these actions if you run \"cairn apply\" now.\n");
+  }
+  int status = 0;
+  if (op.detailed && p->applyable)
+    status = 2;
+  return op_finish(&op, status);
+}
+
+const CmdEntry cmd_plan = {
+    "plan", "Show changes required by the current configuration",
+    "Usage: cairn [global options] plan [options]\n\n"
+    "  Generates a speculative execution plan, showing what actions cairn\n"
+    "  would take to apply the current configuration.\n\n"
+    "Options:\n\n"
+    "  -destroy            Plan to destroy all managed objects.\n"
+    "  -refresh-only       Plan only to update the state from remote objects.\n"
+    "  -refresh=false      Skip checking for changes made outside cairn.\n"
+    "  -replace=ADDR       Force replacement of this resource instance.\n"
+    "  -out=FILE           Write the plan to FILE for `cairn apply FILE`.\n"
+    "  -detailed-exitcode  Exit 0 when no changes, 1 on error, 2 when the\n"
+    "                      plan has changes.\n"
+    "  -var 'NAME=VALUE'   Set a root input variable.\n"
+    "  -var-file=FILE      Load variable values from FILE.\n"
+    "  -input=false        Do not prompt for missing variables.\n"
+    "  -parallelism=N      At most N concurrent operations (default 10).\n"
+    "  -lock=false         Do not lock the state (dangerous).\n"
+    "  -lock-timeout=D     Retry taking the lock for duration D.\n"
+    "  -state=PATH         State file (default terraform.tfstate).\n"
+    "  -json               Machine-readable UI output.\n"
+    "  -no-color           No terminal colours.\n"
+    "  -compact-warnings   Show warnings in compact form.\n",
+    run, true};

@@ -1,0 +1,2621 @@
+/*
+** engine: graph, instances, plan and apply.  See engine.h and
+** docs/engine.md.
+**
+** The graph has one node per provider configuration, local, output,
+** configured resource, and resource that only the state knows (an
+** "orphan").  Edges come from references.  A resource node's visit
+** evaluates count/for_each and correlates the instances with the state;
+** dag_walk then fans the node out into pieces of CHUNK instances that run
+** in parallel.  The node's aggregate value (an object, a tuple of objects
+** for count, an object of objects for for_each) is built on the owner
+** thread when every piece is done, before dependents start.
+*/
+#include "engine.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "convert.h"
+#include "dag.h"
+#include "decode.h"
+#include "eval.h"
+#include "json.h"
+#include "objchange.h"
+#include "planfile.h"
+#include "pool.h"
+#include "validate.h"
+
+#ifndef CAIRN_VERSION
+#define CAIRN_VERSION "0.0.0"
+#endif
+
+#define CHUNK 64   /* instances per piece: amortises pool overhead */
+
+typedef enum NodeKind {
+  N_PROVIDER,
+  N_LOCAL,
+  N_OUTPUT,
+  N_RESOURCE,
+  N_ORPHAN
+} NodeKind;
+
+typedef struct ProvSlot {
+  const char *local_name;
+  const char *alias;
+  const char *fqn;
+  const char *state_addr;   /* provider["fqn"] or provider["fqn"].alias */
+  const CfgProvider *cfg;   /* NULL: empty configuration */
+  Prov *prov;
+  ProvProviderSchema *schema;
+  bool builtin;
+  uint32_t node;
+} ProvSlot;
+
+typedef struct Inst {
+  StKey key;
+  const char *addr;
+  const char *deposed;      /* a deposed object (planned for delete) */
+  bool in_config;
+  bool has_count;
+  int64_t count_index;
+  bool has_each;
+  Value each_key, each_value;
+  const StObject *prior;    /* the prior object (current or deposed) */
+  PlChange *change;         /* planned change (plan) / the change to apply */
+  PlChange *drift;
+  Value value;              /* published instance value */
+  bool refreshed;           /* plan: refreshed object below replaces prior */
+  StObject *new_obj;        /* plan: refreshed or read object (NULL: gone) */
+  EngEvent *ev_head, *ev_tail;
+  Diags diags;
+  bool diags_ready;
+  bool failed;
+} Inst;
+
+typedef struct Node {
+  NodeKind kind;
+  const char *name;         /* for cycle messages */
+  const CfgResource *res;
+  const CfgLocal *local;
+  const CfgOutput *out;
+  ProvSlot *ps;             /* provider of a resource / the slot itself */
+  StResource *sres;         /* prior state resource */
+  const char *addr;         /* resource address */
+  StMode mode;
+  const char *type;
+  const char *rname;
+  const ProvTypeSchema *tschema;
+  int repetition;           /* 0 none, 1 count, 2 for_each */
+  Inst *inst;
+  uint32_t ninst;
+  Value agg;
+  bool pending;             /* a planned change exists (data deferral) */
+  const char *const *deps;  /* static resource addresses it refers to */
+  uint32_t ndeps;
+  uint32_t *dep_nodes;      /* resource/orphan nodes it depends on */
+  uint32_t ndep_nodes;
+  Diags diags;
+  bool diags_ready;
+  bool flushed;
+  bool finished;            /* done() has seen it */
+} Node;
+
+typedef struct StrMap {
+  const char **keys;
+  uint32_t *vals;
+  uint32_t cap;
+} StrMap;
+
+typedef enum Phase { PH_PLAN, PH_APPLY } Phase;
+
+struct Engine {
+  Arena *a;
+  const CfgModule *m;
+  SrcFiles *files;
+  EngOpts o;
+  ProvSlot *slots;
+  uint32_t nslots;
+  Node *nodes;
+  uint32_t nnodes;
+  uint32_t cap_nodes;
+  StrMap by_name;           /* "local.x", "t.n", "data.t.n", "output.x" */
+  Dag g;
+  uint32_t *topo;           /* event/diag order */
+  uint32_t topo_pos;
+  Pool *pool;
+  Arena *warena;            /* per worker: results */
+  int nworkers;
+  pthread_mutex_t mu;       /* prior_state / plan collections */
+  Phase phase;
+  State *state;             /* plan: refreshed copy; apply: working state */
+  StMgr *mgr;
+  Plan *plan;
+  StrMap changes;           /* apply: address(+deposed) -> change index */
+  Value *varvals;
+  const char *cwd;
+  bool closed;
+};
+
+/* ---- small utilities ---------------------------------------------------- */
+
+static uint32_t str_hash(const char *s)
+{
+  uint32_t h = 2166136261u;
+  for (; *s; s++)
+    h = (h ^ (uint8_t)*s) * 16777619u;
+  return h;
+}
+
+static void map_init(StrMap *m, Arena *a, uint32_t n)
+{
+  uint32_t cap = 16;
+  while (cap < n * 2 + 2)
+    cap *= 2;
+  m->cap = cap;
+  m->keys = ARENA_NEW(a, const char *, cap);
+  m->vals = ARENA_NEW(a, uint32_t, cap);
+}
+
+static void map_put(StrMap *m, const char *k, uint32_t v)
+{
+  uint32_t i = str_hash(k) & (m->cap - 1);
+  while (m->keys[i] && strcmp(m->keys[i], k) != 0)
+    i = (i + 1) & (m->cap - 1);
+  m->keys[i] = k;
+  m->vals[i] = v;
+}
+
+static bool map_get(const StrMap *m, const char *k, uint32_t *v)
+{
+  if (!m->cap)
+    return false;
+  uint32_t i = str_hash(k) & (m->cap - 1);
+  while (m->keys[i]) {
+    if (strcmp(m->keys[i], k) == 0) {
+      *v = m->vals[i];
+      return true;
+    }
+    i = (i + 1) & (m->cap - 1);
+  }
+  return false;
+}
+
+static double now_sec(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static Arena *worker_arena(Engine *e, PoolWorker *w)
+{
+  return &e->warena[w->id];
+}
+
+static Diags *inst_diags(Inst *in, Arena *a)
+{
+  if (!in->diags_ready) {
+    diag_init(&in->diags, a);
+    in->diags_ready = true;
+  }
+  return &in->diags;
+}
+
+static Diags *node_diags(Engine *e, Node *n, Arena *a)
+{
+  (void)e;
+  if (!n->diags_ready) {
+    diag_init(&n->diags, a);
+    n->diags_ready = true;
+  }
+  return &n->diags;
+}
+
+static void add_event(Arena *a, Inst *in, EngEventKind k, PlAction act,
+                      const PlChange *c, Value obj, double elapsed)
+{
+  EngEvent *ev = ARENA_NEW(a, EngEvent, 1);
+  ev->kind = k;
+  ev->addr = in->addr;
+  ev->deposed = in->deposed;
+  ev->action = act;
+  ev->change = c;
+  ev->elapsed = elapsed;
+  /* [id=x]: the object's id, falling back to name (format/object_id.go) */
+  static const char *const idk[] = {"id", "name"};
+  if (obj.type && obj.type->kind == TY_OBJECT && val_is_known(obj) &&
+      !val_is_null(obj)) {
+    for (int i = 0; i < 2; i++) {
+      bool f;
+      Value v = val_attr(obj, idk[i], &f);
+      if (f && v.type->kind == TY_STRING && val_is_known(v) &&
+          !val_is_null(v) && !val_is_sensitive(v) && v.len) {
+        ev->id_key = idk[i];
+        ev->id_value = v.u.s;
+        break;
+      }
+    }
+  }
+  if (in->ev_tail)
+    in->ev_tail->next = ev;
+  else
+    in->ev_head = ev;
+  in->ev_tail = ev;
+}
+
+/* A diagnostic about instance in, attributed to its resource block. */
+static Diag *inst_error(Diags *d, const Node *n, const Inst *in,
+                        const char *summary, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static Diag *inst_error(Diags *d, const Node *n, const Inst *in,
+                        const char *summary, const char *fmt, ...)
+{
+  char buf[2048];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  const SrcRange *r = n->res ? &n->res->range : NULL;
+  Diag *g = diag_error(d, r, summary, "%s", buf);
+  if (in)
+    diag_set_address(d, g, in->addr);
+  return g;
+}
+
+static const char *bug_suffix =
+    "\n\nThis is a bug in the provider, which should be reported in the "
+    "provider's own issue tracker.";
+
+/* ---- values to and from the state ---------------------------------------- */
+
+/* cty's TestConformance: have is want, with dynamic in want accepting
+** anything. */
+static bool conforms(const Type *have, const Type *want)
+{
+  if (want->kind == TY_DYNAMIC || have == want)
+    return true;
+  if (have->kind != want->kind)
+    return false;
+  switch (want->kind) {
+  case TY_LIST:
+  case TY_SET:
+  case TY_MAP:
+    return conforms(have->elem, want->elem);
+  case TY_OBJECT:
+  case TY_TUPLE:
+    if (have->n != want->n)
+      return false;
+    for (uint32_t i = 0; i < want->n; i++) {
+      if (want->kind == TY_OBJECT && strcmp(have->names[i], want->names[i]))
+        return false;
+      if (!conforms(have->types[i], want->types[i]))
+        return false;
+    }
+    return true;
+  default:
+    return true;
+  }
+}
+
+static const Type *implied(Engine *e, const ProvBlockSchema *b)
+{
+  return prov_schema_implied_type(e->a, b);
+}
+
+/* Marks the values at the given paths sensitive. */
+static Value mark_path(Arena *a, Value v, const PathStep *s, uint32_t n)
+{
+  if (n == 0)
+    return val_sensitive(v);
+  if (val_is_null(v) || val_is_unknown(v))
+    return v;
+  const Type *t = v.type;
+  if (s->kind == PS_ATTR && t->kind == TY_OBJECT) {
+    int i = ty_attr_index(t, s->name);
+    if (i < 0)
+      return v;
+    Value *el = ARENA_NEW(a, Value, t->n);
+    memcpy(el, v.u.elems, sizeof(Value) * t->n);
+    el[i] = mark_path(a, el[i], s + 1, n - 1);
+    Value r = v;
+    r.u.elems = el;
+    return r;
+  }
+  if (s->kind == PS_INDEX && (t->kind == TY_LIST || t->kind == TY_TUPLE) &&
+      s->index >= 0 && (uint32_t)s->index < v.len) {
+    Value *el = ARENA_NEW(a, Value, v.len);
+    memcpy(el, v.u.elems, sizeof(Value) * v.len);
+    el[s->index] = mark_path(a, el[s->index], s + 1, n - 1);
+    Value r = v;
+    r.u.elems = el;
+    return r;
+  }
+  if (s->kind == PS_KEY && (t->kind == TY_MAP || t->kind == TY_OBJECT)) {
+    if (t->kind == TY_OBJECT) {
+      PathStep st = {PS_ATTR, s->name, 0};
+      return mark_path(a, v, &st, 1) ;
+    }
+    MapEntry *en = ARENA_NEW(a, MapEntry, v.len ? v.len : 1);
+    memcpy(en, v.u.entries, sizeof(MapEntry) * v.len);
+    for (uint32_t i = 0; i < v.len; i++)
+      if (strcmp(en[i].key, s->name) == 0)
+        en[i].val = mark_path(a, en[i].val, s + 1, n - 1);
+    Value r = v;
+    r.u.entries = en;
+    return r;
+  }
+  return v;
+}
+
+/* Collects the paths of sensitive marks in v (outermost only). */
+typedef struct PathList {
+  ValPath *items;
+  uint32_t n, cap;
+} PathList;
+
+static void collect_marks(Arena *a, Value v, PathStep *stack, uint32_t depth,
+                          PathList *out)
+{
+  if (val_is_sensitive(v)) {
+    if (out->n == out->cap) {
+      uint32_t nc = out->cap ? out->cap * 2 : 4;
+      ValPath *ni = ARENA_NEW(a, ValPath, nc);
+      if (out->n)
+        memcpy(ni, out->items, sizeof(ValPath) * out->n);
+      out->items = ni;
+      out->cap = nc;
+    }
+    PathStep *cp = ARENA_NEW(a, PathStep, depth ? depth : 1);
+    if (depth)
+      memcpy(cp, stack, sizeof(PathStep) * depth);
+    out->items[out->n++] = (ValPath){cp, depth};
+    return;
+  }
+  if (val_is_null(v) || val_is_unknown(v) || depth >= 64)
+    return;
+  const Type *t = v.type;
+  switch (t->kind) {
+  case TY_OBJECT:
+    for (uint32_t i = 0; i < t->n; i++) {
+      stack[depth] = (PathStep){PS_ATTR, t->names[i], 0};
+      collect_marks(a, v.u.elems[i], stack, depth + 1, out);
+    }
+    break;
+  case TY_LIST:
+  case TY_TUPLE:
+  case TY_SET:
+    for (uint32_t i = 0; i < v.len; i++) {
+      stack[depth] = (PathStep){PS_INDEX, NULL, (int64_t)i};
+      collect_marks(a, v.u.elems[i], stack, depth + 1, out);
+    }
+    break;
+  case TY_MAP:
+    for (uint32_t i = 0; i < v.len; i++) {
+      stack[depth] = (PathStep){PS_KEY, v.u.entries[i].key, 0};
+      collect_marks(a, v.u.entries[i].val, stack, depth + 1, out);
+    }
+    break;
+  default:
+    break;
+  }
+}
+
+/* Copies the sensitive marks of `from` onto `to` where the shapes agree
+** (config-derived marks onto the provider's planned value). */
+static Value copy_marks(Arena *a, Value to, Value from)
+{
+  PathList pl = {0};
+  PathStep stack[64];
+  collect_marks(a, from, stack, 0, &pl);
+  for (uint32_t i = 0; i < pl.n; i++)
+    to = mark_path(a, to, pl.items[i].steps, pl.items[i].n);
+  return to;
+}
+
+/* The typed, marked value of a state object.  False with a diagnostic on
+** attributes that do not fit the schema. */
+static bool decode_obj(Engine *e, Arena *a, const Node *n, const Inst *in,
+                       const StObject *o, Value *out, Diags *d)
+{
+  const ProvBlockSchema *b = n->tschema->schema.block;
+  const Type *t = implied(e, b);
+  if (val_is_null(o->attrs)) {
+    inst_error(d, n, in, "Unsupported state",
+               "The state object of %s uses the legacy attributes_flat "
+               "form, which cairn cannot read.", in ? in->addr : n->addr);
+    return false;
+  }
+  Value v;
+  if (o->schema_version == (uint64_t)n->tschema->schema.version) {
+    Diags tmp;
+    diag_init(&tmp, a);
+    if (!json_value_typed(a, o->attrs, t, &v, &tmp, NULL)) {
+      Diag *g = inst_error(d, n, in, "Invalid resource state",
+                           "The state of %s does not match the schema of "
+                           "%s: %s", in ? in->addr : n->addr, n->type,
+                           tmp.head ? tmp.head->detail : "");
+      (void)g;
+      return false;
+    }
+  } else {
+    /* UpgradeResourceState with the JSON text. */
+    Buf js;
+    buf_init(&js, a);
+    if (!json_write_value(&js, o->attrs, NULL, 0, d))
+      return false;
+    ProvCall c = {a, d, NULL};
+    ProvUpgradeReq rq = {n->type, (int64_t)o->schema_version, js.p,
+                         js.len};
+    ProvUpgradeResp rs = {{0}};
+    n->ps->prov->ops->upgrade_resource_state(n->ps->prov, &c, &rq, &rs);
+    if (diag_has_errors(d))
+      return false;
+    if (!rs.upgraded_state.type) {
+      inst_error(d, n, in, "Invalid resource state upgrade",
+                 "Provider \"%s\" returned no state for %s.", n->ps->fqn,
+                 in ? in->addr : n->addr);
+      return false;
+    }
+    v = rs.upgraded_state;
+  }
+  v = prov_mark_sensitive(a, b, v);
+  for (uint32_t i = 0; i < o->nsensitive; i++)
+    v = mark_path(a, v, o->sensitive[i].steps, o->sensitive[i].n);
+  *out = v;
+  return true;
+}
+
+/* A state object for value v (typed, marked): attributes as generic JSON
+** written against the schema type; sensitive_attributes from the marks
+** that are not the schema's own. */
+static StObject *make_obj(Engine *e, Arena *a, const Node *n, Value v,
+                          ProvBytes priv, Value config_marks, Diags *d)
+{
+  const ProvBlockSchema *b = n->tschema->schema.block;
+  StObject *o = ARENA_NEW(a, StObject, 1);
+  Buf js;
+  buf_init(&js, a);
+  Value plain = val_unmark_deep(a, v);
+  if (!json_write_value(&js, plain, implied(e, b), JSON_W_UNKNOWN_NULL, d))
+    return NULL;
+  if (!json_parse(a, js.p, js.len, &o->attrs, d, NULL))
+    return NULL;
+  o->attrs_flat = val_dynamic_null;
+  o->schema_version = (uint64_t)n->tschema->schema.version;
+  o->priv = priv.p;
+  o->priv_len = priv.n;
+  PathList pl = {0};
+  PathStep stack[64];
+  if (config_marks.type)
+    collect_marks(a, config_marks, stack, 0, &pl);
+  o->sensitive = pl.items;
+  o->nsensitive = pl.n;
+  o->deps = n->deps;
+  o->ndeps = n->ndeps;
+  o->create_before_destroy = n->res && n->res->create_before_destroy;
+  o->status = ST_READY;
+  return o;
+}
+
+/* ---- scope: resolving references ------------------------------------------ */
+
+typedef struct Scope {
+  Engine *e;
+  const Node *n;
+  const Inst *in;
+} Scope;
+
+static EvalResolveResult resolve(EvalCtx *ctx, const HclTraversal *t,
+                                 uint32_t *consumed, Value *out)
+{
+  Scope *s = ctx->resolve_data;
+  Engine *e = s->e;
+  EvalRef r;
+  if (!eval_parse_ref(t, &r, ctx->diags))
+    return EVAL_RES_ERROR;
+  char key[512];
+  uint32_t idx;
+  switch (r.kind) {
+  case EVAL_REF_VAR:
+    for (uint32_t i = 0; i < e->m->nvariables; i++)
+      if (strcmp(e->m->variables[i].name, r.name) == 0) {
+        *out = e->varvals[i];
+        *consumed = 2;
+        return EVAL_RES_OK;
+      }
+    diag_error(ctx->diags, &r.range, "Reference to undeclared input variable",
+               "An input variable with the name \"%s\" has not been "
+               "declared. This variable can be declared with a variable "
+               "\"%s\" {} block.", r.name, r.name);
+    return EVAL_RES_ERROR;
+  case EVAL_REF_LOCAL:
+    snprintf(key, sizeof key, "local.%s", r.name);
+    if (!map_get(&e->by_name, key, &idx)) {
+      diag_error(ctx->diags, &r.range, "Reference to undeclared local value",
+                 "A local value with the name \"%s\" has not been declared.",
+                 r.name);
+      return EVAL_RES_ERROR;
+    }
+    *out = e->nodes[idx].agg;
+    *consumed = 2;
+    return EVAL_RES_OK;
+  case EVAL_REF_RESOURCE:
+  case EVAL_REF_DATA:
+    snprintf(key, sizeof key, "%s%s.%s",
+             r.kind == EVAL_REF_DATA ? "data." : "", r.type, r.name);
+    if (!map_get(&e->by_name, key, &idx) ||
+        e->nodes[idx].kind != N_RESOURCE) {
+      diag_error(ctx->diags, &r.range, "Reference to undeclared resource",
+                 "A %sresource \"%s\" \"%s\" has not been declared in the "
+                 "root module.", r.kind == EVAL_REF_DATA ? "data " : "managed ",
+                 r.type, r.name);
+      return EVAL_RES_ERROR;
+    }
+    *out = e->nodes[idx].agg;
+    *consumed = r.kind == EVAL_REF_DATA ? 3 : 2;
+    return EVAL_RES_OK;
+  case EVAL_REF_COUNT:
+    if (!s->in || !s->in->has_count) {
+      diag_error(ctx->diags, &r.range,
+                 "Reference to \"count\" in non-counted context",
+                 "The \"count\" object can only be used in \"module\", "
+                 "\"resource\", and \"data\" blocks, and only when the "
+                 "\"count\" argument is set.");
+      return EVAL_RES_ERROR;
+    }
+    *out = val_int(s->in->count_index);
+    *consumed = 2;
+    return EVAL_RES_OK;
+  case EVAL_REF_EACH:
+    if (!s->in || !s->in->has_each) {
+      diag_error(ctx->diags, &r.range,
+                 "Reference to \"each\" in context without for_each",
+                 "The \"each\" object can be used only in \"module\" or "
+                 "\"resource\" blocks, and only when the \"for_each\" "
+                 "argument is set.");
+      return EVAL_RES_ERROR;
+    }
+    *out = strcmp(r.name, "key") == 0 ? s->in->each_key : s->in->each_value;
+    *consumed = 2;
+    return EVAL_RES_OK;
+  case EVAL_REF_PATH:
+    if (strcmp(r.name, "cwd") == 0)
+      *out = val_cstr(ctx->arena, e->cwd);
+    else
+      *out = val_cstr(ctx->arena, e->o.root_dir ? e->o.root_dir : ".");
+    *consumed = 2;
+    return EVAL_RES_OK;
+  case EVAL_REF_TERRAFORM:
+    *out = val_cstr(ctx->arena, e->o.workspace ? e->o.workspace : "default");
+    *consumed = 2;
+    return EVAL_RES_OK;
+  default:
+    diag_error(ctx->diags, &r.range, "Unsupported reference",
+               "This kind of reference is not supported by cairn yet "
+               "(module calls and self are planned).");
+    return EVAL_RES_ERROR;
+  }
+}
+
+static void scope_ctx(EvalCtx *ctx, Scope *s, Engine *e, const Node *n,
+                      const Inst *in, Arena *a, Diags *d)
+{
+  eval_ctx_init(ctx, a, d);
+  s->e = e;
+  s->n = n;
+  s->in = in;
+  ctx->resolve = resolve;
+  ctx->resolve_data = s;
+  ctx->fn.base_dir = e->o.root_dir ? e->o.root_dir : ".";
+  if (e->plan && e->plan->timestamp) {
+    ctx->fn.has_plan_time = true;
+    struct tm tm = {0};
+    if (strptime(e->plan->timestamp, "%Y-%m-%dT%H:%M:%SZ", &tm))
+      ctx->fn.plan_time_sec = (int64_t)timegm(&tm);
+  }
+}
+
+/* ---- graph construction ------------------------------------------------ */
+
+static uint32_t add_node(Engine *e, NodeKind k, const char *name)
+{
+  if (e->nnodes == e->cap_nodes) {
+    uint32_t nc = e->cap_nodes ? e->cap_nodes * 2 : 64;
+    Node *nn = ARENA_NEW(e->a, Node, nc);
+    if (e->nnodes)
+      memcpy(nn, e->nodes, sizeof(Node) * e->nnodes);
+    e->nodes = nn;
+    e->cap_nodes = nc;
+  }
+  Node *n = &e->nodes[e->nnodes];
+  memset(n, 0, sizeof *n);
+  n->kind = k;
+  n->name = name;
+  return e->nnodes++;
+}
+
+static ProvSlot *find_slot(Engine *e, const char *fqn, const char *alias)
+{
+  for (uint32_t i = 0; i < e->nslots; i++)
+    if (strcmp(e->slots[i].fqn, fqn) == 0 &&
+        ((!alias && !e->slots[i].alias) ||
+         (alias && e->slots[i].alias &&
+          strcmp(alias, e->slots[i].alias) == 0)))
+      return &e->slots[i];
+  return NULL;
+}
+
+static ProvSlot *ensure_slot(Engine *e, const char *local, const char *fqn,
+                             const char *alias, Diags *d)
+{
+  ProvSlot *ps = find_slot(e, fqn, alias);
+  if (ps)
+    return ps;
+  ProvSlot *ns = ARENA_NEW(e->a, ProvSlot, e->nslots + 1);
+  if (e->nslots)
+    memcpy(ns, e->slots, sizeof(ProvSlot) * e->nslots);
+  /* nodes keep ProvSlot pointers only after all slots exist (see
+  ** eng_new), so reallocating here is safe. */
+  e->slots = ns;
+  ps = &e->slots[e->nslots++];
+  memset(ps, 0, sizeof *ps);
+  ps->local_name = local;
+  ps->alias = alias;
+  ps->fqn = fqn;
+  ps->state_addr = alias ? arena_printf(e->a, "provider[\"%s\"].%s", fqn, alias)
+                         : arena_printf(e->a, "provider[\"%s\"]", fqn);
+  ps->builtin = prov_lookup_builtin(fqn) != NULL;
+  for (uint32_t i = 0; i < e->m->nproviders; i++) {
+    const CfgProvider *cp = &e->m->providers[i];
+    if (strcmp(cp->name, local) == 0 &&
+        ((!alias && !cp->alias) ||
+         (alias && cp->alias && strcmp(alias, cp->alias) == 0)))
+      ps->cfg = cp;
+  }
+  ps->prov = e->o.open_provider(e->o.open_ctx, fqn, d);
+  if (ps->prov) {
+    ProvCall c = {ps->prov->arena ? ps->prov->arena : e->a, d, NULL};
+    const ProvProviderSchema *sch = NULL;
+    ps->prov->ops->get_schema(ps->prov, &c, &sch);
+    if (sch) {
+      ps->schema = prov_schema_clone(e->a, sch);
+      prov_schema_prepare(e->a, ps->schema);
+    }
+  }
+  return ps;
+}
+
+/* The provider slot a configured resource uses. */
+static ProvSlot *resource_slot(Engine *e, const CfgResource *r, Diags *d)
+{
+  const char *local = cfg_resource_provider_name(r);
+  const char *src = cfg_provider_source(e->m, local);
+  if (!src)
+    src = local;   /* not in required_providers: hashicorp/<local> */
+  const char *fqn = prov_source_normalize(e->a, src, &r->range, d);
+  if (!fqn)
+    return NULL;
+  return ensure_slot(e, local, fqn, r->provider.name ? r->provider.alias : NULL,
+                     d);
+}
+
+/* Parses provider["fqn"].alias from the state. */
+static ProvSlot *state_slot(Engine *e, const char *paddr, Diags *d)
+{
+  const char *p = strstr(paddr, "provider[\"");
+  if (!p) {
+    diag_error(d, NULL, "Invalid provider address in state",
+               "The state names the provider \"%s\", which is not a valid "
+               "provider configuration address.", paddr);
+    return NULL;
+  }
+  p += 10;
+  const char *q = strchr(p, '"');
+  if (!q) {
+    diag_error(d, NULL, "Invalid provider address in state",
+               "The state names the provider \"%s\".", paddr);
+    return NULL;
+  }
+  const char *fqn = arena_strndup(e->a, p, (size_t)(q - p));
+  const char *alias = NULL;
+  if (q[1] == ']' && q[2] == '.')
+    alias = arena_strdup(e->a, q + 3);
+  const char *slash = strrchr(fqn, '/');
+  const char *local = slash ? slash + 1 : fqn;
+  return ensure_slot(e, local, fqn, alias, d);
+}
+
+static const ProvTypeSchema *type_schema(const ProvSlot *ps, StMode mode,
+                                         const char *type)
+{
+  if (!ps || !ps->schema)
+    return NULL;
+  return mode == ST_DATA ? prov_schema_data_source(ps->schema, type)
+                         : prov_schema_resource(ps->schema, type);
+}
+
+typedef struct RefList {
+  HclTraversal *items;
+  uint32_t n, cap;
+} RefList;
+
+static void refs_add(Arena *a, RefList *l, HclTraversal *t, uint32_t n)
+{
+  if (n == 0)
+    return;
+  if (l->n + n > l->cap) {
+    uint32_t nc = (l->n + n) * 2 + 8;
+    HclTraversal *ni = ARENA_NEW(a, HclTraversal, nc);
+    if (l->n)
+      memcpy(ni, l->items, sizeof(HclTraversal) * l->n);
+    l->items = ni;
+    l->cap = nc;
+  }
+  memcpy(l->items + l->n, t, sizeof(HclTraversal) * n);
+  l->n += n;
+}
+
+static void expr_refs(Arena *a, RefList *l, const HclExpr *x)
+{
+  if (!x)
+    return;
+  HclTraversal *t;
+  uint32_t n;
+  hcl_expr_references(a, x, &t, &n);
+  refs_add(a, l, t, n);
+}
+
+/* The node a reference names, or UINT32_MAX. */
+static uint32_t ref_node(Engine *e, const HclTraversal *t)
+{
+  Diags d;
+  ArenaMark mk = arena_mark(e->a);
+  diag_init(&d, e->a);
+  EvalRef r;
+  bool ok = eval_parse_ref(t, &r, &d);
+  arena_rewind(e->a, mk);
+  if (!ok)
+    return UINT32_MAX;
+  char key[512];
+  switch (r.kind) {
+  case EVAL_REF_LOCAL:
+    snprintf(key, sizeof key, "local.%s", r.name);
+    break;
+  case EVAL_REF_RESOURCE:
+    snprintf(key, sizeof key, "%s.%s", r.type, r.name);
+    break;
+  case EVAL_REF_DATA:
+    snprintf(key, sizeof key, "data.%s.%s", r.type, r.name);
+    break;
+  default:
+    return UINT32_MAX;
+  }
+  uint32_t idx;
+  return map_get(&e->by_name, key, &idx) ? idx : UINT32_MAX;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Adds edges from node v to every node its references name; records the
+** static resource dependencies (state "dependencies") of resources. */
+static void link_refs(Engine *e, DagBuilder *b, uint32_t v, RefList *l)
+{
+  Node *n = &e->nodes[v];
+  const char **deps = ARENA_NEW(e->a, const char *, l->n + 1);
+  uint32_t nd = 0;
+  for (uint32_t i = 0; i < l->n; i++) {
+    uint32_t u = ref_node(e, &l->items[i]);
+    if (u == UINT32_MAX || u == v)
+      continue;
+    dag_add_edge(b, v, u);
+    if (e->nodes[u].kind == N_RESOURCE)
+      deps[nd++] = e->nodes[u].addr;
+  }
+  if (n->kind == N_RESOURCE) {
+    qsort(deps, nd, sizeof *deps, cmp_str);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < nd; i++)
+      if (k == 0 || strcmp(deps[k - 1], deps[i]) != 0)
+        deps[k++] = deps[i];
+    n->deps = deps;
+    n->ndeps = k;
+  }
+}
+
+static const char *res_addr(Arena *a, StMode mode, const char *type,
+                            const char *name)
+{
+  return mode == ST_DATA ? arena_printf(a, "data.%s.%s", type, name)
+                         : arena_printf(a, "%s.%s", type, name);
+}
+
+/* Builds nodes and edges for phase ph against state s. */
+static bool build_graph(Engine *e, const State *s, Diags *d)
+{
+  const CfgModule *m = e->m;
+  bool destroy = e->o.mode == PL_MODE_DESTROY;
+  e->nnodes = 0;
+  map_init(&e->by_name, e->a,
+           m->nlocals + m->noutputs + m->nresources + (s ? s->nres : 0));
+  /* providers first: slot nodes */
+  for (uint32_t i = 0; i < e->nslots; i++) {
+    uint32_t v = add_node(e, N_PROVIDER,
+                          arena_printf(e->a, "%s", e->slots[i].state_addr));
+    e->nodes[v].ps = &e->slots[i];
+    e->slots[i].node = v;
+  }
+  for (uint32_t i = 0; i < m->nlocals; i++) {
+    const char *nm = arena_printf(e->a, "local.%s", m->locals[i].name);
+    uint32_t v = add_node(e, N_LOCAL, nm);
+    e->nodes[v].local = &m->locals[i];
+    map_put(&e->by_name, nm, v);
+  }
+  if (!destroy) {
+    for (uint32_t i = 0; i < m->noutputs; i++) {
+      const char *nm = arena_printf(e->a, "output.%s", m->outputs[i].name);
+      uint32_t v = add_node(e, N_OUTPUT, nm);
+      e->nodes[v].out = &m->outputs[i];
+      map_put(&e->by_name, nm, v);
+    }
+    for (uint32_t i = 0; i < m->nresources; i++) {
+      const CfgResource *r = &m->resources[i];
+      StMode mode = r->mode == CFG_DATA ? ST_DATA : ST_MANAGED;
+      const char *addr = res_addr(e->a, mode, r->type, r->name);
+      uint32_t v = add_node(e, N_RESOURCE, addr);
+      Node *n = &e->nodes[v];
+      n->res = r;
+      n->addr = addr;
+      n->mode = mode;
+      n->type = r->type;
+      n->rname = r->name;
+      n->ps = resource_slot(e, r, d);
+      n->tschema = type_schema(n->ps, mode, r->type);
+      n->repetition = r->count ? 1 : r->for_each ? 2 : 0;
+      if (s)
+        n->sres = st_find_resource(s, "", mode, r->type, r->name);
+      map_put(&e->by_name, addr, v);
+    }
+  }
+  /* resources only the state knows (all of them when destroying) */
+  if (s) {
+    for (uint32_t i = 0; i < s->nres; i++) {
+      StResource *sr = s->res[i];
+      if (sr->module[0])
+        continue;   /* modules: not yet */
+      uint32_t ex;
+      if (map_get(&e->by_name, sr->addr, &ex))
+        continue;
+      if (sr->mode == ST_DATA)
+        continue;   /* data sources without config are simply dropped */
+      uint32_t v = add_node(e, N_ORPHAN, sr->addr);
+      Node *n = &e->nodes[v];
+      n->sres = sr;
+      n->addr = sr->addr;
+      n->mode = sr->mode;
+      n->type = sr->type;
+      n->rname = sr->name;
+      n->ps = state_slot(e, sr->provider, d);
+      n->tschema = type_schema(n->ps, sr->mode, sr->type);
+      map_put(&e->by_name, sr->addr, v);
+    }
+  }
+  if (diag_has_errors(d))
+    return false;
+  /* provider slots opened while adding nodes may have reallocated the
+  ** slot array: point nodes at the final slots. */
+  for (uint32_t v = 0; v < e->nnodes; v++) {
+    Node *n = &e->nodes[v];
+    if (n->kind == N_PROVIDER)
+      continue;
+    if (n->ps) {
+      const char *fqn = n->ps->fqn, *alias = n->ps->alias;
+      n->ps = find_slot(e, fqn, alias);
+    }
+  }
+  /* slots added after the provider nodes were made get nodes now */
+  for (uint32_t i = 0; i < e->nslots; i++) {
+    bool has = false;
+    for (uint32_t v = 0; v < e->nnodes && !has; v++)
+      has = e->nodes[v].kind == N_PROVIDER &&
+            strcmp(e->nodes[v].name, e->slots[i].state_addr) == 0;
+    if (!has) {
+      uint32_t v = add_node(e, N_PROVIDER, e->slots[i].state_addr);
+      e->nodes[v].ps = &e->slots[i];
+      e->slots[i].node = v;
+    } else {
+      for (uint32_t v = 0; v < e->nnodes; v++)
+        if (e->nodes[v].kind == N_PROVIDER &&
+            strcmp(e->nodes[v].name, e->slots[i].state_addr) == 0) {
+          e->nodes[v].ps = &e->slots[i];
+          e->slots[i].node = v;
+        }
+    }
+  }
+  for (uint32_t v = 0; v < e->nnodes; v++) {
+    Node *n = &e->nodes[v];
+    if ((n->kind == N_RESOURCE || n->kind == N_ORPHAN) && n->ps &&
+        n->ps->prov && !n->tschema) {
+      diag_error(d, n->res ? &n->res->type_range : NULL,
+                 "Invalid resource type",
+                 "The provider %s does not support %s \"%s\".", n->ps->fqn,
+                 n->mode == ST_DATA ? "data source" : "resource type",
+                 n->type);
+    }
+    if ((n->kind == N_RESOURCE || n->kind == N_ORPHAN) && n->ps &&
+        !n->ps->prov)
+      return false;   /* open_provider reported it */
+  }
+  if (diag_has_errors(d))
+    return false;
+
+  DagBuilder b;
+  dag_builder_init(&b, e->a, e->nnodes);
+  for (uint32_t v = 0; v < e->nnodes; v++) {
+    Node *n = &e->nodes[v];
+    RefList l = {0};
+    switch (n->kind) {
+    case N_PROVIDER:
+      if (n->ps->cfg && n->ps->schema) {
+        HclTraversal *t;
+        uint32_t k;
+        dec_body_refs(e->a, n->ps->cfg->body, n->ps->schema->provider.block,
+                      &t, &k);
+        refs_add(e->a, &l, t, k);
+      }
+      break;
+    case N_LOCAL:
+      expr_refs(e->a, &l, n->local->expr);
+      break;
+    case N_OUTPUT:
+      expr_refs(e->a, &l, n->out->expr);
+      for (uint32_t i = 0; i < n->out->depends_on.n; i++)
+        refs_add(e->a, &l, &n->out->depends_on.items[i], 1);
+      break;
+    case N_RESOURCE: {
+      const CfgResource *r = n->res;
+      expr_refs(e->a, &l, r->count);
+      expr_refs(e->a, &l, r->for_each);
+      if (n->tschema) {
+        HclTraversal *t;
+        uint32_t k;
+        dec_body_refs(e->a, r->body, n->tschema->schema.block, &t, &k);
+        refs_add(e->a, &l, t, k);
+      }
+      for (uint32_t i = 0; i < r->depends_on.n; i++)
+        refs_add(e->a, &l, &r->depends_on.items[i], 1);
+      dag_add_edge(&b, v, n->ps->node);
+      break;
+    }
+    case N_ORPHAN:
+      dag_add_edge(&b, v, n->ps->node);
+      break;
+    }
+    link_refs(e, &b, v, &l);
+  }
+  /* Destroy ordering: an orphan is deleted after everything that
+  ** depends on it (by its recorded dependencies) is deleted or updated. */
+  if (s) {
+    for (uint32_t v = 0; v < e->nnodes; v++) {
+      Node *n = &e->nodes[v];
+      if (!n->sres || (n->kind != N_ORPHAN && n->kind != N_RESOURCE))
+        continue;
+      for (uint32_t i = 0; i < n->sres->ninst; i++) {
+        const StObject *o = n->sres->inst[i]->current;
+        if (!o)
+          continue;
+        for (uint32_t j = 0; j < o->ndeps; j++) {
+          uint32_t u;
+          if (map_get(&e->by_name, o->deps[j], &u) && u != v &&
+              e->nodes[u].kind == N_ORPHAN)
+            dag_add_edge(&b, u, v);
+        }
+      }
+    }
+  }
+  dag_build(&b, &e->g);
+  uint32_t **cyc, *sz;
+  uint32_t nc = dag_cycles(&e->g, e->a, &cyc, &sz);
+  if (nc) {
+    for (uint32_t c = 0; c < nc; c++) {
+      Buf msg;
+      buf_init(&msg, e->a);
+      for (uint32_t k = 0; k < sz[c]; k++)
+        buf_printf(&msg, "%s%s", k ? ", " : "", e->nodes[cyc[c][k]].name);
+      diag_error(d, NULL, arena_printf(e->a, "Cycle: %s", buf_str(&msg)),
+                 "%s", "");
+    }
+    return false;
+  }
+  e->topo = ARENA_NEW(e->a, uint32_t, e->nnodes ? e->nnodes : 1);
+  dag_topo_order(&e->g, e->a, e->topo);
+  return true;
+}
+
+/* ---- expansion -------------------------------------------------------- */
+
+static Inst *new_insts(Arena *a, uint32_t n)
+{
+  return ARENA_NEW(a, Inst, n ? n : 1);
+}
+
+static const char *inst_addr(Arena *a, const Node *n, StKey k)
+{
+  Buf b;
+  buf_init(&b, a);
+  buf_puts(&b, n->addr);
+  st_format_key(&b, k);
+  return buf_str(&b);
+}
+
+/* Evaluates count / for_each of a configured resource into n->inst (the
+** configured instances, in key order), followed by the prior instances
+** the expansion no longer has and every deposed object. */
+static bool expand(Engine *e, Node *n, Arena *a, Diags *d)
+{
+  const CfgResource *r = n->res;
+  Scope sc;
+  EvalCtx ctx;
+  scope_ctx(&ctx, &sc, e, n, NULL, a, d);
+  Inst *ins = NULL;
+  uint32_t nin = 0;
+  if (r->count) {
+    Value v;
+    if (!eval_expr(&ctx, r->count, &v))
+      return false;
+    const SrcRange *rg = &r->count->range;
+    if (val_is_unknown(v)) {
+      diag_error(d, rg, "Invalid count argument",
+                 "The \"count\" value depends on resource attributes that "
+                 "cannot be determined until apply, so cairn cannot predict "
+                 "how many instances will be created. To work around this, "
+                 "use the -target argument to first apply only the resources "
+                 "that the count depends on.");
+      return false;
+    }
+    if (val_is_sensitive(v)) {
+      diag_error(d, rg, "Invalid count argument",
+                 "Sensitive values, or values derived from sensitive values, "
+                 "cannot be used as count arguments. If used, the sensitive "
+                 "value could be exposed as a resource instance key.");
+      return false;
+    }
+    if (val_is_null(v)) {
+      diag_error(d, rg, "Invalid count argument",
+                 "The given \"count\" argument value is null. An integer is "
+                 "required.");
+      return false;
+    }
+    Value nv;
+    ConvError ce = {0};
+    int64_t cnt;
+    if (!conv_convert(a, v, &ty_number, true, &nv, &ce) || !val_num_int(nv, &cnt)) {
+      diag_error(d, rg, "Invalid count argument",
+                 "The given \"count\" argument value is unsuitable: %s.",
+                 val_is_known(v) && v.type->kind == TY_NUMBER
+                     ? "a whole number is required"
+                     : "number required");
+      return false;
+    }
+    if (cnt < 0) {
+      diag_error(d, rg, "Invalid count argument",
+                 "The given \"count\" argument value is unsuitable: must be "
+                 "greater than or equal to zero.");
+      return false;
+    }
+    ins = new_insts(a, (uint32_t)cnt);
+    for (int64_t i = 0; i < cnt; i++) {
+      Inst *in = &ins[nin++];
+      in->key = st_intkey(i);
+      in->has_count = true;
+      in->count_index = i;
+    }
+  } else if (r->for_each) {
+    Value v;
+    if (!eval_expr(&ctx, r->for_each, &v))
+      return false;
+    const SrcRange *rg = &r->for_each->range;
+    const Type *t = v.type;
+    if (val_is_null(v)) {
+      diag_error(d, rg, "Invalid for_each argument",
+                 "The given \"for_each\" argument value is unsuitable: the "
+                 "given \"for_each\" argument value is null. A map, or set "
+                 "of strings is allowed.");
+      return false;
+    }
+    if (val_is_unknown(v) || (!val_is_wholly_known(v) && t->kind == TY_SET)) {
+      diag_error(d, rg, "Invalid for_each argument",
+                 "The \"for_each\" %s includes keys derived from resource "
+                 "attributes that cannot be determined until apply, and so "
+                 "cairn cannot determine the full set of keys that will "
+                 "identify the instances of this resource.\n\nWhen working "
+                 "with unknown values in for_each, it's better to define the "
+                 "map keys statically in your configuration and place "
+                 "apply-time results only in the map values.",
+                 t->kind == TY_SET ? "set" : "map");
+      return false;
+    }
+    if (val_is_sensitive(v)) {
+      diag_error(d, rg, "Invalid for_each argument",
+                 "Sensitive values, or values derived from sensitive values, "
+                 "cannot be used as for_each arguments. If used, the "
+                 "sensitive value could be exposed as a resource instance "
+                 "key.");
+      return false;
+    }
+    if (t->kind == TY_MAP || t->kind == TY_OBJECT) {
+      nin = v.len;
+      if (t->kind == TY_OBJECT)
+        nin = t->n;
+      ins = new_insts(a, nin);
+      for (uint32_t i = 0; i < nin; i++) {
+        const char *k = t->kind == TY_MAP ? v.u.entries[i].key : t->names[i];
+        ins[i].key = st_strkey(a, k, strlen(k));
+        ins[i].has_each = true;
+        ins[i].each_key = val_cstr(a, k);
+        ins[i].each_value =
+            t->kind == TY_MAP ? v.u.entries[i].val : v.u.elems[i];
+      }
+    } else if (t->kind == TY_SET) {
+      if (t->elem->kind != TY_STRING && t->elem->kind != TY_DYNAMIC) {
+        Buf tn;
+        buf_init(&tn, a);
+        ty_friendly(&tn, t->elem);
+        diag_error(d, rg, "Invalid for_each set argument",
+                   "The given \"for_each\" argument value is unsuitable: "
+                   "\"for_each\" supports sets of strings, but you have "
+                   "provided a set containing type %s.", buf_str(&tn));
+        return false;
+      }
+      ins = new_insts(a, v.len);
+      for (uint32_t i = 0; i < v.len; i++) {
+        Value el = v.u.elems[i];
+        if (val_is_null(el)) {
+          diag_error(d, rg, "Invalid for_each set argument",
+                     "The given \"for_each\" argument value is unsuitable: "
+                     "\"for_each\" sets must not contain null values.");
+          return false;
+        }
+        if (val_is_sensitive(el)) {
+          diag_error(d, rg, "Invalid for_each argument",
+                     "Sensitive values, or values derived from sensitive "
+                     "values, cannot be used as for_each arguments.");
+          return false;
+        }
+        Inst *in = &ins[nin++];
+        in->key = st_strkey(a, el.u.s, el.len);
+        in->has_each = true;
+        in->each_key = el;
+        in->each_value = el;
+      }
+    } else {
+      Buf tn;
+      buf_init(&tn, a);
+      ty_friendly(&tn, t);
+      diag_error(d, rg, "Invalid for_each argument",
+                 "The given \"for_each\" argument value is unsuitable: the "
+                 "\"for_each\" argument must be a map, or set of strings, and "
+                 "you have provided a value of type %s.", buf_str(&tn));
+      return false;
+    }
+  } else {
+    ins = new_insts(a, 1);
+    ins[0].key = st_nokey();
+    nin = 1;
+  }
+  /* Configured instances, then prior instances that are gone, then
+  ** deposed objects. */
+  StResource *sr = n->sres;
+  uint32_t extra = 0;
+  if (sr)
+    for (uint32_t i = 0; i < sr->ninst; i++)
+      extra += 1 + sr->inst[i]->ndeposed;
+  Inst *all = new_insts(a, nin + extra);
+  memcpy(all, ins, sizeof(Inst) * nin);
+  uint32_t k = nin;
+  for (uint32_t i = 0; i < nin; i++) {
+    all[i].in_config = true;
+    all[i].addr = inst_addr(a, n, all[i].key);
+    if (sr) {
+      StInstance *si = st_find_instance(e->state ? e->state : NULL, sr,
+                                        all[i].key);
+      if (si)
+        all[i].prior = si->current;
+    }
+  }
+  if (sr) {
+    for (uint32_t i = 0; i < sr->ninst; i++) {
+      StInstance *si = sr->inst[i];
+      bool configured = false;
+      for (uint32_t j = 0; j < nin && !configured; j++)
+        configured = st_key_equal(all[j].key, si->key);
+      if (!configured && si->current) {
+        Inst *in = &all[k++];
+        in->key = si->key;
+        in->addr = inst_addr(a, n, si->key);
+        in->prior = si->current;
+      }
+      for (uint32_t j = 0; j < si->ndeposed; j++) {
+        Inst *in = &all[k++];
+        in->key = si->key;
+        in->addr = inst_addr(a, n, si->key);
+        in->deposed = si->deposed[j].key;
+        in->prior = si->deposed[j].obj;
+      }
+    }
+  }
+  n->inst = all;
+  n->ninst = k;
+  return true;
+}
+
+/* Orphans and destroy mode: every current and deposed object. */
+static void expand_state(Engine *e, Node *n, Arena *a)
+{
+  (void)e;
+  StResource *sr = n->sres;
+  uint32_t cnt = 0;
+  if (sr)
+    for (uint32_t i = 0; i < sr->ninst; i++)
+      cnt += (sr->inst[i]->current ? 1 : 0) + sr->inst[i]->ndeposed;
+  Inst *all = new_insts(a, cnt);
+  uint32_t k = 0;
+  if (sr)
+    for (uint32_t i = 0; i < sr->ninst; i++) {
+      StInstance *si = sr->inst[i];
+      if (si->current) {
+        all[k].key = si->key;
+        all[k].addr = inst_addr(a, n, si->key);
+        all[k].prior = si->current;
+        k++;
+      }
+      for (uint32_t j = 0; j < si->ndeposed; j++) {
+        all[k].key = si->key;
+        all[k].addr = inst_addr(a, n, si->key);
+        all[k].deposed = si->deposed[j].key;
+        all[k].prior = si->deposed[j].obj;
+        k++;
+      }
+    }
+  n->inst = all;
+  n->ninst = k;
+}
+
+/* ---- planning one instance -------------------------------------------- */
+
+static PlChange *new_change(Arena *a, Engine *e, const Node *n,
+                            const Inst *in, PlAction act, PlReason why,
+                            Value before, Value after)
+{
+  (void)e;
+  PlChange *c = ARENA_NEW(a, PlChange, 1);
+  c->addr = in->addr;
+  c->module = "";
+  c->mode = n->mode;
+  c->type = n->type;
+  c->name = n->rname;
+  c->key = in->key;
+  c->deposed = in->deposed;
+  c->provider = n->ps->state_addr;
+  c->provider_name = n->ps->fqn;
+  c->action = act;
+  c->reason = why;
+  c->before = before;
+  c->after = after;
+  c->schema = n->tschema->schema.block;
+  c->schema_version = (uint64_t)n->tschema->schema.version;
+  c->tainted_before = in->prior && in->prior->status == ST_TAINTED &&
+                      !in->deposed;
+  c->cbd = n->res && n->res->create_before_destroy;
+  return c;
+}
+
+static const char *fmt_path(Arena *a, ValPath p)
+{
+  return objc_path_string(a, p);
+}
+
+/* Reports objc problems as one diagnostic each. */
+static void report_errs(Diags *d, const Node *n, const Inst *in,
+                        const char *summary, const char *lead,
+                        ObjcErrs *errs, Arena *a)
+{
+  for (uint32_t i = 0; i < errs->n; i++)
+    inst_error(d, n, in, summary, "%s%s%s: %s.%s", lead, in->addr,
+               fmt_path(a, errs->items[i].path), errs->items[i].reason,
+               bug_suffix);
+}
+
+/* Refreshes a prior object (ReadResource).  *cur receives the refreshed
+** value (null when gone).  Records drift. */
+static bool refresh_obj(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
+                        Value prior, Value *cur)
+{
+  Prov *p = n->ps->prov;
+  add_event(a, in, ENG_EV_REFRESH_START, PL_NOOP, NULL, prior, 0);
+  ProvCall c = {a, d, NULL};
+  ProvReadReq rq = {n->type, val_unmark_deep(a, prior),
+                    {in->prior->priv, in->prior->priv_len}};
+  ProvReadResp rs = {{0}, {0}};
+  p->ops->read_resource(p, &c, &rq, &rs);
+  if (diag_has_errors(d))
+    return false;
+  const ProvBlockSchema *b = n->tschema->schema.block;
+  Value nv = rs.new_state;
+  if (!nv.type) {
+    *cur = prior;
+    return true;
+  }
+  if (!conforms(nv.type, implied(e, b)) && !val_is_null(nv)) {
+    Value conv;
+    ConvError ce = {0};
+    if (!conv_convert(a, nv, implied(e, b), true, &conv, &ce)) {
+      inst_error(d, n, in, "Provider produced invalid object",
+                 "Provider \"%s\" planned an invalid value for %s during "
+                 "refresh: %s.%s", n->ps->fqn, in->addr,
+                 ce.msg ? ce.msg : "wrong type", bug_suffix);
+      return false;
+    }
+    nv = conv;
+  }
+  if (!val_is_wholly_known(nv)) {
+    inst_error(d, n, in, "Provider produced invalid object",
+               "Provider \"%s\" planned an invalid value for %s during "
+               "refresh: The returned state contains unknown values.%s",
+               n->ps->fqn, in->addr, bug_suffix);
+    return false;
+  }
+  if (val_is_null(nv)) {
+    *cur = nv;
+  } else {
+    nv = prov_mark_sensitive(a, b, nv);
+    nv = copy_marks(a, nv, prior);
+    *cur = nv;
+  }
+  ProvBytes priv = rs.private_data.p ? rs.private_data
+                                     : (ProvBytes){in->prior->priv,
+                                                   in->prior->priv_len};
+  if (!val_raw_equal(val_unmark_deep(a, nv), val_unmark_deep(a, prior),
+                     false)) {
+    in->drift = new_change(a, e, n, in, val_is_null(nv) ? PL_DELETE : PL_UPDATE,
+                           PL_REASON_NONE, prior, nv);
+  }
+  in->refreshed = true;
+  if (val_is_null(nv)) {
+    in->new_obj = NULL;
+  } else {
+    Value cm = {0};
+    if (in->prior->nsensitive)
+      cm = copy_marks(a, val_unmark_deep(a, nv), prior);
+    StObject *o = make_obj(e, a, n, nv, priv, cm, d);
+    if (!o)
+      return false;
+    o->status = in->prior->status;
+    o->deps = in->prior->deps;
+    o->ndeps = in->prior->ndeps;
+    o->create_before_destroy = in->prior->create_before_destroy;
+    o->sensitive = in->prior->sensitive;
+    o->nsensitive = in->prior->nsensitive;
+    in->new_obj = o;
+  }
+  return true;
+}
+
+static bool replace_requested(Engine *e, const Inst *in)
+{
+  for (uint32_t i = 0; i < e->o.nreplace; i++)
+    if (strcmp(e->o.replace[i], in->addr) == 0)
+      return true;
+  return false;
+}
+
+/* Evaluates the resource body for instance in. */
+static bool eval_config(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
+                        Value *out)
+{
+  Scope sc;
+  EvalCtx ctx;
+  scope_ctx(&ctx, &sc, e, n, in, a, d);
+  return dec_body(&ctx, n->res->body, n->tschema->schema.block, out);
+}
+
+/* PlanResourceChange with the contract checks of seed 001.  prior may be
+** null (create). */
+static bool provider_plan(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
+                          Value prior, Value config, ProvBytes ppriv,
+                          ProvPlanResp *out)
+{
+  const ProvBlockSchema *b = n->tschema->schema.block;
+  Value uprior = val_unmark_deep(a, prior);
+  Value uconfig = val_unmark_deep(a, config);
+  Value proposed = objc_proposed_new(a, b, uprior, uconfig);
+  Prov *p = n->ps->prov;
+  ProvCall c = {a, d, NULL};
+  ProvPlanReq rq = {n->type, uprior, proposed, uconfig, ppriv};
+  memset(out, 0, sizeof *out);
+  p->ops->plan_resource_change(p, &c, &rq, out);
+  if (diag_has_errors(d))
+    return false;
+  Value pl = out->planned_state;
+  if (!pl.type) {
+    inst_error(d, n, in, "Provider produced invalid plan",
+               "Provider \"%s\" planned an invalid value for %s: planned "
+               "value is absent.%s", n->ps->fqn, in->addr, bug_suffix);
+    return false;
+  }
+  if (!conforms(pl.type, implied(e, b))) {
+    Value conv;
+    ConvError ce = {0};
+    if (!conv_convert(a, pl, implied(e, b), true, &conv, &ce) ||
+        !conforms(conv.type, implied(e, b))) {
+      inst_error(d, n, in, "Provider produced invalid plan",
+                 "Provider \"%s\" planned an invalid value for %s: %s.%s",
+                 n->ps->fqn, in->addr,
+                 ce.msg ? ce.msg : "wrong type", bug_suffix);
+      return false;
+    }
+    pl = conv;
+  }
+  out->planned_state = pl;
+  if (!out->legacy_type_system) {
+    ObjcErrs errs = {0};
+    if (!objc_assert_plan_valid(a, b, uprior, uconfig, pl, &errs)) {
+      Buf lead;
+      buf_init(&lead, a);
+      buf_printf(&lead, "Provider \"%s\" planned an invalid value for ",
+                 n->ps->fqn);
+      report_errs(d, n, in, "Provider produced invalid plan", buf_str(&lead),
+                  &errs, a);
+      return false;
+    }
+  }
+  for (uint32_t i = 0; i < out->nrequires_replace; i++) {
+    bool exists;
+    objc_path_changed(uprior, pl, out->requires_replace[i], &exists);
+    if (!exists) {
+      inst_error(d, n, in, "Provider produced invalid plan",
+                 "Provider \"%s\" has indicated \"requires replacement\" on "
+                 "%s for a non-existent attribute path %s.%s", n->ps->fqn,
+                 in->addr, fmt_path(a, out->requires_replace[i]), bug_suffix);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Plans a delete of in's prior object. */
+static bool plan_delete(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
+                        PlReason why)
+{
+  Value prior;
+  if (!decode_obj(e, a, n, in, in->prior, &prior, d))
+    return false;
+  if (e->o.refresh && !in->deposed) {
+    Value cur;
+    if (!refresh_obj(e, n, in, a, d, prior, &cur))
+      return false;
+    if (val_is_null(cur))
+      return true;   /* already gone: drift only */
+    prior = cur;
+  }
+  if (n->ps->schema->plan_destroy) {
+    ProvCall c = {a, d, NULL};
+    Value np = prov_null_object(a, n->tschema->schema.block);
+    ProvPlanReq rq = {n->type, val_unmark_deep(a, prior), np, np,
+                      {in->prior->priv, in->prior->priv_len}};
+    ProvPlanResp rs;
+    memset(&rs, 0, sizeof rs);
+    n->ps->prov->ops->plan_resource_change(n->ps->prov, &c, &rq, &rs);
+    if (diag_has_errors(d))
+      return false;
+    if (rs.planned_state.type && !val_is_null(rs.planned_state)) {
+      inst_error(d, n, in, "Provider produced invalid plan",
+                 "Provider \"%s\" planned a non-null destroy value for %s.%s",
+                 n->ps->fqn, in->addr, bug_suffix);
+      return false;
+    }
+  }
+  in->change = new_change(a, e, n, in, PL_DELETE, why, prior,
+                          prov_null_object(a, n->tschema->schema.block));
+  return true;
+}
+
+static PlReason gone_reason(const Node *n, const Inst *in)
+{
+  if (!n->res)
+    return PL_REASON_DELETE_NO_RESOURCE_CONFIG;
+  StKeyKind want = n->repetition == 1 ? ST_INTKEY
+                   : n->repetition == 2 ? ST_STRKEY : ST_NOKEY;
+  if (in->key.kind != want)
+    return PL_REASON_DELETE_WRONG_REPETITION;
+  return n->repetition == 1 ? PL_REASON_DELETE_COUNT_INDEX
+                            : PL_REASON_DELETE_EACH_KEY;
+}
+
+static bool plan_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
+{
+  if (in->deposed)
+    return plan_delete(e, n, in, a, d, PL_REASON_NONE);
+  if (!in->in_config)
+    return plan_delete(e, n, in, a, d, gone_reason(n, in));
+  const ProvBlockSchema *b = n->tschema->schema.block;
+  Value prior = prov_null_object(a, b);
+  bool tainted = false;
+  ProvBytes ppriv = {0};
+  if (in->prior) {
+    if (!decode_obj(e, a, n, in, in->prior, &prior, d))
+      return false;
+    ppriv = (ProvBytes){in->prior->priv, in->prior->priv_len};
+    tainted = in->prior->status == ST_TAINTED;
+    if (e->o.refresh) {
+      Value cur;
+      if (!refresh_obj(e, n, in, a, d, prior, &cur))
+        return false;
+      prior = val_is_null(cur) ? prov_null_object(a, b) : cur;
+      if (val_is_null(cur))
+        tainted = false;
+    }
+  }
+  Value config;
+  if (!eval_config(e, n, in, a, d, &config))
+    return false;
+  if (e->o.mode == PL_MODE_REFRESH_ONLY) {
+    in->value = val_is_null(prior) ? config : prior;
+    return true;
+  }
+  {
+    ProvCall c = {a, d, NULL};
+    n->ps->prov->ops->validate_resource_config(n->ps->prov, &c, n->type,
+                                               val_unmark_deep(a, config));
+    if (diag_has_errors(d))
+      return false;
+  }
+  ProvPlanResp rs;
+  if (!provider_plan(e, n, in, a, d, prior, config, ppriv, &rs))
+    return false;
+  Value planned = rs.planned_state;
+  PlAction act;
+  PlReason why = PL_REASON_NONE;
+  const ValPath *rp = NULL;
+  uint32_t nrp = 0;
+  if (val_is_null(prior)) {
+    act = PL_CREATE;
+  } else {
+    bool repl = false;
+    if (tainted) {
+      repl = true;
+      why = PL_REASON_REPLACE_BECAUSE_TAINTED;
+    } else if (replace_requested(e, in)) {
+      repl = true;
+      why = PL_REASON_REPLACE_BY_REQUEST;
+    } else {
+      ValPath *kept = ARENA_NEW(a, ValPath, rs.nrequires_replace + 1);
+      for (uint32_t i = 0; i < rs.nrequires_replace; i++) {
+        bool ex;
+        if (objc_path_changed(val_unmark_deep(a, prior), planned,
+                              rs.requires_replace[i], &ex))
+          kept[nrp++] = rs.requires_replace[i];
+      }
+      if (nrp) {
+        repl = true;
+        rp = kept;
+        why = PL_REASON_REPLACE_CANNOT_UPDATE;
+      }
+    }
+    if (repl) {
+      /* plan again as a create to get the new object's planned value */
+      ProvPlanResp rs2;
+      if (!provider_plan(e, n, in, a, d, prov_null_object(a, b), config,
+                         (ProvBytes){0}, &rs2))
+        return false;
+      planned = rs2.planned_state;
+      rs.planned_private = rs2.planned_private;
+      act = n->res->create_before_destroy ? PL_CREATE_THEN_DELETE
+                                           : PL_DELETE_THEN_CREATE;
+    } else if (val_is_wholly_known(planned) &&
+               val_raw_equal(planned, val_unmark_deep(a, prior), false)) {
+      act = PL_NOOP;
+    } else {
+      act = PL_UPDATE;
+    }
+  }
+  Value after = prov_mark_sensitive(a, b, planned);
+  after = copy_marks(a, after, config);
+  PlChange *c = new_change(a, e, n, in, act, why, prior, after);
+  c->replace_paths = rp;
+  c->nreplace_paths = nrp;
+  c->priv = rs.planned_private;
+  in->change = c;
+  in->value = after;
+  return true;
+}
+
+static bool read_data(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
+                      Value config, Value *out)
+{
+  const ProvBlockSchema *b = n->tschema->schema.block;
+  double t0 = now_sec();
+  add_event(a, in, ENG_EV_READ_START, PL_READ, in->change, config, 0);
+  ProvCall c = {a, d, NULL};
+  n->ps->prov->ops->validate_data_resource_config(
+      n->ps->prov, &c, n->type, val_unmark_deep(a, config));
+  if (diag_has_errors(d))
+    return false;
+  ProvReadDataReq rq = {n->type, val_unmark_deep(a, config)};
+  ProvReadDataResp rs = {{0}};
+  n->ps->prov->ops->read_data_source(n->ps->prov, &c, &rq, &rs);
+  if (diag_has_errors(d))
+    return false;
+  Value v = rs.state;
+  if (!v.type || val_is_null(v)) {
+    inst_error(d, n, in, "Provider produced null object",
+               "Provider \"%s\" produced a null value for %s.%s", n->ps->fqn,
+               in->addr, bug_suffix);
+    return false;
+  }
+  if (!conforms(v.type, implied(e, b))) {
+    Value conv;
+    ConvError ce = {0};
+    if (!conv_convert(a, v, implied(e, b), true, &conv, &ce)) {
+      inst_error(d, n, in, "Provider produced invalid object",
+                 "Provider \"%s\" produced an invalid value for %s.%s",
+                 n->ps->fqn, in->addr, bug_suffix);
+      return false;
+    }
+    v = conv;
+  }
+  if (!val_is_wholly_known(v)) {
+    inst_error(d, n, in, "Provider produced invalid object",
+               "Provider \"%s\" produced a value for %s that is not wholly "
+               "known.%s", n->ps->fqn, in->addr, bug_suffix);
+    return false;
+  }
+  v = prov_mark_sensitive(a, b, v);
+  v = copy_marks(a, v, config);
+  add_event(a, in, ENG_EV_READ_DONE, PL_READ, in->change, v, now_sec() - t0);
+  *out = v;
+  return true;
+}
+
+static bool deps_pending(Engine *e, const Node *n)
+{
+  for (uint32_t i = 0; i < n->ndeps; i++) {
+    uint32_t u;
+    if (map_get(&e->by_name, n->deps[i], &u) && e->nodes[u].pending)
+      return true;
+  }
+  return false;
+}
+
+static bool plan_data(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
+{
+  if (!in->in_config) {
+    in->refreshed = true;   /* dropped from the refreshed state */
+    in->new_obj = NULL;
+    return true;
+  }
+  Value config;
+  if (!eval_config(e, n, in, a, d, &config))
+    return false;
+  const ProvBlockSchema *b = n->tschema->schema.block;
+  bool unknown = !val_is_wholly_known(config);
+  if (unknown || deps_pending(e, n)) {
+    Value after = objc_planned_data(a, b, val_unmark_deep(a, config));
+    after = prov_mark_sensitive(a, b, after);
+    after = copy_marks(a, after, config);
+    Value before = prov_null_object(a, b);
+    in->change = new_change(a, e, n, in, PL_READ,
+                            unknown ? PL_REASON_READ_CONFIG_UNKNOWN
+                                    : PL_REASON_READ_DEPENDENCY_PENDING,
+                            before, after);
+    in->value = after;
+    return true;
+  }
+  Value v;
+  if (!read_data(e, n, in, a, d, config, &v))
+    return false;
+  in->value = v;
+  in->refreshed = true;
+  in->new_obj = make_obj(e, a, n, v, (ProvBytes){0}, config, d);
+  return in->new_obj != NULL;
+}
+
+/* ---- applying one instance -------------------------------------------- */
+
+static const PlChange *find_change(Engine *e, const Inst *in)
+{
+  char key[1024];
+  snprintf(key, sizeof key, "%s%s%s", in->addr, in->deposed ? " " : "",
+           in->deposed ? in->deposed : "");
+  uint32_t i;
+  if (!map_get(&e->changes, key, &i))
+    return NULL;
+  return &e->plan->changes[i];
+}
+
+static StResource *state_res(Engine *e, Node *n)
+{
+  pthread_mutex_lock(&e->mu);
+  StResource *r = st_ensure_resource(e->state, "", n->mode, n->type,
+                                     n->rname, n->ps->state_addr);
+  pthread_mutex_unlock(&e->mu);
+  return r;
+}
+
+/* ApplyResourceChange and the checks on its answer.  Records the result.
+** act is CREATE, UPDATE or DELETE. */
+static bool provider_apply(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
+                           PlAction act, Value prior, Value planned,
+                           Value config, ProvBytes priv, const char *dkey,
+                           const PlChange *pc)
+{
+  const ProvBlockSchema *b = n->tschema->schema.block;
+  StResource *sr = state_res(e, n);
+  char intent[17] = {0};
+  if (act == PL_CREATE) {
+    if (!stmgr_intent(e->mgr, e->state, in->addr, "create", intent, d))
+      return false;
+  }
+  double t0 = now_sec();
+  add_event(a, in, ENG_EV_APPLY_START, act, pc, prior, 0);
+  ProvCall c = {a, d, NULL};
+  ProvApplyReq rq = {n->type, val_unmark_deep(a, prior),
+                     val_unmark_deep(a, planned), val_unmark_deep(a, config),
+                     priv, intent[0] ? intent : NULL};
+  ProvApplyResp rs;
+  memset(&rs, 0, sizeof rs);
+  n->ps->prov->ops->apply_resource_change(n->ps->prov, &c, &rq, &rs);
+  bool failed = diag_has_errors(d);
+  Value nv = rs.new_state;
+  if (!nv.type) {
+    if (!failed)
+      inst_error(d, n, in, "Provider produced invalid object",
+                 "Provider \"%s\" produced an invalid nil value after apply "
+                 "for %s.%s", n->ps->fqn, in->addr, bug_suffix);
+    /* keep the prior object; a failed delete keeps it too */
+    if (intent[0])
+      stmgr_intent_resolve(e->mgr, e->state, intent, d);
+    add_event(a, in, ENG_EV_APPLY_ERRORED, act, pc, prior,
+              now_sec() - t0);
+    return false;
+  }
+  if (!val_is_null(nv) && !conforms(nv.type, implied(e, b))) {
+    Value conv;
+    ConvError ce = {0};
+    if (!conv_convert(a, nv, implied(e, b), true, &conv, &ce)) {
+      inst_error(d, n, in, "Provider produced invalid object",
+                 "Provider \"%s\" produced an invalid value after apply for "
+                 "%s: %s. The result cannot not be saved in the cairn "
+                 "state.%s", n->ps->fqn, in->addr,
+                 ce.msg ? ce.msg : "wrong type", bug_suffix);
+      if (intent[0])
+        stmgr_intent_resolve(e->mgr, e->state, intent, d);
+      return false;
+    }
+    nv = conv;
+  }
+  if (act == PL_DELETE) {
+    if (!val_is_null(nv) && !failed) {
+      inst_error(d, n, in, "Provider returned invalid result object after "
+                 "apply", "After applying a Delete plan, the provider "
+                 "returned a non-null object for %s. Destroying should always "
+                 "produce a null value, so this is always a bug in the "
+                 "provider and should be reported in the provider's own "
+                 "repository. cairn will still save this errant object in the "
+                 "state for debugging and recovery.", in->addr);
+      failed = true;
+    }
+    if (val_is_null(nv)) {
+      if (!stmgr_record_remove(e->mgr, e->state, sr, in->key, dkey, d))
+        return false;
+    } else {
+      StObject *o = make_obj(e, a, n, nv, rs.private_data, (Value){0}, d);
+      if (o)
+        stmgr_record_set(e->mgr, e->state, sr, in->key, dkey, o, NULL, d);
+    }
+    add_event(a, in, failed ? ENG_EV_APPLY_ERRORED : ENG_EV_APPLY_DONE, act,
+              pc, prior, now_sec() - t0);
+    return !failed;
+  }
+  if (val_is_null(nv)) {
+    if (!failed)
+      inst_error(d, n, in,
+                 "Provider returned invalid result object after apply",
+                 "After applying a %s plan, the provider returned a null "
+                 "object for %s. Only destroying should always produce a null "
+                 "value, so this is always a bug in the provider and should "
+                 "be reported in the provider's own repository.",
+                 act == PL_CREATE ? "Create" : "Update", in->addr);
+    if (intent[0])
+      stmgr_intent_resolve(e->mgr, e->state, intent, d);
+    add_event(a, in, ENG_EV_APPLY_ERRORED, act, pc, prior, now_sec() - t0);
+    return false;
+  }
+  if (!val_is_wholly_known(nv)) {
+    inst_error(d, n, in,
+               "Provider returned invalid result object after apply",
+               "After the apply operation, the provider still indicated an "
+               "unknown value for %s. All values must be known after apply, "
+               "so this is always a bug in the provider and should be "
+               "reported in the provider's own repository. cairn will still "
+               "save the other known object values in the state.", in->addr);
+    failed = true;
+  }
+  if (!failed && !rs.legacy_type_system) {
+    ObjcErrs errs = {0};
+    if (!objc_assert_compatible(a, b, val_unmark_deep(a, planned), nv,
+                                &errs)) {
+      for (uint32_t i = 0; i < errs.n; i++)
+        inst_error(d, n, in, "Provider produced inconsistent result after "
+                   "apply", "When applying changes to %s, provider \"%s\" "
+                   "produced an unexpected new value: %s%s%s.%s", in->addr,
+                   n->ps->fqn, fmt_path(a, errs.items[i].path) + 0,
+                   errs.items[i].path.n ? ": " : "", errs.items[i].reason,
+                   bug_suffix);
+      failed = true;
+    }
+  }
+  Value marked = prov_mark_sensitive(a, b, nv);
+  marked = copy_marks(a, marked, config);
+  StObject *o = make_obj(e, a, n, marked, rs.private_data, config, d);
+  if (!o)
+    return false;
+  if (failed && act == PL_CREATE)
+    o->status = ST_TAINTED;   /* partially created: replace next time */
+  if (!stmgr_record_set(e->mgr, e->state, sr, in->key, dkey, o,
+                        intent[0] ? intent : NULL, d))
+    return false;
+  in->value = marked;
+  add_event(a, in, failed ? ENG_EV_APPLY_ERRORED : ENG_EV_APPLY_DONE, act, pc,
+            marked, now_sec() - t0);
+  return !failed;
+}
+
+static bool apply_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
+{
+  const ProvBlockSchema *b = n->tschema->schema.block;
+  const PlChange *pc = find_change(e, in);
+  Value prior = prov_null_object(a, b);
+  if (in->prior && !decode_obj(e, a, n, in, in->prior, &prior, d))
+    return false;
+  if (!pc || pc->action == PL_NOOP) {
+    if (in->in_config)
+      in->value = prior;
+    return true;
+  }
+  ProvBytes ppriv = in->prior ? (ProvBytes){in->prior->priv,
+                                            in->prior->priv_len}
+                              : (ProvBytes){0};
+  if (pc->action == PL_DELETE) {
+    return provider_apply(e, n, in, a, d, PL_DELETE, prior,
+                          prov_null_object(a, b), prov_null_object(a, b),
+                          ppriv, in->deposed, pc);
+  }
+  Value config;
+  if (!eval_config(e, n, in, a, d, &config))
+    return false;
+  bool replace = pc->action == PL_DELETE_THEN_CREATE ||
+                 pc->action == PL_CREATE_THEN_DELETE;
+  Value plan_prior = replace ? prov_null_object(a, b) : prior;
+  ProvPlanResp rs;
+  if (!provider_plan(e, n, in, a, d, plan_prior, config,
+                     replace ? (ProvBytes){0} : ppriv, &rs))
+    return false;
+  /* the final plan must agree with the saved one */
+  PlAction fin = pc->action;
+  if (pc->action == PL_UPDATE && val_is_wholly_known(rs.planned_state) &&
+      val_raw_equal(rs.planned_state, val_unmark_deep(a, prior), false))
+    fin = PL_NOOP;
+  {
+    ObjcErrs errs = {0};
+    if (!objc_assert_compatible(a, b, val_unmark_deep(a, pc->after),
+                                rs.planned_state, &errs)) {
+      for (uint32_t i = 0; i < errs.n; i++)
+        inst_error(d, n, in, "Provider produced inconsistent final plan",
+                   "When expanding the plan for %s to include new values "
+                   "learned so far during apply, provider \"%s\" produced an "
+                   "invalid new value for %s%s%s.%s", in->addr, n->ps->fqn,
+                   fmt_path(a, errs.items[i].path),
+                   errs.items[i].path.n ? ": " : "", errs.items[i].reason,
+                   bug_suffix);
+      return false;
+    }
+  }
+  if (fin == PL_NOOP) {
+    in->value = prior;
+    return true;
+  }
+  Value planned = copy_marks(a, prov_mark_sensitive(a, b, rs.planned_state),
+                             config);
+  switch (pc->action) {
+  case PL_CREATE:
+    return provider_apply(e, n, in, a, d, PL_CREATE, prov_null_object(a, b),
+                          planned, config, rs.planned_private, NULL, pc);
+  case PL_UPDATE:
+    return provider_apply(e, n, in, a, d, PL_UPDATE, prior, planned, config,
+                          rs.planned_private, NULL, pc);
+  case PL_DELETE_THEN_CREATE:
+    if (!provider_apply(e, n, in, a, d, PL_DELETE, prior,
+                        prov_null_object(a, b), prov_null_object(a, b), ppriv,
+                        NULL, pc))
+      return false;
+    return provider_apply(e, n, in, a, d, PL_CREATE, prov_null_object(a, b),
+                          planned, config, rs.planned_private, NULL, pc);
+  case PL_CREATE_THEN_DELETE: {
+    char dkey[9];
+    StResource *sr = state_res(e, n);
+    pthread_mutex_lock(&e->mu);
+    StInstance *si = st_find_instance(e->state, sr, in->key);
+    pthread_mutex_unlock(&e->mu);
+    if (!si) {
+      inst_error(d, n, in, "Missing prior object",
+                 "The object to replace is no longer in the state.");
+      return false;
+    }
+    st_new_deposed_key(si, dkey);
+    /* depose durably: the old object under its deposed key, then the
+    ** current slot cleared by the create below */
+    if (!stmgr_record_set(e->mgr, e->state, sr, in->key, dkey, in->prior,
+                          NULL, d) ||
+        !stmgr_record_remove(e->mgr, e->state, sr, in->key, NULL, d))
+      return false;
+    if (!provider_apply(e, n, in, a, d, PL_CREATE, prov_null_object(a, b),
+                        planned, config, rs.planned_private, NULL, pc))
+      return false;
+    Inst old = *in;
+    old.deposed = arena_strdup(a, dkey);
+    bool ok = provider_apply(e, n, &old, a, d, PL_DELETE, prior,
+                             prov_null_object(a, b), prov_null_object(a, b),
+                             ppriv, old.deposed, pc);
+    in->ev_tail = old.ev_tail;
+    if (!in->ev_head)
+      in->ev_head = old.ev_head;
+    return ok;
+  }
+  default:
+    return true;
+  }
+}
+
+static bool apply_data(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
+{
+  const PlChange *pc = find_change(e, in);
+  if (!in->in_config)
+    return true;
+  if (pc && pc->action == PL_READ) {
+    Value config;
+    if (!eval_config(e, n, in, a, d, &config))
+      return false;
+    Value v;
+    if (!read_data(e, n, in, a, d, config, &v))
+      return false;
+    StObject *o = make_obj(e, a, n, v, (ProvBytes){0}, config, d);
+    if (!o)
+      return false;
+    StResource *sr = state_res(e, n);
+    if (!stmgr_record_set(e->mgr, e->state, sr, in->key, NULL, o, NULL, d))
+      return false;
+    in->value = v;
+    return true;
+  }
+  if (!in->prior) {
+    inst_error(d, n, in, "Missing data source result",
+               "The plan has no result for %s.", in->addr);
+    return false;
+  }
+  return decode_obj(e, a, n, in, in->prior, &in->value, d);
+}
+
+/* ---- node visits -------------------------------------------------------- */
+
+typedef struct Piece {
+  Node *n;
+  uint32_t from, to;
+} Piece;
+
+static bool visit_provider(Engine *e, Node *n, Arena *a, Diags *d)
+{
+  ProvSlot *ps = n->ps;
+  if (!ps->prov || !ps->schema)
+    return false;
+  const ProvBlockSchema *b = ps->schema->provider.block;
+  Value config = prov_null_object(a, b);
+  if (ps->cfg) {
+    Scope sc;
+    EvalCtx ctx;
+    scope_ctx(&ctx, &sc, e, n, NULL, a, d);
+    if (!dec_body(&ctx, ps->cfg->body, b, &config))
+      return false;
+  } else {
+    /* an absent provider block is an empty configuration */
+    Diags tmp;
+    diag_init(&tmp, a);
+    Scope sc;
+    EvalCtx ctx;
+    scope_ctx(&ctx, &sc, e, n, NULL, a, &tmp);
+    static HclBody empty;
+    if (dec_body(&ctx, &empty, b, &config) == false)
+      config = prov_null_object(a, b);
+  }
+  ProvCall c = {a, d, NULL};
+  Value uc = val_unmark_deep(a, config);
+  ps->prov->ops->validate_provider_config(ps->prov, &c, uc);
+  if (diag_has_errors(d))
+    return false;
+  ProvConfigureReq rq = {CAIRN_VERSION, uc};
+  ps->prov->ops->configure(ps->prov, &c, &rq);
+  return !diag_has_errors(d);
+}
+
+static bool visit_local(Engine *e, Node *n, Arena *a, Diags *d)
+{
+  Scope sc;
+  EvalCtx ctx;
+  scope_ctx(&ctx, &sc, e, n, NULL, a, d);
+  return eval_expr(&ctx, n->local->expr, &n->agg);
+}
+
+static bool visit_output(Engine *e, Node *n, Arena *a, Diags *d)
+{
+  Scope sc;
+  EvalCtx ctx;
+  scope_ctx(&ctx, &sc, e, n, NULL, a, d);
+  if (!eval_expr(&ctx, n->out->expr, &n->agg))
+    return false;
+  if (val_has_sensitive(n->agg) && !n->out->sensitive) {
+    diag_error(d, &n->out->range, "Output refers to sensitive values",
+               "To reduce the risk of accidentally exporting sensitive data "
+               "that was intended to be only internal, cairn requires that "
+               "any root module output containing sensitive data be "
+               "explicitly marked as sensitive, to confirm your intent.\n\n"
+               "If you do intend to export this data, annotate the output "
+               "value as sensitive by adding the following argument:\n"
+               "    sensitive = true");
+    return false;
+  }
+  return true;
+}
+
+static bool visit(void *ctx, uint32_t v, PoolWorker *w)
+{
+  Engine *e = ctx;
+  Node *n = &e->nodes[v];
+  Arena *a = worker_arena(e, w);
+  Diags *d = node_diags(e, n, a);
+  switch (n->kind) {
+  case N_PROVIDER:
+    return visit_provider(e, n, a, d);
+  case N_LOCAL:
+    return visit_local(e, n, a, d);
+  case N_OUTPUT:
+    return visit_output(e, n, a, d);
+  case N_RESOURCE:
+    if (e->o.mode == PL_MODE_DESTROY) {
+      expand_state(e, n, a);
+      return true;
+    }
+    return expand(e, n, a, d);
+  case N_ORPHAN:
+    expand_state(e, n, a);
+    return true;
+  }
+  return false;
+}
+
+static uint32_t fanout(void *ctx, uint32_t v)
+{
+  Engine *e = ctx;
+  Node *n = &e->nodes[v];
+  if (n->kind != N_RESOURCE && n->kind != N_ORPHAN)
+    return 0;
+  return (n->ninst + CHUNK - 1) / CHUNK;
+}
+
+static bool run_inst(Engine *e, Node *n, Inst *in, Arena *a)
+{
+  Diags *d = inst_diags(in, a);
+  bool ok;
+  if (e->phase == PH_PLAN) {
+    if (e->o.mode == PL_MODE_DESTROY || n->kind == N_ORPHAN) {
+      ok = n->mode == ST_DATA
+               ? true
+               : plan_delete(e, n, in, a, d,
+                             n->kind == N_ORPHAN && e->o.mode !=
+                                 PL_MODE_DESTROY
+                                 ? PL_REASON_DELETE_NO_RESOURCE_CONFIG
+                                 : PL_REASON_NONE);
+      if (n->mode == ST_DATA) {
+        in->refreshed = true;
+        in->new_obj = NULL;
+      }
+    } else {
+      ok = n->mode == ST_DATA ? plan_data(e, n, in, a, d)
+                              : plan_managed(e, n, in, a, d);
+    }
+  } else {
+    if (n->mode == ST_DATA) {
+      ok = apply_data(e, n, in, a, d);
+    } else {
+      ok = apply_managed(e, n, in, a, d);
+    }
+  }
+  if (!ok || diag_has_errors(d))
+    in->failed = true;
+  return !in->failed;
+}
+
+static bool sub(void *ctx, uint32_t v, uint32_t i, PoolWorker *w)
+{
+  Engine *e = ctx;
+  Node *n = &e->nodes[v];
+  Arena *a = worker_arena(e, w);
+  uint32_t from = i * CHUNK, to = from + CHUNK;
+  if (to > n->ninst)
+    to = n->ninst;
+  bool ok = true;
+  for (uint32_t k = from; k < to; k++) {
+    if (e->o.stop && *e->o.stop)
+      return false;
+    ok &= run_inst(e, n, &n->inst[k], a);
+  }
+  return ok;
+}
+
+/* The value other nodes see for resource node n: one object, a tuple
+** (count) or an object keyed by instance key (for_each). */
+static void aggregate(Engine *e, Node *n)
+{
+  uint32_t cnt = 0;
+  for (uint32_t i = 0; i < n->ninst; i++)
+    if (n->inst[i].in_config && !n->inst[i].deposed)
+      cnt++;
+  if (n->repetition == 0) {
+    for (uint32_t i = 0; i < n->ninst; i++)
+      if (n->inst[i].in_config && !n->inst[i].deposed)
+        n->agg = n->inst[i].value;
+    if (!n->agg.type)
+      n->agg = val_dynamic_unknown;
+    return;
+  }
+  Value *vals = ARENA_NEW(e->a, Value, cnt ? cnt : 1);
+  const char **names = ARENA_NEW(e->a, const char *, cnt ? cnt : 1);
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < n->ninst; i++) {
+    Inst *in = &n->inst[i];
+    if (!in->in_config || in->deposed)
+      continue;
+    vals[k] = in->value.type ? in->value : val_dynamic_unknown;
+    if (n->repetition == 2)
+      names[k] = in->key.s;
+    k++;
+  }
+  n->agg = n->repetition == 1 ? val_tuple(e->a, vals, k)
+                              : val_object(e->a, k, names, vals);
+}
+
+static void emit_node(Engine *e, Node *n)
+{
+  if (n->flushed)
+    return;
+  n->flushed = true;
+  if (!e->o.event)
+    return;
+  for (uint32_t i = 0; i < n->ninst; i++)
+    for (EngEvent *ev = n->inst[i].ev_head; ev; ev = ev->next)
+      e->o.event(e->o.event_ctx, ev);
+}
+
+static void done(void *ctx, uint32_t v, DagStatus st)
+{
+  Engine *e = ctx;
+  Node *n = &e->nodes[v];
+  n->finished = true;
+  if (st == DAG_OK && (n->kind == N_RESOURCE || n->kind == N_ORPHAN)) {
+    if (n->kind == N_RESOURCE)
+      aggregate(e, n);
+    for (uint32_t i = 0; i < n->ninst; i++)
+      if (n->inst[i].change && n->inst[i].change->action != PL_NOOP)
+        n->pending = true;
+  }
+  /* deliver events in topological order, as far as it has finished */
+  while (e->topo_pos < e->nnodes && e->nodes[e->topo[e->topo_pos]].finished)
+    emit_node(e, &e->nodes[e->topo[e->topo_pos++]]);
+}
+
+/* ---- walking ------------------------------------------------------------ */
+
+static bool walk(Engine *e, Diags *d)
+{
+  e->topo_pos = 0;
+  uint8_t *status = ARENA_NEW(e->a, uint8_t, e->nnodes ? e->nnodes : 1);
+  DagWalk w = {&e->g, e->pool, e->nworkers, visit, done, e, NULL, e->o.stop,
+               fanout, sub};
+  bool ok = dag_walk(&w, e->a, status);
+  /* a stopped walk leaves nodes unfinished: deliver what exists */
+  for (uint32_t i = 0; i < e->nnodes; i++)
+    emit_node(e, &e->nodes[e->topo[i]]);
+  for (uint32_t i = 0; i < e->nnodes; i++) {
+    Node *n = &e->nodes[e->topo[i]];
+    if (n->diags_ready)
+      diag_move(d, &n->diags);
+    for (uint32_t k = 0; k < n->ninst; k++)
+      if (n->inst[k].diags_ready)
+        diag_move(d, &n->inst[k].diags);
+  }
+  if (!ok && !diag_has_errors(d) && e->o.stop && *e->o.stop)
+    diag_error(d, NULL, "Operation cancelled",
+               "The operation was interrupted; operations already started "
+               "have finished and are recorded.");
+  return ok && !diag_has_errors(d);
+}
+
+static void set_vars(Engine *e, const PlVariable *vars, uint32_t nvars)
+{
+  const CfgModule *m = e->m;
+  e->varvals = ARENA_NEW(e->a, Value, m->nvariables ? m->nvariables : 1);
+  for (uint32_t i = 0; i < m->nvariables; i++) {
+    const CfgVariable *cv = &m->variables[i];
+    Value v = cv->has_default ? cv->default_val : val_null(cv->type);
+    for (uint32_t k = 0; k < nvars; k++)
+      if (strcmp(vars[k].name, cv->name) == 0)
+        v = vars[k].value;
+    if (cv->sensitive)
+      v = val_sensitive(v);
+    e->varvals[i] = v;
+  }
+}
+
+static const char *rfc3339_now(Arena *a)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  struct tm tm;
+  gmtime_r(&ts.tv_sec, &tm);
+  char buf[64];
+  strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return arena_strdup(a, buf);
+}
+
+/* ---- public API ----------------------------------------------------------- */
+
+static const ProvBlockSchema *vld_schema(void *ctx, CfgMode mode,
+                                         const CfgResource *r)
+{
+  Engine *e = ctx;
+  Diags d;
+  diag_init(&d, e->a);
+  ProvSlot *ps = resource_slot(e, r, &d);
+  if (!ps || !ps->schema)
+    return VLD_SCHEMA_SKIP;
+  const ProvTypeSchema *t =
+      type_schema(ps, mode == CFG_DATA ? ST_DATA : ST_MANAGED, r->type);
+  return t ? t->schema.block : NULL;
+}
+
+static void vld_types(void *ctx, CfgMode mode, const CfgResource *r,
+                      const char *const **names, uint32_t *n)
+{
+  Engine *e = ctx;
+  *n = 0;
+  Diags d;
+  diag_init(&d, e->a);
+  ProvSlot *ps = resource_slot(e, r, &d);
+  if (!ps || !ps->schema)
+    return;
+  const ProvTypeSchema *ts = mode == CFG_DATA ? ps->schema->data_sources
+                                              : ps->schema->resources;
+  uint32_t cnt = mode == CFG_DATA ? ps->schema->ndata_sources
+                                  : ps->schema->nresources;
+  const char **out = ARENA_NEW(e->a, const char *, cnt ? cnt : 1);
+  for (uint32_t i = 0; i < cnt; i++)
+    out[i] = ts[i].type_name;
+  *names = out;
+  *n = cnt;
+}
+
+Engine *eng_new(Arena *a, const CfgModule *m, SrcFiles *files,
+                const State *state, const EngOpts *o, Diags *d)
+{
+  Engine *e = ARENA_NEW(a, Engine, 1);
+  e->a = a;
+  e->m = m;
+  e->files = files;
+  e->o = *o;
+  if (e->o.parallelism < 1)
+    e->o.parallelism = 10;
+  char cwd[4096];
+  e->cwd = arena_strdup(a, getcwd(cwd, sizeof cwd) ? cwd : ".");
+  pthread_mutex_init(&e->mu, NULL);
+  if (m->ncalls) {
+    diag_error(d, &m->calls[0].range, "Module calls are not supported yet",
+               "cairn plans and applies the root module only; support for "
+               "module \"%s\" and other module calls is planned.",
+               m->calls[0].name);
+    return NULL;
+  }
+  /* providers: configured resources, provider blocks, the state */
+  for (uint32_t i = 0; i < m->nresources; i++)
+    resource_slot(e, &m->resources[i], d);
+  for (uint32_t i = 0; i < m->nproviders; i++) {
+    const char *src = cfg_provider_source(m, m->providers[i].name);
+    const char *fqn = prov_source_normalize(
+        a, src ? src : m->providers[i].name, &m->providers[i].range, d);
+    if (fqn)
+      ensure_slot(e, m->providers[i].name, fqn, m->providers[i].alias, d);
+  }
+  if (state)
+    for (uint32_t i = 0; i < state->nres; i++)
+      if (!state->res[i]->module[0])
+        state_slot(e, state->res[i]->provider, d);
+  if (diag_has_errors(d)) {
+    eng_close(e);
+    return NULL;
+  }
+  vld_module_ex(a, m, vld_schema, vld_types, e, d);
+  if (diag_has_errors(d)) {
+    eng_close(e);
+    return NULL;
+  }
+  e->nworkers = e->o.parallelism;
+  e->pool = pool_new(a, e->nworkers, NULL, NULL);
+  if (!e->pool) {
+    diag_error(d, NULL, "Cannot start worker threads",
+               "Starting %d worker threads failed: %s.", e->nworkers,
+               strerror(errno));
+    eng_close(e);
+    return NULL;
+  }
+  e->warena = ARENA_NEW(a, Arena, (size_t)e->nworkers);
+  for (int i = 0; i < e->nworkers; i++)
+    arena_init(&e->warena[i], 0);
+  return e;
+}
+
+static void reset_nodes(Engine *e)
+{
+  e->nnodes = 0;
+  e->cap_nodes = 0;
+  e->nodes = NULL;
+  memset(&e->by_name, 0, sizeof e->by_name);
+}
+
+bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
+{
+  Arena *a = e->a;
+  Plan *p = ARENA_NEW(a, Plan, 1);
+  *out = p;
+  p->arena = a;
+  p->mode = e->o.mode;
+  p->timestamp = rfc3339_now(a);
+  p->prev_run_state = prior;
+  p->lineage = prior->lineage;
+  p->serial = prior->serial;
+  p->state_existed = prior->lineage && prior->lineage[0];
+  const CfgModule *mods[1] = {e->m};
+  p->config_hash = planfile_config_hash(a, mods, 1);
+  p->replace = e->o.replace;
+  p->nreplace = e->o.nreplace;
+  p->nvars = e->o.nvars;
+  p->vars = ARENA_NEW(a, PlVariable, e->o.nvars ? e->o.nvars : 1);
+  if (e->o.nvars)
+    memcpy(p->vars, e->o.vars, sizeof(PlVariable) * e->o.nvars);
+  e->plan = p;
+  e->phase = PH_PLAN;
+  e->state = st_clone(a, prior);
+  p->prior_state = e->state;
+  set_vars(e, e->o.vars, e->o.nvars);
+  reset_nodes(e);
+  if (!build_graph(e, e->state, d)) {
+    p->errored = true;
+    return false;
+  }
+  bool ok = walk(e, d);
+  /* collect changes and drift; update the refreshed state */
+  uint32_t nch = 0, ndr = 0;
+  for (uint32_t v = 0; v < e->nnodes; v++)
+    for (uint32_t i = 0; i < e->nodes[v].ninst; i++) {
+      nch += e->nodes[v].inst[i].change != NULL;
+      ndr += e->nodes[v].inst[i].drift != NULL;
+    }
+  p->changes = ARENA_NEW(a, PlChange, nch ? nch : 1);
+  p->drift = ARENA_NEW(a, PlChange, ndr ? ndr : 1);
+  for (uint32_t v = 0; v < e->nnodes; v++) {
+    Node *n = &e->nodes[v];
+    for (uint32_t i = 0; i < n->ninst; i++) {
+      Inst *in = &n->inst[i];
+      if (in->change)
+        p->changes[p->nchanges++] = *in->change;
+      if (in->drift)
+        p->drift[p->ndrift++] = *in->drift;
+      if (in->refreshed) {
+        StResource *sr = st_ensure_resource(e->state, "", n->mode, n->type,
+                                            n->rname, n->ps->state_addr);
+        if (in->deposed)
+          st_set_deposed(e->state, sr, in->key, in->deposed, in->new_obj);
+        else
+          st_set_current(e->state, sr, in->key, in->new_obj);
+      }
+    }
+  }
+  /* outputs */
+  const State *ps = prior;
+  uint32_t nout = e->m->noutputs + ps->noutputs;
+  p->outputs = ARENA_NEW(a, PlOutput, nout ? nout : 1);
+  for (uint32_t v = 0; v < e->nnodes; v++) {
+    Node *n = &e->nodes[v];
+    if (n->kind != N_OUTPUT || !n->finished || !n->agg.type)
+      continue;
+    const StOutput *so = st_find_output(ps, n->out->name);
+    PlOutput *po = &p->outputs[p->noutputs++];
+    po->name = n->out->name;
+    po->sensitive = n->out->sensitive || (so && so->sensitive);
+    po->after = n->agg;
+    if (!so) {
+      po->action = PL_CREATE;
+      po->before = val_dynamic_null;
+    } else {
+      po->before = so->value;
+      po->action = val_is_wholly_known(n->agg) &&
+                           val_raw_equal(val_unmark_deep(a, n->agg),
+                                         so->value, false)
+                       ? PL_NOOP
+                       : PL_UPDATE;
+    }
+  }
+  for (uint32_t i = 0; i < ps->noutputs; i++) {
+    bool kept = e->o.mode != PL_MODE_DESTROY &&
+                cfg_output(e->m, ps->outputs[i].name) != NULL;
+    if (kept)
+      continue;
+    PlOutput *po = &p->outputs[p->noutputs++];
+    po->name = ps->outputs[i].name;
+    po->action = PL_DELETE;
+    po->before = ps->outputs[i].value;
+    po->after = val_dynamic_null;
+    po->sensitive = ps->outputs[i].sensitive;
+  }
+  plan_sort(p);
+  p->errored = !ok;
+  p->complete = true;
+  if (e->o.mode == PL_MODE_REFRESH_ONLY) {
+    bool outs = false;
+    for (uint32_t i = 0; i < p->noutputs; i++)
+      outs |= p->outputs[i].action != PL_NOOP;
+    p->applyable = ok && (p->ndrift > 0 || outs);
+  } else {
+    p->applyable = ok && plan_has_changes(p);
+  }
+  return ok;
+}
+
+bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
+{
+  Arena *a = e->a;
+  e->phase = PH_APPLY;
+  e->plan = p;
+  e->state = state;
+  e->mgr = m;
+  e->o.mode = p->mode;
+  map_init(&e->changes, a, p->nchanges);
+  for (uint32_t i = 0; i < p->nchanges; i++) {
+    PlChange *c = &p->changes[i];
+    const char *k = c->deposed ? arena_printf(a, "%s %s", c->addr, c->deposed)
+                               : c->addr;
+    map_put(&e->changes, k, i);
+    if (!c->schema)
+      c->schema = eng_schema(e, c->mode, c->provider_name, c->type);
+  }
+  set_vars(e, p->vars, p->nvars);
+  reset_nodes(e);
+  if (!build_graph(e, state, d))
+    return false;
+  bool ok = true;
+  if (p->mode != PL_MODE_REFRESH_ONLY)
+    ok = walk(e, d);
+  /* data sources no longer configured (all of them when destroying) */
+  st_sort(state);
+  for (uint32_t i = 0; i < state->nres; i++) {
+    StResource *sr = state->res[i];
+    if (sr->mode != ST_DATA || sr->module[0])
+      continue;
+    uint32_t u;
+    if (p->mode != PL_MODE_DESTROY && map_get(&e->by_name, sr->addr, &u))
+      continue;
+    while (sr->ninst) {
+      StInstance *si = sr->inst[sr->ninst - 1];
+      uint32_t before = sr->ninst;
+      if (!stmgr_record_remove(m, state, sr, si->key, NULL, d))
+        return false;
+      if (sr->ninst == before || state->nres <= i ||
+          state->res[i] != sr)
+        break;
+    }
+    i = (uint32_t)-1;   /* the array changed: start over */
+    st_sort(state);
+    if (state->nres == 0)
+      break;
+  }
+  /* outputs */
+  for (uint32_t v = 0; v < e->nnodes; v++) {
+    Node *n = &e->nodes[v];
+    if (n->kind != N_OUTPUT || !n->finished || !n->agg.type)
+      continue;
+    Value val = n->agg;
+    if (!val_is_wholly_known(val))
+      continue;
+    Value plain = val_unmark_deep(a, val);
+    if (!stmgr_record_output(m, state, n->out->name, plain, plain.type,
+                             n->out->sensitive, d))
+      return false;
+  }
+  for (uint32_t i = 0; i < state->noutputs;) {
+    const char *nm = state->outputs[i].name;
+    if (p->mode == PL_MODE_DESTROY || !cfg_output(e->m, nm)) {
+      if (!stmgr_record_output_remove(m, state, nm, d))
+        return false;
+      continue;
+    }
+    i++;
+  }
+  return ok && !diag_has_errors(d);
+}
+
+const ProvBlockSchema *eng_schema(const Engine *e, StMode mode,
+                                  const char *provider_fqn, const char *type)
+{
+  for (uint32_t i = 0; i < e->nslots; i++)
+    if (strcmp(e->slots[i].fqn, provider_fqn) == 0) {
+      const ProvTypeSchema *t = type_schema(&e->slots[i], mode, type);
+      if (t)
+        return t->schema.block;
+    }
+  return NULL;
+}
+
+bool eng_decode_object(Engine *e, Arena *a, const StResource *r,
+                       const StObject *o, Value *out,
+                       const ProvBlockSchema **schema)
+{
+  Diags d;
+  diag_init(&d, a);
+  ProvSlot *ps = state_slot(e, r->provider, &d);
+  if (!ps || !ps->prov)
+    return false;
+  Node n;
+  memset(&n, 0, sizeof n);
+  n.ps = ps;
+  n.addr = r->addr;
+  n.type = r->type;
+  n.mode = r->mode;
+  n.tschema = type_schema(ps, r->mode, r->type);
+  if (!n.tschema)
+    return false;
+  if (!decode_obj(e, a, &n, NULL, o, out, &d))
+    return false;
+  *schema = n.tschema->schema.block;
+  return true;
+}
+
+void eng_close(Engine *e)
+{
+  if (!e || e->closed)
+    return;
+  e->closed = true;
+  if (e->pool)
+    pool_free(e->pool);
+  for (uint32_t i = 0; i < e->nslots; i++)
+    if (e->slots[i].prov)
+      prov_close(e->slots[i].prov);
+  if (e->warena)
+    for (int i = 0; i < e->nworkers; i++)
+      arena_release(&e->warena[i]);
+  pthread_mutex_destroy(&e->mu);
+}
