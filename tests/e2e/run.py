@@ -18,6 +18,13 @@ The binary under test is first on PATH as `cairn`; CAIRN_BIN holds its
 path, CAIRN_FLAVOUR its flavour (rel, san or tst), TESTDIR the case's
 source directory.  HOME is the scratch directory, TZ=UTC, NO_COLOR=1.
 
+A case may hold a file `flavours` naming, on one line separated by
+spaces, the flavours it runs on (e.g. "san tst" for cases that need the
+misbehaving test provider compiled only into test builds); under any
+other flavour the case is not run and is reported as "n/a", which is
+neither a pass nor a failure.  The file is not copied to the scratch
+directory.
+
 Usage: run.py BINARY FLAVOUR [CASE...]   (prints one line per case and
 ends with "N passed, N failed"; exit 1 when any failed).
 With CRAM_UPDATE=1 it rewrites failing transcripts with the actual output,
@@ -89,6 +96,15 @@ def outputs_match(expected, actual):
     return all(line_matches(e, a) for e, a in zip(expected, actual))
 
 
+def case_flavours(src):
+    """The flavours a case runs on, or None for all of them."""
+    path = os.path.join(src, "flavours")
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return f.read().split()
+
+
 def run_case(name, binary, flavour):
     src = os.path.join(CASES, name)
     tpath = os.path.join(src, "test.t")
@@ -96,7 +112,8 @@ def run_case(name, binary, flavour):
     work = tempfile.mkdtemp(prefix="cairn-e2e-")
     try:
         wdir = os.path.join(work, "w")
-        shutil.copytree(src, wdir, ignore=shutil.ignore_patterns("test.t"))
+        shutil.copytree(src, wdir, ignore=shutil.ignore_patterns("test.t",
+                                                             "flavours"))
         bindir = os.path.join(work, "bin")
         os.mkdir(bindir)
         os.symlink(os.path.abspath(binary), os.path.join(bindir, "cairn"))
@@ -164,15 +181,22 @@ def main():
     names = sys.argv[3:] or sorted(
         d for d in os.listdir(CASES)
         if os.path.isfile(os.path.join(CASES, d, "test.t")))
-    passed = failed = 0
+    passed = failed = na = 0
     for n in names:
+        fl = case_flavours(os.path.join(CASES, n))
+        if fl is not None and flavour not in fl:
+            na += 1
+            print("n/a  %s [%s] (runs on %s)" % (n, flavour, " ".join(fl)))
+            continue
         if run_case(n, binary, flavour):
             passed += 1
             print("ok   %s [%s]" % (n, flavour))
         else:
             failed += 1
             print("FAIL %s [%s]" % (n, flavour))
-    print("e2e[%s]: %d passed, %d failed" % (flavour, passed, failed))
+    print("e2e[%s]: %d passed, %d failed%s" % (
+        flavour, passed, failed,
+        ", %d not for this flavour" % na if na else ""))
     return 1 if failed else 0
 
 
