@@ -15,6 +15,8 @@
 #include "cli.h"
 
 extern const CmdEntry cmd_version;
+extern const CmdEntry cmd_show;
+extern const CmdEntry cmd_output;
 extern const CmdEntry cmd_plan;
 extern const CmdEntry cmd_destroy;
 extern const CmdEntry cmd_apply;
@@ -48,7 +50,9 @@ static const CmdEntry *const commands[] = {
     &cmd_force_unlock,
     &cmd_help,
     &cmd_init,
+    &cmd_output,
     &cmd_plan,
+    &cmd_show,
     &cmd_state,
     &cmd_state_list,
     &cmd_state_mv,

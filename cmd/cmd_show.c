@@ -1,0 +1,218 @@
+/*
+** cmd_show: `cairn show [-json] [-no-color] [PATH]` — the current state,
+** a saved plan, or a state file, as human text or Terraform's JSON.
+** Provider schemas (for typed rendering) come from the built-in or
+** configured providers named in the plan or state; when one cannot be
+** opened its objects are rendered from their JSON values.
+*/
+#include <string.h>
+
+#include "cli.h"
+#include "json.h"
+#include "jsonplan.h"
+#include "planfile.h"
+#include "provreg.h"
+#include "render.h"
+#include "stmgr.h"
+#include "workspace.h"
+
+typedef struct Schemas {
+  Arena *a;
+  ProvReg reg;
+  struct {
+    const char *fqn;
+    ProvProviderSchema *s;   /* NULL: could not open */
+  } items[32];
+  int n;
+} Schemas;
+
+static const ProvProviderSchema *provider_schema(Schemas *sc, const char *fqn)
+{
+  for (int i = 0; i < sc->n; i++)
+    if (strcmp(sc->items[i].fqn, fqn) == 0)
+      return sc->items[i].s;
+  if (sc->n == (int)(sizeof sc->items / sizeof sc->items[0]))
+    return NULL;
+  Diags d;
+  diag_init(&d, sc->a);
+  int k = sc->n++;
+  sc->items[k].fqn = arena_strdup(sc->a, fqn);
+  sc->items[k].s = NULL;
+  Prov *p = preg_open(&sc->reg, fqn, &d);
+  if (!p)
+    return NULL;
+  const ProvProviderSchema *s = NULL;
+  ProvCall c = {sc->a, &d, NULL};
+  p->ops->get_schema(p, &c, &s);
+  if (s) {
+    sc->items[k].s = prov_schema_clone(sc->a, s);
+    prov_schema_prepare(sc->a, sc->items[k].s);
+  }
+  return sc->items[k].s;
+}
+
+static const ProvBlockSchema *schema_of(void *ctx, StMode mode,
+                                        const char *fqn, const char *type)
+{
+  const ProvProviderSchema *s = provider_schema(ctx, fqn);
+  if (!s)
+    return NULL;
+  const ProvTypeSchema *t = mode == ST_DATA ? prov_schema_data_source(s, type)
+                                            : prov_schema_resource(s, type);
+  return t ? t->schema.block : NULL;
+}
+
+/* "provider[\"fqn\"].alias" -> fqn */
+static const char *provider_fqn(Arena *a, const char *paddr)
+{
+  const char *p = strstr(paddr, "[\"");
+  const char *q = p ? strchr(p + 2, '"') : NULL;
+  return q ? arena_strndup(a, p + 2, (size_t)(q - p - 2)) : paddr;
+}
+
+static void show_state(Cli *cli, Schemas *sc, State *s)
+{
+  Buf b;
+  buf_init(&b, cli->arena);
+  RenderOpts ro = {cli->color, "cairn", 0, false};
+  st_sort(s);
+  if (s->nres == 0 && s->noutputs == 0) {
+    cli_out(cli, "No state.\n");
+    return;
+  }
+  bool first = true;
+  for (uint32_t i = 0; i < s->nres; i++) {
+    StResource *r = s->res[i];
+    const char *fqn = provider_fqn(cli->arena, r->provider);
+    const ProvBlockSchema *bs = schema_of(sc, r->mode, fqn, r->type);
+    for (uint32_t k = 0; k < r->ninst; k++) {
+      StInstance *in = r->inst[k];
+      for (int32_t j = -1; j < (int32_t)in->ndeposed; j++) {
+        const StObject *o = j < 0 ? in->current : in->deposed[j].obj;
+        if (!o)
+          continue;
+        Value v = o->attrs;
+        if (bs) {
+          Value tv;
+          Diags d;
+          diag_init(&d, cli->arena);
+          if (json_value_typed(cli->arena, o->attrs,
+                               prov_schema_implied_type(cli->arena, bs), &tv,
+                               &d, NULL))
+            v = prov_mark_sensitive(cli->arena, bs, tv);
+        }
+        if (!first)
+          buf_putc(&b, '\n');
+        first = false;
+        render_object(&b, st_instance_addr(cli->arena, r, in->key), r->mode,
+                      r->type, r->name, j < 0 ? NULL : in->deposed[j].key,
+                      o->status == ST_TAINTED, v, bs, &ro);
+      }
+    }
+  }
+  if (s->noutputs) {
+    buf_puts(&b, first ? "Outputs:\n\n" : "\n\nOutputs:\n\n");
+    for (uint32_t i = 0; i < s->noutputs; i++) {
+      const StOutput *o = &s->outputs[i];
+      Value v = o->value;
+      Diags d;
+      diag_init(&d, cli->arena);
+      Value tv;
+      if (json_value_typed(cli->arena, o->value, o->type, &tv, &d, NULL))
+        v = tv;
+      buf_printf(&b, "%s = ", o->name);
+      render_value(&b, v, o->sensitive, 0, &ro);
+      buf_putc(&b, '\n');
+    }
+  }
+  cli_out_buf(cli, &b);
+}
+
+static int run(Cli *cli, int argc, char **argv)
+{
+  bool json = false, no_color = false;
+  CliFlag flags[] = {{"json", FLAG_BOOL, &json},
+                     {"no-color", FLAG_BOOL, &no_color}};
+  int rest;
+  Diags d;
+  diag_init(&d, cli->arena);
+  if (!cli_parse_flags(cli, argc, argv, flags, 2, &rest, &d)) {
+    cli_diags(cli, &d);
+    return 2;
+  }
+  if (no_color)
+    cli->color = false;
+  if (argc - rest > 1) {
+    cli_err(cli, "\nError: Too many command line arguments\n\nExpected at "
+                 "most one positional argument.\n\n");
+    return 2;
+  }
+  Schemas sc;
+  memset(&sc, 0, sizeof sc);
+  sc.a = cli->arena;
+  preg_init(&sc.reg, cli->arena, NULL, &d);
+  diag_init(&d, cli->arena);
+  int status = 0;
+  Buf b;
+  buf_init(&b, cli->arena);
+  const char *path = rest < argc ? argv[rest] : NULL;
+  if (path && planfile_is_plan(path)) {
+    Plan *p;
+    if (!planfile_read(cli->arena, path, &p, &d)) {
+      cli_diags(cli, &d);
+      preg_close(&sc.reg);
+      return 1;
+    }
+    for (uint32_t i = 0; i < p->nchanges; i++)
+      p->changes[i].schema = schema_of(&sc, p->changes[i].mode,
+                                       p->changes[i].provider_name,
+                                       p->changes[i].type);
+    for (uint32_t i = 0; i < p->ndrift; i++)
+      p->drift[i].schema = schema_of(&sc, p->drift[i].mode,
+                                     p->drift[i].provider_name,
+                                     p->drift[i].type);
+    if (json) {
+      Diags cd;
+      diag_init(&cd, cli->arena);
+      SrcFiles files;
+      diag_files_init(&files, cli->arena);
+      CfgModule *m = cfg_load_dir(cli->arena, ".", &files, &cd);
+      jplan_plan(&b, p, m, schema_of, &sc);
+    } else {
+      RenderOpts ro = {cli->color, "cairn", 0, false};
+      render_plan(&b, p, &ro);
+    }
+    cli_out_buf(cli, &b);
+    preg_close(&sc.reg);
+    return 0;
+  }
+  State *s = NULL;
+  StMgr m;
+  Arena *a = cli->arena;
+  const char *ws = ws_current(a, ".", &d);
+  StMgrOpts so = {path ? path : ws_state_path(a, ".", ws), NULL, "-"};
+  stmgr_init(&m, a, &so);
+  if (!stmgr_load(&m, &s, &d)) {
+    cli_diags(cli, &d);
+    status = 1;
+  } else if (json) {
+    jplan_state(&b, s, schema_of, &sc);
+    cli_out_buf(cli, &b);
+  } else {
+    show_state(cli, &sc, s);
+  }
+  stmgr_close(&m);
+  preg_close(&sc.reg);
+  return status;
+}
+
+const CmdEntry cmd_show = {
+    "show", "Show the current state or a saved plan",
+    "Usage: cairn [global options] show [options] [path]\n\n"
+    "  Reads and outputs a cairn state or plan file in a human-readable\n"
+    "  form. If no path is specified, the current state will be shown.\n\n"
+    "Options:\n\n"
+    "  -no-color           If specified, output won't contain any color.\n"
+    "  -json               If specified, output the cairn plan or state in\n"
+    "                      a machine-readable form.\n",
+    run, true};
