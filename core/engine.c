@@ -1760,7 +1760,12 @@ static bool provider_apply(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
   const ProvBlockSchema *b = n->tschema->schema.block;
   StResource *sr = state_res(e, n);
   char intent[17] = {0};
-  if (act == PL_CREATE) {
+  /* An intent record (synced before the call) lets a crash between "create
+  ** sent" and "result recorded" converge without duplicates.  Built-in
+  ** providers keep their objects in the state alone (or rewrite the same
+  ** file), so a repeated create cannot duplicate anything: they skip the
+  ** extra sync. */
+  if (act == PL_CREATE && !n->ps->builtin) {
     if (!stmgr_intent(e->mgr, e->state, in->addr, "create", intent, d))
       return false;
   }
