@@ -578,6 +578,710 @@ static void test_aoc_basic(void)
            ".name: was cty.StringVal(\"foo\"), but now cty.StringVal(\"bar\")");
 }
 
+
+static void test_pn_prior_nested_single_to_null(void)
+{
+  ProvAttrSchema fb[] = {AT("bar", "s", OC), AT("baz", "s", OC)};
+  ProvNestedBlock blocks[] = {NB("foo", PROV_NEST_SINGLE, BLK(fb, 2, NULL, 0))};
+  ProvAttrSchema bl[] = {AT("blop", "s", REQ), AT("bleep", "s", OPT)};
+  ProvAttrSchema attrs[] = {NAT("bloop", PROV_NEST_SINGLE, bl, 2, OPT)};
+  ProvBlockSchema *s = BLK(attrs, NA(attrs), blocks, 1);
+  const char *nul = "{foo = null:obj{bar:s,baz:s},"
+                    " bloop = null:obj{blop:s,bleep:s}}";
+  pn_case(s,
+          "{foo = {bar = \"beep\", baz = \"boop\"},"
+          " bloop = {blop = \"glub\", bleep = null:s}}",
+          nul, nul);
+}
+
+static void test_pn_prior_optional_computed_nested_single_to_null(void)
+{
+  ProvAttrSchema bl[] = {AT("blop", "s", REQ), AT("bleep", "s", OPT)};
+  ProvAttrSchema attrs[] = {NAT("bloop", PROV_NEST_SINGLE, bl, 2, OC)};
+  ProvBlockSchema *s = BLK(attrs, NA(attrs), NULL, 0);
+  /* blop is not computed, so the prior object came from config: null in
+  ** config now removes it instead of keeping the prior value. */
+  pn_case(s, "{bloop = {blop = \"glub\", bleep = null:s}}",
+          "{bloop = null:obj{blop:s,bleep:s}}",
+          "{bloop = null:obj{blop:s,bleep:s}}");
+}
+
+static void test_pn_optional_computed_nested_all_computed_keeps_prior(void)
+{
+  ProvAttrSchema bl[] = {AT("id", "s", CMP)};
+  ProvAttrSchema attrs[] = {NAT("bloop", PROV_NEST_SINGLE, bl, 1, OC)};
+  ProvBlockSchema *s = BLK(attrs, NA(attrs), NULL, 0);
+  pn_case(s, "{bloop = {id = \"x\"}}", "{bloop = null:obj{id:s}}",
+          "{bloop = {id = \"x\"}}");
+}
+
+static void test_pn_prior_nested_map(void)
+{
+  ProvAttrSchema fb[] = {AT("bar", "s", OC), AT("baz", "s", OC)};
+  ProvNestedBlock blocks[] = {NB("foo", PROV_NEST_MAP, BLK(fb, 2, NULL, 0))};
+  ProvAttrSchema bl[] = {AT("blop", "s", REQ)};
+  ProvAttrSchema attrs[] = {NAT("bloop", PROV_NEST_MAP, bl, 1, OPT)};
+  ProvBlockSchema *s = BLK(attrs, NA(attrs), blocks, 1);
+  pn_case(s,
+          "{foo = map{\"a\" = {bar = \"beep\", baz = \"boop\"},"
+          " \"b\" = {bar = \"blep\", baz = \"boot\"}},"
+          " bloop = map{\"a\" = {blop = \"glub\"}, \"b\" = {blop = \"blub\"}}}",
+          "{foo = map{\"a\" = {bar = \"bap\", baz = null:s},"
+          " \"c\" = {bar = \"bosh\", baz = null:s}},"
+          " bloop = map{\"a\" = {blop = \"glub\"}, \"c\" = {blop = \"blub\"}}}",
+          "{foo = map{\"a\" = {bar = \"bap\", baz = \"boop\"},"
+          " \"c\" = {bar = \"bosh\", baz = null:s}},"
+          " bloop = map{\"a\" = {blop = \"glub\"}, \"c\" = {blop = \"blub\"}}}");
+}
+
+static void test_pn_prior_nested_map_dynamic(void)
+{
+  ProvAttrSchema fb[] = {AT("bar", "s", OC), AT("baz", "any", OC)};
+  ProvNestedBlock blocks[] = {NB("foo", PROV_NEST_MAP, BLK(fb, 2, NULL, 0))};
+  ProvBlockSchema *s = BLK(NULL, 0, blocks, 1);
+  pn_case(s,
+          "{foo = {a = {bar = \"beep\", baz = \"boop\"},"
+          " b = {bar = \"blep\", baz = [\"x\"]}}}",
+          "{foo = {a = {bar = \"bap\", baz = null:s},"
+          " c = {bar = \"bosh\", baz = null:list(s)}}}",
+          "{foo = {a = {bar = \"bap\", baz = \"boop\"},"
+          " c = {bar = \"bosh\", baz = null:list(s)}}}");
+}
+
+static void test_pn_prior_nested_set(void)
+{
+  ProvAttrSchema fb[] = {AT("bar", "s", OPT), AT("baz", "s", OC)};
+  ProvNestedBlock blocks[] = {NB("foo", PROV_NEST_SET, BLK(fb, 2, NULL, 0))};
+  ProvAttrSchema bl[] = {AT("blop", "s", REQ), AT("bleep", "s", OPT)};
+  ProvAttrSchema attrs[] = {NAT("bloop", PROV_NEST_SET, bl, 2, OPT)};
+  ProvBlockSchema *s = BLK(attrs, NA(attrs), blocks, 1);
+  pn_case(s,
+          "{foo = set[{bar = \"beep\", baz = \"boop\"},"
+          " {bar = \"blep\", baz = \"boot\"}],"
+          " bloop = set[{blop = \"glubglub\", bleep = null:s},"
+          " {blop = \"glubglub\", bleep = \"beep\"}]}",
+          "{foo = set[{bar = \"beep\", baz = null:s},"
+          " {bar = \"bosh\", baz = null:s}],"
+          " bloop = set[{blop = \"glubglub\", bleep = null:s},"
+          " {blop = \"glub\", bleep = null:s}]}",
+          "{foo = set[{bar = \"beep\", baz = \"boop\"},"
+          " {bar = \"bosh\", baz = null:s}],"
+          " bloop = set[{blop = \"glubglub\", bleep = null:s},"
+          " {blop = \"glub\", bleep = null:s}]}");
+}
+
+static void test_pn_set_partial_optional_computed_change(void)
+{
+  ProvAttrSchema mb[] = {AT("opt", "s", OPT), AT("cmp", "s", OC)};
+  ProvNestedBlock blocks[] = {NB("multi", PROV_NEST_SET, BLK(mb, 2, NULL, 0))};
+  ProvBlockSchema *s = BLK(NULL, 0, blocks, 1);
+  pn_case(s,
+          "{multi = set[{opt = \"one\", cmp = \"OK\"},"
+          " {opt = \"two\", cmp = \"OK\"}]}",
+          "{multi = set[{opt = \"one\", cmp = null:s},"
+          " {opt = \"replaced\", cmp = null:s}]}",
+          "{multi = set[{opt = \"one\", cmp = \"OK\"},"
+          " {opt = \"replaced\", cmp = null:s}]}");
+}
+
+static void test_pn_set_without_partial_optional_computed_change(void)
+{
+  ProvAttrSchema mb[] = {AT("opt", "s", OC), AT("req", "s", REQ)};
+  ProvNestedBlock blocks[] = {NB("multi", PROV_NEST_SET, BLK(mb, 2, NULL, 0))};
+  ProvBlockSchema *s = BLK(NULL, 0, blocks, 1);
+  const char *prior = "{multi = set[{opt = \"one\", req = \"one\"},"
+                      " {opt = \"two\", req = \"two\"}]}";
+  pn_case(s, prior,
+          "{multi = set[{opt = null:s, req = \"one\"},"
+          " {opt = null:s, req = \"two\"}]}",
+          prior);
+}
+
+static void test_pn_sets_differing_only_by_unknown(void)
+{
+  ProvAttrSchema mb[] = {AT("optional", "s", OC)};
+  ProvNestedBlock blocks[] = {NB("multi", PROV_NEST_SET, BLK(mb, 1, NULL, 0))};
+  ProvAttrSchema bl[] = {AT("blop", "s", REQ)};
+  ProvAttrSchema attrs[] = {NAT("bloop", PROV_NEST_SET, bl, 1, OPT)};
+  ProvBlockSchema *s = BLK(attrs, NA(attrs), blocks, 1);
+  const char *v = "{multi = set[{optional = ?:s}, {optional = ?:s}],"
+                  " bloop = set[{blop = ?:s}, {blop = ?:s}]}";
+  Value got = objc_proposed_new(&A, s, V("null:any"), V(v));
+  T_VAL(got, V(v));
+  /* Unknown elements never merge. */
+  T_EQ_INT(val_attr(got, "multi", NULL).len, 2);
+}
+
+static void test_pn_nested_list_in_set(void)
+{
+  ProvAttrSchema bb[] = {AT("baz", "s", OPT), AT("qux", "s", OC)};
+  ProvNestedBlock inner[] = {NB("bar", PROV_NEST_LIST, BLK(bb, 2, NULL, 0))};
+  ProvNestedBlock blocks[] = {NB("foo", PROV_NEST_SET, BLK(NULL, 0, inner, 1))};
+  ProvBlockSchema *s = BLK(NULL, 0, blocks, 1);
+  pn_case(s, "{foo = set[{bar = [{baz = \"beep\", qux = \"boop\"}]}]}",
+          "{foo = set[{bar = [{baz = \"beep\", qux = null:s}]}]}",
+          "{foo = set[{bar = [{baz = \"beep\", qux = \"boop\"}]}]}");
+}
+
+static void test_pn_empty_nested_list_in_set(void)
+{
+  ProvNestedBlock inner[] = {NB("bar", PROV_NEST_LIST, BLK(NULL, 0, NULL, 0))};
+  ProvNestedBlock blocks[] = {NB("foo", PROV_NEST_SET, BLK(NULL, 0, inner, 1))};
+  ProvBlockSchema *s = BLK(NULL, 0, blocks, 1);
+  const char *v = "{foo = set[{bar = []:obj{}}]}";
+  pn_case(s, v, v, v);
+}
+
+static void test_pn_nested_set_in_set_must_match(void)
+{
+  /* A nested set differing at all prevents correlation. */
+  ProvAttrSchema bb[] = {AT("baz", "s", OPT), AT("qux", "s", OC)};
+  ProvNestedBlock inner[] = {NB("bar", PROV_NEST_SET, BLK(bb, 2, NULL, 0))};
+  ProvAttrSchema fa[] = {AT("id", "s", OC)};
+  ProvNestedBlock blocks[] = {NB("foo", PROV_NEST_SET, BLK(fa, 1, inner, 1))};
+  ProvBlockSchema *s = BLK(NULL, 0, blocks, 1);
+  pn_case(s,
+          "{foo = set[{id = \"p\", bar = set[{baz = \"beep\", qux = \"boop\"}]}]}",
+          "{foo = set[{id = null:s, bar = set[{baz = \"beep\", qux = null:s}]}]}",
+          "{foo = set[{id = null:s, bar = set[{baz = \"beep\", qux = null:s}]}]}");
+}
+
+static void test_pn_null_config_and_unknown(void)
+{
+  ProvAttrSchema attrs[] = {AT("a", "s", OPT), AT("id", "s", CMP)};
+  ProvBlockSchema *s = BLK(attrs, NA(attrs), NULL, 0);
+  const char *prior = "{a = \"x\", id = \"i\"}";
+  /* Destroy: config null gives the prior. */
+  pn_case(s, prior, "null:obj{a:s,id:s}", prior);
+  /* Both null stays null. */
+  pn_case(s, "null:obj{a:s,id:s}", "null:obj{a:s,id:s}",
+          "null:obj{a:s,id:s}");
+  /* A wholly unknown config gives the prior. */
+  pn_case(s, prior, "?:obj{a:s,id:s}", prior);
+  /* Create: computed attributes are null. */
+  pn_case(s, "null:obj{a:s,id:s}", "{a = \"y\", id = null:s}",
+          "{a = \"y\", id = null:s}");
+}
+
+static void test_pn_unknown_dynamic_block_passthrough(void)
+{
+  ProvAttrSchema fb[] = {AT("x", "s", OC)};
+  ProvNestedBlock blocks[] = {NB("foo", PROV_NEST_LIST, BLK(fb, 1, NULL, 0))};
+  ProvBlockSchema *s = BLK(NULL, 0, blocks, 1);
+  pn_case(s, "{foo = [{x = \"a\"}]}", "{foo = ?:list(obj{x:s})}",
+          "{foo = ?:list(obj{x:s})}");
+  /* A config list longer than the prior takes the extra element as is. */
+  pn_case(s, "{foo = [{x = \"a\"}]}", "{foo = [{x = null:s}, {x = null:s}]}",
+          "{foo = [{x = \"a\"}, {x = null:s}]}");
+}
+
+static void test_pn_group_block_created(void)
+{
+  ProvAttrSchema gb[] = {AT("x", "s", OC)};
+  ProvNestedBlock blocks[] = {NB("g", PROV_NEST_GROUP, BLK(gb, 1, NULL, 0)),
+                              NB("l", PROV_NEST_LIST, BLK(gb, 1, NULL, 0)),
+                              NB("st", PROV_NEST_SET, BLK(gb, 1, NULL, 0))};
+  ProvBlockSchema *s = BLK(NULL, 0, blocks, 3);
+  pn_case(s, "null:any",
+          "{g = {x = null:s}, l = []:obj{x:s}, st = set[]:obj{x:s}}",
+          "{g = {x = null:s}, l = []:obj{x:s}, st = set[]:obj{x:s}}");
+}
+
+static void test_pn_sensitive_marks_kept(void)
+{
+  ProvAttrSchema attrs[] = {AT("pw", "s", OPT), AT("id", "s", CMP)};
+  ProvBlockSchema *s = BLK(attrs, NA(attrs), NULL, 0);
+  pn_case(s, "{pw = sens(\"old\"), id = sens(\"i\")}",
+          "{pw = sens(\"new\"), id = null:s}",
+          "{pw = sens(\"new\"), id = sens(\"i\")}");
+}
+
+/* ---- PlannedDataResourceObject ----------------------------------------- */
+
+static void test_planned_data(void)
+{
+  ProvAttrSchema nb[] = {AT("k", "s", OPT), AT("v", "s", CMP)};
+  ProvAttrSchema attrs[] = {AT("name", "s", REQ), AT("id", "s", CMP),
+                            AT("opt", "s", OC),
+                            NAT("nest", PROV_NEST_LIST, nb, 2, OPT),
+                            NAT("cnest", PROV_NEST_SINGLE, nb, 2, CMP)};
+  ProvAttrSchema bb[] = {AT("f", "s", OPT), AT("r", "s", CMP)};
+  ProvNestedBlock blocks[] = {NB("filter", PROV_NEST_LIST, BLK(bb, 2, NULL, 0)),
+                              NB("one", PROV_NEST_SINGLE, BLK(bb, 2, NULL, 0))};
+  ProvBlockSchema *s = BLK(attrs, NA(attrs), blocks, 2);
+  Value got = objc_planned_data(&A, s,
+      V("{name = \"n\", id = null:s, opt = \"set\","
+        " nest = [{k = \"a\", v = null:s}], cnest = null:obj{k:s,v:s},"
+        " filter = [{f = \"x\", r = null:s}], one = null:obj{f:s,r:s}}"));
+  T_VAL(got,
+        V("{name = \"n\", id = ?:s, opt = \"set\","
+          " nest = [{k = \"a\", v = ?:s}], cnest = ?:obj{k:s,v:s},"
+          " filter = [{f = \"x\", r = ?:s}], one = null:obj{f:s,r:s}}"));
+  got = objc_planned_data(&A, s,
+      V("{name = \"n\", id = null:s, opt = null:s,"
+        " nest = null:list(obj{k:s,v:s}), cnest = null:obj{k:s,v:s},"
+        " filter = []:obj{f:s,r:s}, one = {f = null:s, r = null:s}}"));
+  T_VAL(got,
+        V("{name = \"n\", id = ?:s, opt = ?:s,"
+          " nest = null:list(obj{k:s,v:s}), cnest = ?:obj{k:s,v:s},"
+          " filter = []:obj{f:s,r:s}, one = {f = null:s, r = ?:s}}"));
+}
+
+/* ---- AssertPlanValid, more cases --------------------------------------- */
+
+static void test_apv_sensitive_and_write_only(void)
+{
+  ProvAttrSchema attrs[] = {AT("pw", "s", OPT | SENS), AT("b", "s", OPT),
+                            AT("wo", "s", OPT | WO)};
+  ProvBlockSchema *s = BLK(attrs, NA(attrs), NULL, 0);
+  apv_case(s, "null:obj{pw:s,b:s,wo:s}", "{pw = \"a\", b = null:s, wo = null:s}",
+           "{pw = \"b\", b = null:s, wo = null:s}",
+           ".pw: sensitive planned value does not match config value");
+  apv_case(s, "{pw = \"z\", b = null:s, wo = null:s}",
+           "{pw = \"a\", b = null:s, wo = null:s}",
+           "{pw = \"b\", b = null:s, wo = null:s}",
+           ".pw: sensitive planned value does not match config value nor "
+           "prior value");
+  apv_case(s, "null:obj{pw:s,b:s,wo:s}", "{pw = null:s, b = null:s, wo = null:s}",
+           "{pw = \"b\", b = null:s, wo = null:s}",
+           ".pw: sensitive planned value for a non-computed attribute");
+  /* A sensitive mark on the value hides it too. */
+  apv_case(s, "null:obj{pw:s,b:s,wo:s}", "{pw = null:s, b = sens(\"x\"), wo = null:s}",
+           "{pw = null:s, b = sens(\"y\"), wo = null:s}",
+           ".b: sensitive planned value does not match config value");
+  apv_case(s, "null:obj{pw:s,b:s,wo:s}", "{pw = null:s, b = null:s, wo = \"w\"}",
+           "{pw = null:s, b = null:s, wo = null:s}", "");
+  apv_case(s, "null:obj{pw:s,b:s,wo:s}", "{pw = null:s, b = null:s, wo = null:s}",
+           "{pw = null:s, b = null:s, wo = \"w\"}",
+           ".wo: planned value for write-only attribute is not null");
+}
+
+static void test_apv_unknowns(void)
+{
+  ProvAttrSchema attrs[] = {AT("a", "s", OPT), AT("c", "s", OC),
+                            AT("n", "n", OPT)};
+  ProvBlockSchema *s = BLK(attrs, NA(attrs), NULL, 0);
+  /* Config unknown may stay unknown; computed may become unknown. */
+  apv_case(s, "null:obj{a:s,c:s,n:n}", "{a = ?:s, c = null:s, n = 1}",
+           "{a = ?:s, c = ?:s, n = 1}", "");
+  apv_case(s, "null:obj{a:s,c:s,n:n}", "{a = \"x\", c = null:s, n = 1}",
+           "{a = ?:s, c = ?:s, n = 2}",
+           ".a: planned value cty.UnknownVal(cty.String) does not match "
+           "config value cty.StringVal(\"x\")\n"
+           ".n: planned value cty.NumberIntVal(2) does not match config "
+           "value cty.NumberIntVal(1)");
+  /* Refinements are ignored when comparing. */
+  apv_case(s, "null:obj{a:s,c:s,n:n}", "{a = ?:s, c = null:s, n = 1}",
+           "{a = ?!:s, c = null:s, n = 1}", "");
+}
+
+static void test_apv_blocks(void)
+{
+  ProvAttrSchema ba[] = {AT("x", "s", OPT), AT("y", "s", OC)};
+  ProvBlockSchema *inner = BLK(ba, 2, NULL, 0);
+  ProvNestedBlock blocks[] = {NB("l", PROV_NEST_LIST, inner),
+                              NB("m", PROV_NEST_MAP, inner),
+                              NB("one", PROV_NEST_SINGLE, inner),
+                              NB("st", PROV_NEST_SET, inner)};
+  ProvBlockSchema *s = BLK(NULL, 0, blocks, 4);
+  const char *nul = "null:obj{l:list(obj{x:s,y:s}),m:map(obj{x:s,y:s}),"
+                    "one:obj{x:s,y:s},st:set(obj{x:s,y:s})}";
+  apv_case(s, nul,
+           "{l = [{x = \"a\", y = null:s}], m = map{\"k\" = {x = \"b\", y = null:s}},"
+           " one = {x = \"c\", y = null:s}, st = set[{x = \"d\", y = null:s}]}",
+           "{l = [{x = \"a\", y = ?:s}], m = map{\"k\" = {x = \"b\", y = \"q\"}},"
+           " one = {x = \"c\", y = ?:s}, st = set[{x = \"d\", y = ?:s}]}",
+           "");
+  apv_case(s, nul,
+           "{l = [{x = \"a\", y = null:s}], m = map{\"k\" = {x = \"b\", y = null:s}},"
+           " one = {x = \"c\", y = null:s}, st = set[{x = \"d\", y = null:s}]}",
+           "{l = [{x = \"a\", y = null:s}, {x = \"a\", y = null:s}],"
+           " m = map{\"k\" = {x = \"z\", y = null:s}},"
+           " one = null:obj{x:s,y:s}, st = null:set(obj{x:s,y:s})}",
+           ".l: block count in plan (2) disagrees with count in config (1)\n"
+           ".m[\"k\"].x: planned value cty.StringVal(\"z\") does not match "
+           "config value cty.StringVal(\"b\")\n"
+           ".one: planned for absence but config wants existence\n"
+           ".st: attribute representing a set of nested blocks must be empty "
+           "to indicate no blocks, not null");
+  apv_case(s, nul,
+           "{l = ?:list(obj{x:s,y:s}), m = map{}:obj{x:s,y:s},"
+           " one = null:obj{x:s,y:s}, st = set[]:obj{x:s,y:s}}",
+           "{l = []:obj{x:s,y:s}, m = map{\"k\" = {x = \"b\", y = null:s}},"
+           " one = {x = null:s, y = null:s}, st = set[?:obj{x:s,y:s}]}",
+           ".l: planned value cty.ListValEmpty(cty.Object(map[string]cty.Type"
+           "{\"x\":cty.String, \"y\":cty.String})) for unknown dynamic block\n"
+           ".m: block count in plan (1) disagrees with count in config (0)\n"
+           ".one: planned for existence but config wants absence\n"
+           ".st[(not yet known)]: element representing nested block must not "
+           "be unknown itself; set nested attribute values to unknown instead");
+  apv_case(s, nul,
+           "{l = [{x = \"a\", y = null:s}], m = map{}:obj{x:s,y:s},"
+           " one = null:obj{x:s,y:s}, st = set[]:obj{x:s,y:s}}",
+           "{l = [?:obj{x:s,y:s}], m = null:map(obj{x:s,y:s}),"
+           " one = null:obj{x:s,y:s}, st = ?:set(obj{x:s,y:s})}",
+           ".l[0]: element representing nested block must not be unknown "
+           "itself; set nested attribute values to unknown instead\n"
+           ".m: attribute representing a map of nested blocks must be empty "
+           "to indicate no blocks, not null\n"
+           ".st: planned unknown value for non-computed block");
+}
+
+static void test_apv_nested_attributes(void)
+{
+  ProvAttrSchema na[] = {AT("x", "s", OPT), AT("y", "s", OC)};
+  ProvAttrSchema attrs[] = {NAT("single", PROV_NEST_SINGLE, na, 2, OPT),
+                            NAT("list", PROV_NEST_LIST, na, 2, OPT),
+                            NAT("map", PROV_NEST_MAP, na, 2, OPT),
+                            NAT("set", PROV_NEST_SET, na, 2, OPT)};
+  ProvBlockSchema *s = BLK(attrs, NA(attrs), NULL, 0);
+  const char *nul = "null:obj{single:obj{x:s,y:s},list:list(obj{x:s,y:s}),"
+                    "map:map(obj{x:s,y:s}),set:set(obj{x:s,y:s})}";
+  apv_case(s, nul,
+           "{single = {x = \"a\", y = null:s}, list = [{x = \"b\", y = null:s}],"
+           " map = map{\"k\" = {x = \"c\", y = null:s}},"
+           " set = set[{x = \"d\", y = null:s}]}",
+           "{single = {x = \"a\", y = ?:s}, list = [{x = \"b\", y = \"v\"}],"
+           " map = map{\"k\" = {x = \"c\", y = ?:s}},"
+           " set = set[{x = \"d\", y = ?:s}]}",
+           "");
+  apv_case(s, nul,
+           "{single = {x = \"a\", y = null:s}, list = [{x = \"b\", y = null:s}],"
+           " map = map{\"k\" = {x = \"c\", y = null:s}},"
+           " set = set[{x = \"d\", y = null:s}]}",
+           "{single = {x = \"z\", y = ?:s}, list = []:obj{x:s,y:s},"
+           " map = map{\"j\" = {x = \"c\", y = null:s}},"
+           " set = set[{x = \"d\", y = null:s}, {x = \"e\", y = null:s}]}",
+           ".single.x: planned value cty.StringVal(\"z\") does not match "
+           "config value cty.StringVal(\"a\")\n"
+           ".list: count in plan (cty.NumberIntVal(0)) disagrees with count "
+           "in config (cty.NumberIntVal(1))\n"
+           ".map: map key \"j\" from plan is not present in config\n"
+           ".map: map key \"k\" from config is not present in plan\n"
+           ".set: count in plan (cty.NumberIntVal(2)) disagrees with count in "
+           "config (cty.NumberIntVal(1))");
+  apv_case(s, nul,
+           "{single = {x = \"a\", y = null:s}, list = null:list(obj{x:s,y:s}),"
+           " map = null:map(obj{x:s,y:s}), set = null:set(obj{x:s,y:s})}",
+           "{single = ?:obj{x:s,y:s}, list = [{x = \"b\", y = null:s}],"
+           " map = null:map(obj{x:s,y:s}), set = null:set(obj{x:s,y:s})}",
+           ".single: planned unknown value for non-computed block\n"
+           ".list: planned value cty.ListVal([]cty.Value{cty.ObjectVal("
+           "map[string]cty.Value{\"x\":cty.StringVal(\"b\"), "
+           "\"y\":cty.NullVal(cty.String)})}) for a non-computed attribute");
+}
+
+static void test_apv_whole_object(void)
+{
+  ProvAttrSchema attrs[] = {AT("a", "s", OPT)};
+  ProvBlockSchema *s = BLK(attrs, 1, NULL, 0);
+  apv_case(s, "{a = \"x\"}", "null:obj{a:s}", "null:obj{a:s}", "");
+  apv_case(s, "{a = \"x\"}", "null:obj{a:s}", "{a = \"x\"}",
+           "planned for existence but config wants absence");
+  apv_case(s, "null:obj{a:s}", "{a = \"x\"}", "null:obj{a:s}",
+           "planned for absence but config wants existence");
+}
+
+/* ---- AssertObjectCompatible, more cases --------------------------------- */
+
+static void test_aoc_values(void)
+{
+  ProvAttrSchema attrs[] = {AT("s", "s", OPT), AT("n", "n", OPT),
+                            AT("l", "list(s)", OPT), AT("m", "map(s)", OPT),
+                            AT("st", "set(s)", OPT), AT("d", "any", OPT),
+                            AT("pw", "s", OPT | SENS)};
+  ProvBlockSchema *s = BLK(attrs, NA(attrs), NULL, 0);
+  const char *base = "{s = \"a\", n = 1, l = [\"x\"], m = map{\"k\" = \"v\"},"
+                     " st = set[\"p\"], d = \"dyn\", pw = \"secret\"}";
+  aoc_case(s, base, base, "");
+  aoc_case(s,
+           "{s = ?:s, n = ?:n, l = ?:list(s), m = ?:map(s), st = ?:set(s),"
+           " d = ?:any, pw = ?:s}",
+           base, "");
+  aoc_case(s, base,
+           "{s = \"b\", n = 2, l = [\"x\", \"y\"], m = map{\"j\" = \"v\"},"
+           " st = set[\"p\", \"q\"], d = 5, pw = \"other\"}",
+           ".s: was cty.StringVal(\"a\"), but now cty.StringVal(\"b\")\n"
+           ".n: was cty.NumberIntVal(1), but now cty.NumberIntVal(2)\n"
+           ".l: new element 1 has appeared\n"
+           ".m: element \"k\" has vanished\n"
+           ".m: new element \"j\" has appeared\n"
+           ".st: actual set element cty.StringVal(\"q\") does not correlate "
+           "with any element in plan\n"
+           ".st: length changed from 1 to 2\n"
+           ".d: wrong final value type: string required\n"
+           ".pw: inconsistent values for sensitive attribute");
+  aoc_case(s,
+           "{s = null:s, n = 1, l = [\"x\"], m = map{\"k\" = \"v\"},"
+           " st = set[\"p\"], d = \"dyn\", pw = null:s}",
+           "{s = \"b\", n = null:n, l = [?:s], m = map{\"k\" = \"v\"},"
+           " st = set[\"p\"], d = \"dyn\", pw = null:s}",
+           ".s: was null, but now cty.StringVal(\"b\")\n"
+           ".n: was cty.NumberIntVal(1), but now null\n"
+           ".l[0]: was known, but now unknown");
+  aoc_case(s,
+           "{s = ?!:s, n = 1, l = [\"x\"], m = map{\"k\" = \"v\"},"
+           " st = set[\"p\"], d = \"dyn\", pw = null:s}",
+           "{s = null:s, n = 1, l = [\"x\"], m = map{\"k\" = \"v\"},"
+           " st = set[\"p\"], d = \"dyn\", pw = null:s}",
+           ".s: final value cty.NullVal(cty.String) does not conform to "
+           "planning placeholder cty.UnknownVal(cty.String).RefineNotNull()");
+}
+
+static void test_aoc_blocks(void)
+{
+  ProvAttrSchema ba[] = {AT("x", "s", OPT), AT("id", "s", CMP)};
+  ProvBlockSchema *inner = BLK(ba, 2, NULL, 0);
+  ProvNestedBlock blocks[] = {NB("l", PROV_NEST_LIST, inner),
+                              NB("m", PROV_NEST_MAP, inner),
+                              NB("one", PROV_NEST_SINGLE, inner),
+                              NB("st", PROV_NEST_SET, inner)};
+  ProvBlockSchema *s = BLK(NULL, 0, blocks, 4);
+  aoc_case(s,
+           "{l = [{x = \"a\", id = ?:s}], m = map{\"k\" = {x = \"b\", id = ?:s}},"
+           " one = ?:obj{x:s,id:s}, st = set[{x = \"d\", id = ?:s}]}",
+           "{l = [{x = \"a\", id = \"1\"}], m = map{\"k\" = {x = \"b\", id = \"2\"}},"
+           " one = null:obj{x:s,id:s}, st = set[{x = \"d\", id = \"3\"}]}",
+           "");
+  aoc_case(s,
+           "{l = [{x = \"a\", id = ?:s}], m = map{\"k\" = {x = \"b\", id = ?:s}},"
+           " one = {x = \"c\", id = ?:s}, st = set[{x = \"d\", id = ?:s}]}",
+           "{l = []:obj{x:s,id:s}, m = map{\"k\" = {x = \"z\", id = \"2\"}},"
+           " one = null:obj{x:s,id:s},"
+           " st = set[{x = \"d\", id = \"3\"}, {x = \"e\", id = \"4\"}]}",
+           ".l: block count changed from 1 to 0\n"
+           ".m[\"k\"].x: was cty.StringVal(\"b\"), but now cty.StringVal(\"z\")\n"
+           ".one: was present, but now absent\n"
+           ".st: actual set element cty.ObjectVal(map[string]cty.Value{"
+           "\"id\":cty.StringVal(\"4\"), \"x\":cty.StringVal(\"e\")}) does "
+           "not correlate with any element in plan\n"
+           ".st: block set length changed from 1 to 2");
+  aoc_case(s,
+           "{l = []:obj{x:s,id:s}, m = map{}:obj{x:s,id:s},"
+           " one = null:obj{x:s,id:s}, st = set[]:obj{x:s,id:s}}",
+           "null:obj{l:list(obj{x:s,id:s}),m:map(obj{x:s,id:s}),"
+           "one:obj{x:s,id:s},st:set(obj{x:s,id:s})}",
+           "Root object was present, but now absent");
+  aoc_case(s,
+           "{l = [{x = \"a\", id = ?:s}], m = map{}:obj{x:s,id:s},"
+           " one = null:obj{x:s,id:s}, st = set[]:obj{x:s,id:s}}",
+           "{l = null:list(obj{x:s,id:s}), m = map{}:obj{x:s,id:s},"
+           " one = null:obj{x:s,id:s}, st = set[]:obj{x:s,id:s}}",
+           ".l: null block value after apply");
+}
+
+static void test_aoc_wrong_type(void)
+{
+  ProvAttrSchema attrs[] = {AT("l", "list(s)", OPT)};
+  ProvBlockSchema *s = BLK(attrs, 1, NULL, 0);
+  ObjcErrs e = {0};
+  bool ok = objc_assert_compatible(&A, s, V("{l = [\"a\"]}"),
+                                   V("{l = set[\"a\"]}"), &e);
+  T_CHECK(!ok);
+  T_EQ_INT(e.n, 1);
+  T_CHECK(strncmp(e.items[0].reason, "wrong final value type: ", 24) == 0);
+}
+
+/* ---- rendering, paths, requires_replace --------------------------------- */
+
+static void test_gostring_rendering(void)
+{
+  ProvAttrSchema attrs[] = {AT("v", "any", OPT)};
+  ProvBlockSchema *s = BLK(attrs, 1, NULL, 0);
+  static const struct { const char *v, *want; } cases[] = {
+    {"1", "cty.NumberIntVal(1)"},
+    {"1000000", "cty.NumberIntVal(1e+06)"},
+    {"1234567", "cty.NumberIntVal(1.234567e+06)"},
+    {"-123456", "cty.NumberIntVal(-123456)"},
+    {"1.5", "cty.NumberFloatVal(1.5)"},
+    {"1234567.5", "cty.NumberFloatVal(1.2345675e+06)"},
+    {"0.0001", "cty.MustParseNumberVal(\"0.0001\")"},
+    {"0.00001", "cty.MustParseNumberVal(\"1e-05\")"},
+    {"0.125", "cty.NumberFloatVal(0.125)"},
+    {"0.1", "cty.MustParseNumberVal(\"0.1\")"},
+    {"\"a\\\"b\\\\c\\n\x01\xc3\xa9\t\"",
+     "cty.StringVal(\"a\\\"b\\\\c\\n\\x01\xc3\xa9\\t\")"},
+    {"true", "cty.True"},
+    {"null:s", "cty.NullVal(cty.String)"},
+    {"?:s", "cty.UnknownVal(cty.String)"},
+    {"?!:s", "cty.UnknownVal(cty.String).RefineNotNull()"},
+    {"?:any", "cty.DynamicVal"},
+    {"null:any", "cty.NullVal(cty.DynamicPseudoType)"},
+    {"[\"a\", \"b\"]", "cty.ListVal([]cty.Value{cty.StringVal(\"a\"), "
+                       "cty.StringVal(\"b\")})"},
+    {"[]:s", "cty.ListValEmpty(cty.String)"},
+    {"set[\"a\"]", "cty.SetVal([]cty.Value{cty.StringVal(\"a\")})"},
+    {"set[]:n", "cty.SetValEmpty(cty.Number)"},
+    {"map{\"b\" = true, \"a\" = false}",
+     "cty.MapVal(map[string]cty.Value{\"a\":cty.False, \"b\":cty.True})"},
+    {"map{}:b", "cty.MapValEmpty(cty.Bool)"},
+    {"{b = true, a = null:list(s)}",
+     "cty.ObjectVal(map[string]cty.Value{\"a\":cty.NullVal(cty.List("
+     "cty.String)), \"b\":cty.True})"},
+    {"{}", "cty.EmptyObjectVal"},
+    {"tup[true, \"x\"]", "cty.TupleVal([]cty.Value{cty.True, "
+                         "cty.StringVal(\"x\")})"},
+    {"tup[]", "cty.EmptyTupleVal"},
+    {"null:obj{a:s,b:set(n)}", "cty.NullVal(cty.Object(map[string]cty.Type{"
+                               "\"a\":cty.String, \"b\":cty.Set(cty.Number)}))"},
+    {"null:tup[s]", "cty.NullVal(cty.Tuple([]cty.Type{cty.String}))"},
+    {"null:obj{}", "cty.NullVal(cty.EmptyObject)"},
+    {"null:map(s)", "cty.NullVal(cty.Map(cty.String))"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ObjcErrs e = {0};
+    Value v = V(cases[i].v);
+    const char *want;
+    if (val_is_null(v) || val_is_unknown(v)) {
+      /* Nulls and unknowns show up as planned values. */
+      objc_assert_plan_valid(&A, s, V("null:obj{v:s}"), V("{v = \"c\"}"),
+                             val_object(&A, 1, (const char *[]){"v"}, &v), &e);
+      want = arena_printf(&A, "planned value %s does not match config "
+                              "value cty.StringVal(\"c\")", cases[i].want);
+    } else {
+      /* Known values: "was null, but now V" against a null of V's type. */
+      Value nul = val_null(v.type);
+      objc_assert_compatible(&A, s,
+                             val_object(&A, 1, (const char *[]){"v"}, &nul),
+                             val_object(&A, 1, (const char *[]){"v"}, &v), &e);
+      want = arena_printf(&A, "was null, but now %s", cases[i].want);
+    }
+    T_EQ_INT(e.n, 1);
+    if (e.n == 1)
+      T_EQ_STR(e.items[0].reason, want);
+  }
+}
+
+static void test_null_rendering_in_plan(void)
+{
+  ProvAttrSchema attrs[] = {AT("v", "any", OPT)};
+  ProvBlockSchema *s = BLK(attrs, 1, NULL, 0);
+  static const struct { const char *v, *want; } cases[] = {
+    {"null:any", "cty.NullVal(cty.DynamicPseudoType)"},
+    {"null:obj{a:s,b:set(n)}", "cty.NullVal(cty.Object(map[string]cty.Type{"
+                               "\"a\":cty.String, \"b\":cty.Set(cty.Number)}))"},
+    {"null:map(s)", "cty.NullVal(cty.Map(cty.String))"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ObjcErrs e = {0};
+    const char *pl = arena_printf(&A, "{v = %s}", cases[i].v);
+    objc_assert_plan_valid(&A, s, V("null:obj{v:s}"), V("{v = \"c\"}"),
+                           V(pl), &e);
+    T_EQ_INT(e.n, 1);
+    if (e.n == 1)
+      T_EQ_STR(e.items[0].reason,
+               arena_printf(&A, "planned value %s does not match config "
+                                "value cty.StringVal(\"c\")", cases[i].want));
+  }
+}
+
+static void test_path_string(void)
+{
+  PathStep st[] = {{.kind = PS_ATTR, .name = "a"},
+                   {.kind = PS_INDEX, .index = 0},
+                   {.kind = PS_KEY, .name = "k\"x"},
+                   {.kind = PS_INDEX, .index = OBJC_STEP_SET_ELEM},
+                   {.kind = PS_INDEX, .index = OBJC_STEP_SET_UNKNOWN},
+                   {.kind = PS_ATTR, .name = "b"}};
+  ValPath p = {.steps = st, .n = 6};
+  T_EQ_STR(objc_path_string(&A, p),
+           ".a[0][\"k\\\"x\"][...][(not yet known)].b");
+  ValPath empty = {0};
+  T_EQ_STR(objc_path_string(&A, empty), "");
+}
+
+static void test_path_changed(void)
+{
+  Value prior = V("{a = \"x\", l = [\"p\", \"q\"], m = map{\"k\" = 1},"
+                  " o = {i = sens(\"s\")}, n = null:s}");
+  Value same = V("{a = \"x\", l = [\"p\", \"q\"], m = map{\"k\" = 1},"
+                 " o = {i = \"s\"}, n = null:s}");
+  Value diff = V("{a = \"y\", l = [\"p\", ?:s], m = map{\"k\" = 2},"
+                 " o = ?:obj{i:s}, n = \"now\"}");
+  PathStep a[] = {{.kind = PS_ATTR, .name = "a"}};
+  PathStep l1[] = {{.kind = PS_ATTR, .name = "l"}, {.kind = PS_INDEX, .index = 1}};
+  PathStep l0[] = {{.kind = PS_ATTR, .name = "l"}, {.kind = PS_INDEX, .index = 0}};
+  PathStep mk[] = {{.kind = PS_ATTR, .name = "m"}, {.kind = PS_KEY, .name = "k"}};
+  PathStep oi[] = {{.kind = PS_ATTR, .name = "o"}, {.kind = PS_ATTR, .name = "i"}};
+  PathStep n[] = {{.kind = PS_ATTR, .name = "n"}};
+  PathStep nope[] = {{.kind = PS_ATTR, .name = "zzz"}};
+  PathStep l9[] = {{.kind = PS_ATTR, .name = "l"}, {.kind = PS_INDEX, .index = 9}};
+  bool ex = false;
+  ValPath p = {a, 1};
+  T_CHECK(!objc_path_changed(prior, same, p, &ex) && ex);
+  T_CHECK(objc_path_changed(prior, diff, p, &ex) && ex);
+  p = (ValPath){l1, 2};
+  T_CHECK(!objc_path_changed(prior, same, p, &ex));
+  T_CHECK(objc_path_changed(prior, diff, p, &ex));
+  p = (ValPath){l0, 2};
+  T_CHECK(!objc_path_changed(prior, diff, p, &ex));
+  p = (ValPath){mk, 2};
+  T_CHECK(objc_path_changed(prior, diff, p, &ex));
+  p = (ValPath){oi, 2};
+  T_CHECK(!objc_path_changed(prior, same, p, &ex) && ex); /* marks ignored */
+  T_CHECK(objc_path_changed(prior, diff, p, &ex) && ex);  /* unknown */
+  p = (ValPath){n, 1};
+  T_CHECK(!objc_path_changed(prior, same, p, &ex));
+  T_CHECK(objc_path_changed(prior, diff, p, &ex));
+  p = (ValPath){nope, 1};
+  T_CHECK(!objc_path_changed(prior, diff, p, &ex) && !ex);
+  p = (ValPath){l9, 2};
+  T_CHECK(!objc_path_changed(prior, diff, p, &ex) && !ex);
+  /* Exists on one side only: compared with null. */
+  Value longer = V("{a = \"x\", l = [\"p\", \"q\", \"r\"], m = map{\"k\" = 1},"
+                   " o = {i = \"s\"}, n = null:s}");
+  PathStep l2[] = {{.kind = PS_ATTR, .name = "l"}, {.kind = PS_INDEX, .index = 2}};
+  p = (ValPath){l2, 2};
+  T_CHECK(objc_path_changed(prior, longer, p, &ex) && ex);
+}
+
+/* Bad shapes must not crash: values that do not fit the schema. */
+static void test_mismatched_values_do_not_crash(void)
+{
+  ProvAttrSchema ba[] = {AT("x", "s", OC)};
+  ProvNestedBlock blocks[] = {NB("b", PROV_NEST_SET, BLK(ba, 1, NULL, 0)),
+                              NB("l", PROV_NEST_LIST, BLK(ba, 1, NULL, 0))};
+  ProvAttrSchema attrs[] = {AT("a", "s", OC), NAT("na", PROV_NEST_MAP, ba, 1, OPT)};
+  ProvBlockSchema *s = BLK(attrs, NA(attrs), blocks, 2);
+  Value weird = V("{a = 1, b = [\"x\"], l = \"str\", na = [1]}");
+  Value other = V("{zz = true}");
+  Value r = objc_proposed_new(&A, s, other, weird);
+  T_CHECK(r.type != NULL);
+  r = objc_proposed_new(&A, s, weird, other);
+  T_CHECK(r.type != NULL);
+  ObjcErrs e = {0};
+  objc_assert_plan_valid(&A, s, other, weird, other, &e);
+  objc_assert_compatible(&A, s, weird, other, &e);
+  objc_assert_compatible(&A, s, other, weird, &e);
+  T_CHECK(e.n > 0);
+}
+
+/* ProposedNew over many instances stays linear: 20000 list elements. */
+static void test_large_list_linear(void)
+{
+  ProvAttrSchema ba[] = {AT("x", "s", OPT), AT("id", "s", CMP)};
+  ProvNestedBlock blocks[] = {NB("l", PROV_NEST_LIST, BLK(ba, 2, NULL, 0))};
+  ProvBlockSchema *s = BLK(NULL, 0, blocks, 1);
+  uint32_t n = 20000;
+  Value *pe = ARENA_NEW(&A, Value, n), *ce = ARENA_NEW(&A, Value, n);
+  const char *names[] = {"id", "x"};
+  for (uint32_t i = 0; i < n; i++) {
+    Value pv[] = {val_cstr(&A, "i"), val_cstr(&A, "x")};
+    Value cv[] = {val_null(&ty_string), val_cstr(&A, "x")};
+    pe[i] = val_object(&A, 2, names, pv);
+    ce[i] = val_object(&A, 2, names, cv);
+  }
+  const char *top[] = {"l"};
+  Value pl = val_list(&A, NULL, pe, n), cl = val_list(&A, NULL, ce, n);
+  Value prior = val_object(&A, 1, top, &pl);
+  Value config = val_object(&A, 1, top, &cl);
+  Value r = objc_proposed_new(&A, s, prior, config);
+  T_VAL(r, prior);
+  ObjcErrs e = {0};
+  T_CHECK(objc_assert_plan_valid(&A, s, prior, config, r, &e));
+  T_CHECK(objc_assert_compatible(&A, s, r, prior, &e));
+}
+
 int main(void)
 {
   arena_init(&A, 0);
@@ -591,6 +1295,37 @@ int main(void)
   T_RUN(test_pn_prior_nested_list_dynamic);
   T_RUN(test_apv_basic);
   T_RUN(test_aoc_basic);
+  T_RUN(test_pn_prior_nested_single_to_null);
+  T_RUN(test_pn_prior_optional_computed_nested_single_to_null);
+  T_RUN(test_pn_optional_computed_nested_all_computed_keeps_prior);
+  T_RUN(test_pn_prior_nested_map);
+  T_RUN(test_pn_prior_nested_map_dynamic);
+  T_RUN(test_pn_prior_nested_set);
+  T_RUN(test_pn_set_partial_optional_computed_change);
+  T_RUN(test_pn_set_without_partial_optional_computed_change);
+  T_RUN(test_pn_sets_differing_only_by_unknown);
+  T_RUN(test_pn_nested_list_in_set);
+  T_RUN(test_pn_empty_nested_list_in_set);
+  T_RUN(test_pn_nested_set_in_set_must_match);
+  T_RUN(test_pn_null_config_and_unknown);
+  T_RUN(test_pn_unknown_dynamic_block_passthrough);
+  T_RUN(test_pn_group_block_created);
+  T_RUN(test_pn_sensitive_marks_kept);
+  T_RUN(test_planned_data);
+  T_RUN(test_apv_sensitive_and_write_only);
+  T_RUN(test_apv_unknowns);
+  T_RUN(test_apv_blocks);
+  T_RUN(test_apv_nested_attributes);
+  T_RUN(test_apv_whole_object);
+  T_RUN(test_aoc_values);
+  T_RUN(test_aoc_blocks);
+  T_RUN(test_aoc_wrong_type);
+  T_RUN(test_gostring_rendering);
+  T_RUN(test_null_rendering_in_plan);
+  T_RUN(test_path_string);
+  T_RUN(test_path_changed);
+  T_RUN(test_mismatched_values_do_not_crash);
+  T_RUN(test_large_list_linear);
   int rc = t_done("objchange");
   arena_release(&A);
   return rc;
