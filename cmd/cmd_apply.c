@@ -103,8 +103,15 @@ static int run_op(Cli *cli, int argc, char **argv, bool destroy)
   Op op;
   op_init(&op, cli);
   int rest;
+  bool refresh_cmd = argc < 0;   /* `cairn refresh` */
+  if (refresh_cmd)
+    argc = -argc;
   if (!op_parse(&op, 'a', argc, argv, &rest))
     return 2;
+  if (refresh_cmd) {
+    op.refresh_only = true;
+    op.auto_approve = true;
+  }
   destroy = destroy || op.destroy;
   if (rest < argc - 1) {
     cli_err(cli, "\nError: Too many command line arguments\n\nExpected at "
@@ -163,6 +170,20 @@ static int run_destroy(Cli *cli, int argc, char **argv)
 {
   return run_op(cli, argc, argv, true);
 }
+
+/* `cairn refresh`: apply -refresh-only -auto-approve, as Terraform. */
+static int run_refresh(Cli *cli, int argc, char **argv)
+{
+  return run_op(cli, -argc, argv, false);
+}
+
+const CmdEntry cmd_refresh = {
+    "refresh", "Update the state to match remote systems",
+    "Usage: cairn [global options] refresh [options]\n\n"
+    "  Updates the state file to match the real objects (drift), without\n"
+    "  changing them.  The same as `cairn apply -refresh-only\n"
+    "  -auto-approve`.  Options as for apply.\n",
+    run_refresh, false};
 
 const CmdEntry cmd_apply = {
     "apply", "Create or update infrastructure",

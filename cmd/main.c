@@ -15,6 +15,7 @@
 #include "cli.h"
 
 extern const CmdEntry cmd_version;
+extern const CmdEntry cmd_refresh;
 extern const CmdEntry cmd_show;
 extern const CmdEntry cmd_output;
 extern const CmdEntry cmd_plan;
@@ -52,6 +53,7 @@ static const CmdEntry *const commands[] = {
     &cmd_init,
     &cmd_output,
     &cmd_plan,
+    &cmd_refresh,
     &cmd_show,
     &cmd_state,
     &cmd_state_list,
