@@ -179,6 +179,14 @@ const char *cmd_state_backup(Cli *cli, const char *out, const char *given)
                       (long long)time(NULL));
 }
 
+const char *cmd_errstr(Cli *cli, int err)
+{
+  char *s = arena_strdup(cli->arena, strerror(err));
+  if (s[0] >= 'A' && s[0] <= 'Z' && !(s[1] >= 'A' && s[1] <= 'Z'))
+    s[0] = (char)(s[0] - 'A' + 'a');
+  return s;
+}
+
 bool cmd_state_empty(const State *s)
 {
   return s->nres == 0 && s->noutputs == 0;
@@ -1101,7 +1109,8 @@ static void move_instance(State *sf, StResource *from, StKey fkey,
   StObject *cur = in->current;
   uint32_t nd = in->ndeposed;
   StDeposed *dep = ARENA_NEW(sf->arena, StDeposed, nd + 1);
-  memcpy(dep, in->deposed, nd * sizeof *dep);
+  if (nd)
+    memcpy(dep, in->deposed, nd * sizeof *dep);
   if (cur)
     st_set_current(stt, to, tkey, cur);
   for (uint32_t k = 0; k < nd; k++)
@@ -1568,7 +1577,7 @@ static int run_push(Cli *cli, int argc, char **argv)
                ? 0
                : open(src_path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    cli_err(cli, "open %s: %s\n", src_path, strerror(errno));
+    cli_err(cli, "open %s: %s\n", src_path, cmd_errstr(cli, errno));
     return 1;
   }
   bool rok = read_all(fd, &data);
@@ -1577,7 +1586,7 @@ static int run_push(Cli *cli, int argc, char **argv)
     close(fd);
   if (!rok) {
     cli_err(cli, "Error reading source state \"%s\": read %s: %s\n",
-            src_path, src_path, strerror(rerr));
+            src_path, src_path, cmd_errstr(cli, rerr));
     return 1;
   }
   State *src = NULL;

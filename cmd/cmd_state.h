@@ -48,6 +48,10 @@ const char *cmd_ask(Cli *cli, const char *prompt);
 ** explicitly also mean this default; backups cannot be turned off. */
 const char *cmd_state_backup(Cli *cli, const char *out, const char *given);
 
+/* strerror(err) the way Go prints system errors ("no such file or
+** directory"): Terraform's messages embed those. */
+const char *cmd_errstr(Cli *cli, int err);
+
 /* True when the state holds no resources and no outputs (Terraform's
 ** State.Empty). */
 bool cmd_state_empty(const State *s);

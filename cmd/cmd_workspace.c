@@ -161,7 +161,7 @@ static bool read_seed(Cli *cli, const char *path, State **out)
 {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    cli_err(cli, "open %s: %s\n", path, strerror(errno));
+    cli_err(cli, "open %s: %s\n", path, cmd_errstr(cli, errno));
     return false;
   }
   Buf b;
@@ -173,14 +173,14 @@ static bool read_seed(Cli *cli, const char *path, State **out)
     if (k < 0 && errno == EINTR)
       continue;
     if (k < 0) {
-      cli_err(cli, "read %s: %s\n", path, strerror(errno));
+      cli_err(cli, "read %s: %s\n", path, cmd_errstr(cli, errno));
       ok = false;
       break;
     }
     if (k == 0)
       break;
     if (b.len + (size_t)k > ST_MAX_FILE_BYTES) {
-      cli_err(cli, "read %s: %s\n", path, strerror(EFBIG));
+      cli_err(cli, "read %s: %s\n", path, cmd_errstr(cli, EFBIG));
       ok = false;
       break;
     }
