@@ -71,9 +71,10 @@ static int run(Cli *cli, int argc, char **argv)
                    "command to apply:\n    cairn apply \"%s\"\n",
               op.out_path, op.out_path);
   } else if (!op.json && p->applyable) {
+    /* Terraform word-wraps this note at 78 columns off a terminal. */
     cli_out(cli, "\n─────────────────────────────────────────────────────"
                  "────────────────────────\n\nNote: You didn't use the -out "
-                 "option to save this plan, so cairn can't guarantee to take "
+                 "option to save this plan, so cairn can't\nguarantee to take "
                  "exactly these actions if you run \"cairn apply\" now.\n");
   }
   int status = 0;
