@@ -1144,12 +1144,35 @@ static void move_resource(State *sf, StResource *r, State *stt,
     st_remove_resource(sf, left);
 }
 
-static bool module_exists(const State *s, const char *mod)
+/* Binary search in a strcmp-sorted array. */
+static bool in_sorted(const char *const *v, size_t n, const char *key)
 {
-  for (uint32_t i = 0; i < s->nres; i++)
-    if (strcmp(s->res[i]->module, mod) == 0)
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(v[mid], key);
+    if (c == 0)
       return true;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
   return false;
+}
+
+/* The distinct module paths of a sorted state, in (bytewise) order:
+** st_sort groups resources by module first. */
+static const char **distinct_modules(Arena *a, State *s, size_t *n)
+{
+  st_sort(s);
+  const char **v = ARENA_NEW(a, const char *, s->nres + 1);
+  size_t k = 0;
+  for (uint32_t i = 0; i < s->nres; i++)
+    if (k == 0 || strcmp(v[k - 1], s->res[i]->module) != 0)
+      v[k++] = s->res[i]->module;
+  *n = k;
+  return v;
 }
 
 /* "Cannot move A to B: the mode/type differ" checks. */
@@ -1182,20 +1205,28 @@ static bool mv_modules(MvCtx *c, const StAddr *src, const StAddr *dst,
                        const char *dst_text)
 {
   Arena *a = c->cli->arena;
-  /* Distinct module paths under src (exact keys), in state order. */
-  const char **mods = ARENA_NEW(a, const char *, c->from->nres + 1);
-  size_t nm = 0;
+  /* The resources under src (exact keys), grouped by module path: the
+  ** state is sorted, so each module's resources are contiguous and the
+  ** modules come in bytewise order.  Everything is collected before
+  ** anything moves, because moving reorders the resource array. */
+  uint32_t nres = c->from->nres;
+  StResource **rs = ARENA_NEW(a, StResource *, nres + 1);
+  size_t *gstart = ARENA_NEW(a, size_t, nres + 2);
+  const char **mods = ARENA_NEW(a, const char *, nres + 1);
+  size_t nm = 0, nr = 0;
   size_t sl = strlen(src->module);
-  for (uint32_t i = 0; i < c->from->nres; i++) {
-    const char *m = c->from->res[i]->module;
+  for (uint32_t i = 0; i < nres; i++) {
+    StResource *r = c->from->res[i];
+    const char *m = r->module;
     if (strncmp(m, src->module, sl) != 0 || (m[sl] && m[sl] != '.'))
       continue;
-    bool seen = false;
-    for (size_t k = 0; k < nm && !seen; k++)
-      seen = strcmp(mods[k], m) == 0;
-    if (!seen)
+    if (nm == 0 || strcmp(mods[nm - 1], m) != 0) {
+      gstart[nm] = nr;
       mods[nm++] = m;
+    }
+    rs[nr++] = r;
   }
+  gstart[nm] = nr;
   if (nm == 0) {
     diag_error(c->d, NULL, "Invalid source address",
                "Cannot move %s: does not match anything in the current "
@@ -1209,9 +1240,16 @@ static bool mv_modules(MvCtx *c, const StAddr *src, const StAddr *dst,
                mods[0], dst_text);
     return false;
   }
+  size_t nto;
+  const char **to_mods = distinct_modules(a, c->to, &nto);
   for (size_t k = 0; k < nm; k++) {
     const char *to = arena_printf(a, "%s%s", dst->module, mods[k] + sl);
-    if (module_exists(c->to, to)) {
+    /* A target exists when the destination had it at the start, unless
+    ** it was one of the modules already moved away (same state); earlier
+    ** targets are all distinct from this one. */
+    bool exists = in_sorted(to_mods, nto, to) &&
+                  !(c->to == c->from && in_sorted(mods, k, to));
+    if (exists) {
       cli_diags(c->cli, c->d);
       cli_err(c->cli,
               "Error moving state: destination module already exists\n\n"
@@ -1221,18 +1259,12 @@ static bool mv_modules(MvCtx *c, const StAddr *src, const StAddr *dst,
     }
     c->moved++;
     cli_out(c->cli, "%s \"%s\" to \"%s\"\n", c->prefix, mods[k], to);
-    if (!c->dry) {
-      /* Collect first: moving changes the resource array. */
-      StResource **rs = ARENA_NEW(a, StResource *, c->from->nres + 1);
-      size_t nr = 0;
-      for (uint32_t i = 0; i < c->from->nres; i++)
-        if (strcmp(c->from->res[i]->module, mods[k]) == 0)
-          rs[nr++] = c->from->res[i];
-      for (size_t i = 0; i < nr; i++)
+    if (!c->dry)
+      for (size_t i = gstart[k]; i < gstart[k + 1]; i++)
         move_resource(c->from, rs[i], c->to, to, rs[i]->name);
-    }
-    drop_dependencies(c->to, config_module(a, mods[k]), true);
   }
+  /* Every moved module lies under src, so one pass covers them all. */
+  drop_dependencies(c->to, config_module(a, src->module), true);
   return true;
 }
 
