@@ -1,0 +1,3 @@
+resource "null_resource" "a" {
+  for_each = ["a", "b"]
+}

@@ -1,0 +1,3 @@
+resource "null_resource" "a" {
+  for_each = toset([1, 2])
+}

@@ -1,0 +1,8 @@
+variable "s" {
+  default   = ["a"]
+  sensitive = true
+}
+
+resource "null_resource" "a" {
+  for_each = toset(var.s)
+}
