@@ -1388,6 +1388,10 @@ static bool refresh_obj(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
     in->drift = new_change(a, e, n, in, val_is_null(nv) ? PL_DELETE : PL_UPDATE,
                            PL_REASON_NONE, prior, nv);
   }
+  if (!in->drift && !rs.private_data.p) {
+    /* unchanged: the prior state object stays as it is (no copy) */
+    return true;
+  }
   in->refreshed = true;
   if (val_is_null(nv)) {
     in->new_obj = NULL;
