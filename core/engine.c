@@ -1234,9 +1234,20 @@ static bool expand(Engine *e, Node *n, Arena *a, Diags *d)
   if (sr) {
     for (uint32_t i = 0; i < sr->ninst; i++) {
       StInstance *si = sr->inst[i];
+      /* configured instances are in key order (count: 0..n-1; for_each:
+      ** map keys and set elements sort bytewise): binary search */
       bool configured = false;
-      for (uint32_t j = 0; j < nin && !configured; j++)
-        configured = st_key_equal(all[j].key, si->key);
+      uint32_t lo = 0, hi = nin;
+      while (lo < hi && !configured) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int c = st_key_compare(all[mid].key, si->key);
+        if (c == 0)
+          configured = true;
+        else if (c < 0)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
       if (!configured && si->current) {
         Inst *in = &all[k++];
         in->key = si->key;
