@@ -21,6 +21,8 @@
 #include "cli.h"
 #include "cmd_state.h"
 #include "json.h"
+#include "provider.h"
+#include "render.h"
 #include "state.h"
 #include "stmgr.h"
 #include "workspace.h"
@@ -565,194 +567,139 @@ static int run_list(Cli *cli, int argc, char **argv)
   return 0;
 }
 
+static char *lower(Arena *a, const char *s, size_t n)
+{
+  char *r = arena_strndup(a, s, n);
+  for (char *p = r; *p; p++)
+    if (*p >= 'A' && *p <= 'Z')
+      *p = (char)(*p - 'A' + 'a');
+  return r;
+}
+
+/* Splits a state provider string (module.x.provider["FQN"].alias) into
+** the FQN (returned) and the text around it. */
+static const char *provider_fqn(Arena *a, const char *cfg, size_t *beg,
+                                size_t *end)
+{
+  const char *p = strstr(cfg, "provider[\"");
+  if (!p)
+    return NULL;
+  const char *f = p + 10;
+  const char *q = strchr(f, '"');
+  if (!q)
+    return NULL;
+  *beg = (size_t)(f - cfg);
+  *end = (size_t)(q - cfg);
+  return lower(a, f, (size_t)(q - f));
+}
+
 /* ---- state show ----------------------------------------------------------
-** cairn's stand-in renderer until a schema-aware one is wired in: the
-** attributes as stored, sorted, nulls left out, sensitive paths hidden,
-** in the layout of Terraform's state renderer.
+** The object is drawn by core/render with the provider's schema when the
+** resource belongs to a built-in provider (attributes decoded against it,
+** so nested blocks and schema-sensitive attributes render as Terraform
+** does); other providers' objects are drawn from the stored JSON alone.
 */
 
-typedef struct Show {
-  Buf *out;
-  const StObject *obj;
-  PathStep path[64];
-  uint32_t depth;
-} Show;
-
-static bool show_sensitive(const Show *sh)
+/* v with the value at steps[0..n) marked sensitive (copied along the path;
+** a path that does not apply leaves v as it is). */
+static Value mark_path(Arena *a, Value v, const PathStep *steps, uint32_t n)
 {
-  for (uint32_t k = 0; k < sh->obj->nsensitive; k++) {
-    ValPath p = sh->obj->sensitive[k];
-    if (p.n != sh->depth)
-      continue;
-    bool eq = true;
-    for (uint32_t j = 0; j < p.n && eq; j++) {
-      const PathStep *a = &p.steps[j], *b = &sh->path[j];
-      if (a->kind == PS_INDEX || b->kind == PS_INDEX)
-        eq = a->kind == b->kind && a->index == b->index;
-      else
-        eq = strcmp(a->name, b->name) == 0;
-    }
-    if (eq)
-      return true;
-  }
-  return false;
-}
-
-static void indent(Buf *b, int n)
-{
-  for (int i = 0; i < n; i++)
-    buf_puts(b, "    ");
-}
-
-static void show_value(Show *sh, Value v, int lvl);
-
-static void show_string(Buf *b, Value v)
-{
-  /* HCL-style quoting: JSON escapes are close enough for display, and
-  ** "${" must not look like a template. */
-  Buf tmp;
-  buf_init(&tmp, b->arena);
-  json_write_string(&tmp, v.u.s, v.len);
-  for (size_t i = 0; i < tmp.len; i++) {
-    if ((tmp.p[i] == '$' || tmp.p[i] == '%') && i + 1 < tmp.len &&
-        tmp.p[i + 1] == '{')
-      buf_putc(b, tmp.p[i]);
-    buf_putc(b, tmp.p[i]);
-  }
-}
-
-static void show_entries(Show *sh, Value v, int lvl, bool top)
-{
-  /* Object attributes: names aligned on the longest one (as Terraform
-  ** does for the attributes of one block). */
-  const Type *t = v.type;
-  size_t w = 0;
-  for (uint32_t k = 0; k < t->n; k++) {
-    if (val_is_null(v.u.elems[k]))
-      continue;
-    size_t n = strlen(t->names[k]) + (top ? 0 : 2);
-    if (n > w)
-      w = n;
-  }
-  for (uint32_t k = 0; k < t->n; k++) {
-    Value e = v.u.elems[k];
-    if (val_is_null(e))
-      continue;
-    indent(sh->out, lvl);
-    size_t n;
-    if (top) {
-      buf_puts(sh->out, t->names[k]);
-      n = strlen(t->names[k]);
-    } else {
-      json_write_string(sh->out, t->names[k], strlen(t->names[k]));
-      n = strlen(t->names[k]) + 2;
-    }
-    for (; n < w; n++)
-      buf_putc(sh->out, ' ');
-    buf_puts(sh->out, " = ");
-    if (sh->depth < 64) {
-      sh->path[sh->depth].kind = PS_ATTR;
-      sh->path[sh->depth].name = t->names[k];
-      sh->depth++;
-      show_value(sh, e, lvl);
-      sh->depth--;
-    } else {
-      buf_puts(sh->out, "(...)");
-    }
-    buf_putc(sh->out, '\n');
-  }
-}
-
-static void show_value(Show *sh, Value v, int lvl)
-{
-  Buf *b = sh->out;
-  if (show_sensitive(sh)) {
-    buf_puts(b, "(sensitive value)");
-    return;
-  }
-  if (val_is_null(v)) {
-    buf_puts(b, "null");
-    return;
-  }
+  if (n == 0)
+    return val_sensitive(v);
+  if (val_is_null(v) || val_is_unknown(v) || !v.type)
+    return v;
+  const PathStep *st = &steps[0];
   switch (v.type->kind) {
-  case TY_STRING:
-    show_string(b, v);
-    return;
-  case TY_NUMBER:
-    val_num_format(b, v);
-    return;
-  case TY_BOOL:
-    buf_puts(b, v.u.b ? "true" : "false");
-    return;
-  case TY_OBJECT:
-  case TY_MAP:
-    if (v.type->kind == TY_MAP || v.type->n == 0) {
-      if (v.len == 0 || v.type->kind == TY_OBJECT) {
-        buf_puts(b, "{}");
-        return;
-      }
-    }
-    if (v.type->kind == TY_MAP) {
-      /* JSON never yields maps; kept for completeness. */
-      buf_puts(b, "{}");
-      return;
-    }
-    buf_puts(b, "{\n");
-    show_entries(sh, v, lvl + 1, false);
-    indent(b, lvl);
-    buf_putc(b, '}');
-    return;
-  default: /* tuples, lists and sets */
-    if (v.len == 0) {
-      buf_puts(b, "[]");
-      return;
-    }
-    buf_puts(b, "[\n");
-    for (uint32_t k = 0; k < v.len; k++) {
-      indent(b, lvl + 1);
-      if (sh->depth < 64) {
-        sh->path[sh->depth].kind = PS_INDEX;
-        sh->path[sh->depth].index = k;
-        sh->path[sh->depth].name = NULL;
-        sh->depth++;
-        show_value(sh, v.u.elems[k], lvl + 1);
-        sh->depth--;
-      }
-      buf_puts(b, ",\n");
-    }
-    indent(b, lvl);
-    buf_putc(b, ']');
+  case TY_OBJECT: {
+    if (st->kind == PS_INDEX)
+      return v;
+    int k = ty_attr_index(v.type, st->name);
+    if (k < 0)
+      return v;
+    Value *el = ARENA_NEW(a, Value, v.type->n + 1);
+    memcpy(el, v.u.elems, v.type->n * sizeof *el);
+    el[k] = mark_path(a, el[k], steps + 1, n - 1);
+    v.u.elems = el;
+    return v;
+  }
+  case TY_MAP: {
+    if (st->kind == PS_INDEX)
+      return v;
+    MapEntry *en = ARENA_NEW(a, MapEntry, v.len + 1);
+    if (v.len)
+      memcpy(en, v.u.entries, v.len * sizeof *en);
+    for (uint32_t k = 0; k < v.len; k++)
+      if (strcmp(en[k].key, st->name) == 0)
+        en[k].val = mark_path(a, en[k].val, steps + 1, n - 1);
+    v.u.entries = en;
+    return v;
+  }
+  case TY_LIST:
+  case TY_SET:
+  case TY_TUPLE: {
+    if (st->kind != PS_INDEX || st->index < 0 || st->index >= v.len)
+      return v;
+    Value *el = ARENA_NEW(a, Value, v.len + 1);
+    memcpy(el, v.u.elems, v.len * sizeof *el);
+    el[st->index] = mark_path(a, el[st->index], steps + 1, n - 1);
+    v.u.elems = el;
+    return v;
+  }
+  default:
+    return v;
   }
 }
 
-static void show_object(Buf *out, const StResource *r, StKey key,
+/* The schema of r's type when its provider is a built-in, with the
+** object's attributes decoded against it in *val; NULL (and *val left
+** alone) otherwise or when decoding fails. */
+static const ProvBlockSchema *builtin_schema(Arena *a, const StResource *r,
+                                             const StObject *o, Value *val)
+{
+  size_t b, e;
+  const char *fqn = provider_fqn(a, r->provider, &b, &e);
+  const ProvBuiltin *bi = fqn ? prov_lookup_builtin(fqn) : NULL;
+  if (!bi || val_is_null(o->attrs))
+    return NULL;
+  Prov *p = prov_open_builtin(a, bi);
+  Diags d;
+  diag_init(&d, a);
+  ProvCall call = {a, &d, NULL};
+  const ProvProviderSchema *ps = NULL;
+  p->ops->get_schema(p, &call, &ps);
+  const ProvTypeSchema *ts =
+      !ps ? NULL
+          : r->mode == ST_DATA ? prov_schema_data_source(ps, r->type)
+                               : prov_schema_resource(ps, r->type);
+  const ProvBlockSchema *blk = NULL;
+  if (ts && !diag_has_errors(&d)) {
+    Buf js;
+    buf_init(&js, a);
+    Value dv;
+    if (json_write_value(&js, o->attrs, o->attrs.type, 0, &d) &&
+        prov_decode_state(&call, ts->schema.block, js.p, js.len, &dv) &&
+        !diag_has_errors(&d)) {
+      *val = dv;
+      blk = ts->schema.block;
+    }
+  }
+  prov_close(p);
+  return blk;
+}
+
+static void show_object(Cli *cli, Buf *out, const StResource *r, StKey key,
                         const StObject *o, const char *dkey)
 {
-  buf_puts(out, "# ");
-  st_format_instance(out, r, key);
-  buf_putc(out, ':');
-  if (dkey)
-    buf_printf(out, " (deposed object %s)", dkey);
-  else if (o->status == ST_TAINTED)
-    buf_puts(out, " (tainted)");
-  buf_putc(out, '\n');
-  buf_printf(out, "%s \"%s\" \"%s\" {\n",
-             r->mode == ST_DATA ? "data" : "resource", r->type, r->name);
-  Show sh = {out, o, {{0}}, 0};
-  Value attrs = o->attrs;
-  if (!val_is_null(attrs) && attrs.type->kind == TY_OBJECT) {
-    show_entries(&sh, attrs, 1, true);
-  } else if (!val_is_null(o->attrs_flat) &&
-             o->attrs_flat.type->kind == TY_MAP) {
-    for (uint32_t k = 0; k < o->attrs_flat.len; k++) {
-      const MapEntry *e = &o->attrs_flat.u.entries[k];
-      indent(out, 1);
-      buf_printf(out, "%s = ", e->key);
-      show_string(out, e->val);
-      buf_putc(out, '\n');
-    }
-  }
-  buf_puts(out, "}\n");
+  Arena *a = cli->arena;
+  Value v = o->attrs;
+  const ProvBlockSchema *schema = builtin_schema(a, r, o, &v);
+  if (val_is_null(v) && !val_is_null(o->attrs_flat))
+    v = o->attrs_flat; /* legacy flatmap: shown as stored */
+  for (uint32_t k = 0; k < o->nsensitive; k++)
+    v = mark_path(a, v, o->sensitive[k].steps, o->sensitive[k].n);
+  RenderOpts ro = {cli->color, "cairn", cli->width, false};
+  render_object(out, st_instance_addr(a, r, key), r->mode, r->type, r->name,
+                dkey, o->status == ST_TAINTED, v, schema, &ro);
 }
 
 static const char help_show[] =
@@ -829,7 +776,7 @@ static int run_show(Cli *cli, int argc, char **argv)
   }
   Buf out;
   buf_init(&out, cli->arena);
-  show_object(&out, r, key, in->current, NULL);
+  show_object(cli, &out, r, key, in->current, NULL);
   cli_out_buf(cli, &out);
   return 0;
 }
@@ -1733,15 +1680,6 @@ static bool provider_part_ok(const char *s, size_t n)
   return true;
 }
 
-static char *lower(Arena *a, const char *s, size_t n)
-{
-  char *r = arena_strndup(a, s, n);
-  for (char *p = r; *p; p++)
-    if (*p >= 'A' && *p <= 'Z')
-      *p = (char)(*p - 'A' + 'a');
-  return r;
-}
-
 /* Terraform's ParseProviderSourceString: [hostname/][namespace/]type, the
 ** namespace defaulting to "hashicorp" and the host to
 ** registry.terraform.io; the result is the full lower-case FQN. */
@@ -1799,23 +1737,6 @@ static const char *parse_provider(Arena *a, const char *s, const char **err)
   }
   return arena_printf(a, "%s/%s/%s", host, ns,
                       lower(a, parts[ti], lens[ti]));
-}
-
-/* Splits a state provider string (module.x.provider["FQN"].alias) into
-** the FQN (returned) and the text around it. */
-static const char *provider_fqn(Arena *a, const char *cfg, size_t *beg,
-                                size_t *end)
-{
-  const char *p = strstr(cfg, "provider[\"");
-  if (!p)
-    return NULL;
-  const char *f = p + 10;
-  const char *q = strchr(f, '"');
-  if (!q)
-    return NULL;
-  *beg = (size_t)(f - cfg);
-  *end = (size_t)(q - cfg);
-  return lower(a, f, (size_t)(q - f));
 }
 
 static int run_replace(Cli *cli, int argc, char **argv)

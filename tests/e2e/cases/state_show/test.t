@@ -1,4 +1,6 @@
 state show renders one instance's attributes, sorted, sensitive ones hidden.
+Built-in providers' objects are decoded against their schema (unknown
+attributes dropped); others are drawn from the stored JSON.
 
   $ cairn state show null_resource.a
   # null_resource.a:
@@ -12,17 +14,39 @@ state show renders one instance's attributes, sorted, sensitive ones hidden.
   $ cairn state show 'null_resource.b[0]'
   # null_resource.b[0]:
   resource "null_resource" "b" {
-      id     = "200"
-      list   = [
-          1,
-          "two",
-      ]
-      secret = (sensitive value)
+      id = "200"
   }
   $ cairn state show module.child.null_resource.c
   # module.child.null_resource.c:
   resource "null_resource" "c" {
       id = "300"
+  }
+  $ cairn state show aws_thing.x
+  # aws_thing.x:
+  resource "aws_thing" "x" {
+      empty  = []
+      id     = "i-1"
+      list   = [
+          1,
+          "two",
+      ]
+      multi  = <<-EOT
+          line1
+          line2
+      EOT
+      nested = {
+          a = true
+      }
+      secret = (sensitive value)
+  }
+  $ cairn state show null_resource.s
+  # null_resource.s: (tainted)
+  resource "null_resource" "s" {
+      id       = "9"
+      triggers = {
+          "pw" = (sensitive value)
+          "x"  = "y"
+      }
   }
 
 Module addresses, whole counted resources and missing instances are refused.
