@@ -268,6 +268,23 @@ static Diag *inst_error(Diags *d, const Node *n, const Inst *in,
   return g;
 }
 
+/* Terraform attaches every provider diagnostic that names no source to
+** the resource block and instance it concerns ("with ADDR, on FILE line N"),
+** so users see which instance failed.  Elaborates the diagnostics appended
+** after mark (NULL: from the head). */
+static void attribute_prov_diags(Diags *d, Diag *mark, const Node *n,
+                                 const Inst *in)
+{
+  for (Diag *g = mark ? mark->next : d->head; g; g = g->next) {
+    if (g->subject.file || g->address)
+      continue;
+    if (n->res)
+      g->subject = n->res->range;
+    if (in)
+      diag_set_address(d, g, in->addr);
+  }
+}
+
 static const char *bug_suffix =
     "\n\nThis is a bug in the provider, which should be reported in the "
     "provider's own issue tracker.";
@@ -1356,7 +1373,9 @@ static bool refresh_obj(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
   ProvReadReq rq = {n->type, val_unmark_deep(a, prior),
                     {in->prior->priv, in->prior->priv_len}};
   ProvReadResp rs = {{0}, {0}};
+  Diag *mark = d->tail;
   p->ops->read_resource(p, &c, &rq, &rs);
+  attribute_prov_diags(d, mark, n, in);
   if (diag_has_errors(d))
     return false;
   const ProvBlockSchema *b = n->tschema->schema.block;
@@ -1456,7 +1475,9 @@ static bool provider_plan(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
   ProvCall c = {a, d, NULL};
   ProvPlanReq rq = {n->type, uprior, proposed, uconfig, ppriv};
   memset(out, 0, sizeof *out);
+  Diag *mark = d->tail;
   p->ops->plan_resource_change(p, &c, &rq, out);
+  attribute_prov_diags(d, mark, n, in);
   if (diag_has_errors(d))
     return false;
   Value pl = out->planned_state;
@@ -1528,7 +1549,9 @@ static bool plan_delete(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
                       {in->prior->priv, in->prior->priv_len}};
     ProvPlanResp rs;
     memset(&rs, 0, sizeof rs);
+    Diag *mark = d->tail;
     n->ps->prov->ops->plan_resource_change(n->ps->prov, &c, &rq, &rs);
+    attribute_prov_diags(d, mark, n, in);
     if (diag_has_errors(d))
       return false;
     if (rs.planned_state.type && !val_is_null(rs.planned_state)) {
@@ -1666,7 +1689,9 @@ static bool read_data(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
     return false;
   ProvReadDataReq rq = {n->type, val_unmark_deep(a, config)};
   ProvReadDataResp rs = {{0}};
+  Diag *mark = d->tail;
   n->ps->prov->ops->read_data_source(n->ps->prov, &c, &rq, &rs);
+  attribute_prov_diags(d, mark, n, in);
   if (diag_has_errors(d))
     return false;
   Value v = rs.state;
@@ -1792,7 +1817,9 @@ static bool provider_apply(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
                      priv, intent[0] ? intent : NULL};
   ProvApplyResp rs;
   memset(&rs, 0, sizeof rs);
+  Diag *mark = d->tail;
   n->ps->prov->ops->apply_resource_change(n->ps->prov, &c, &rq, &rs);
+  attribute_prov_diags(d, mark, n, in);
   bool failed = diag_has_errors(d);
   Value nv = rs.new_state;
   if (!nv.type) {
