@@ -1,0 +1,3 @@
+resource "misbehave_apply_changes_known" "x" {
+  value = "v"
+}

@@ -1,0 +1,3 @@
+resource "misbehave_apply_nil" "x" {
+  value = "v"
+}

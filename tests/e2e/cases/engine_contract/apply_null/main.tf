@@ -1,0 +1,3 @@
+resource "misbehave_apply_null" "x" {
+  value = "v"
+}

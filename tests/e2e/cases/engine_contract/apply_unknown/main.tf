@@ -1,0 +1,3 @@
+resource "misbehave_apply_unknown" "x" {
+  value = "v"
+}

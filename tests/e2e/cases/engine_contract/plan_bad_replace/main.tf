@@ -1,0 +1,3 @@
+resource "misbehave_plan_bad_replace" "x" {
+  value = "v"
+}

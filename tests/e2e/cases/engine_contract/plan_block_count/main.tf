@@ -1,0 +1,3 @@
+resource "misbehave_plan_block_count" "x" {
+  value = "v"
+}

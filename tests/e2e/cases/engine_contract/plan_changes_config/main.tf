@@ -1,0 +1,3 @@
+resource "misbehave_plan_changes_config" "x" {
+  value = "v"
+}

@@ -1,0 +1,7 @@
+terraform {
+  required_providers {
+    misbehave = {
+      source = "cairn.test/test/misbehave"
+    }
+  }
+}

@@ -1,0 +1,3 @@
+resource "misbehave_plan_unstable" "x" {
+  value = "v"
+}

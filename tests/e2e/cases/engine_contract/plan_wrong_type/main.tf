@@ -1,0 +1,3 @@
+resource "misbehave_plan_wrong_type" "x" {
+  value = "v"
+}
