@@ -27,6 +27,9 @@ int cmd_plan_run(Op *op, PlMode mode, Plan **out)
     jui_planned_changes(&op->ui, p);
     jui_change_summary(&op->ui, plan_counts(p),
                        mode == PL_MODE_DESTROY ? "destroy" : "plan");
+    /* Terraform ends the plan stream with the root output changes. */
+    if (p->noutputs)
+      jui_outputs(&op->ui, p->outputs, p->noutputs);
     cli_out_buf(op->cli, &op->uibuf);
     buf_clear(&op->uibuf);
     return 0;
