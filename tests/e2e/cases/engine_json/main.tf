@@ -1,0 +1,7 @@
+resource "terraform_data" "a" {
+  input = "x"
+}
+
+output "out" {
+  value = terraform_data.a.output
+}
