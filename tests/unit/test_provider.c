@@ -409,7 +409,7 @@ static void test_terraform_data(void)
   T_CHECK(!val_is_known(prov_get(ps.planned_state, "id")));
   Value out = prov_get(ps.planned_state, "output");
   T_CHECK(!val_is_known(out) && out.type == &ty_string);
-  ProvApplyReq ar = {"terraform_data", prior0, ps.planned_state, cfg, {0}};
+  ProvApplyReq ar = {"terraform_data", prior0, ps.planned_state, cfg, {0}, NULL};
   ProvApplyResp as = {0};
   p->ops->apply_resource_change(p, call(&x), &ar, &as);
   Value st = as.new_state;
@@ -540,7 +540,7 @@ static Value create_res(Prov *p, const char *type, Value cfg, Ctx *x,
   p->ops->plan_resource_change(p, call(x), &pr, ps);
   if (x->d.errors)
     return prior0;
-  ProvApplyReq ar = {type, prior0, ps->planned_state, cfg, {0}};
+  ProvApplyReq ar = {type, prior0, ps->planned_state, cfg, {0}, NULL};
   ProvApplyResp as = {0};
   p->ops->apply_resource_change(p, call(x), &ar, &as);
   return as.new_state;
@@ -607,7 +607,7 @@ static void test_local_file(void)
   /* Delete removes the file. */
   write_file(fn, "hello\n");
   ProvApplyReq dr = {"local_file", st, prov_null_object(&A, b),
-                     prov_null_object(&A, b), {0}};
+                     prov_null_object(&A, b), {0}, NULL};
   ProvApplyResp ds = {0};
   p->ops->apply_resource_change(p, call(&x), &dr, &ds);
   T_CHECK(val_is_null(ds.new_state));
@@ -1020,7 +1020,7 @@ static void mis_plan(Mis *m, const char *type, Value prior, Value cfg,
 static ProvApplyResp mis_apply(Mis *m, const char *type, Value prior,
                                Value planned, Value cfg)
 {
-  ProvApplyReq ar = {type, prior, planned, cfg, {0}};
+  ProvApplyReq ar = {type, prior, planned, cfg, {0}, NULL};
   ProvApplyResp as = {0};
   m->p->ops->apply_resource_change(m->p, call(&m->x), &ar, &as);
   return as;
@@ -1153,7 +1153,7 @@ static void *worker(void *arg)
     ProvPlanResp ps = {0};
     w->p->ops->plan_resource_change(w->p, &c, &pr, &ps);
     ProvApplyReq ar = {"random_string", val_null(t), ps.planned_state, cfg,
-                       {0}};
+                       {0}, NULL};
     ProvApplyResp as = {0};
     w->p->ops->apply_resource_change(w->p, &c, &ar, &as);
     Value r = prov_get(as.new_state, "result");
