@@ -31,6 +31,9 @@ entry.
   exit 1
   Error: Provider call failed
   
+    on main.tf line 16, in resource "ref_entry" "owner":
+    16: resource "ref_entry" "owner" {
+  
   Provider "example.test/ref/fleet" answered ApplyResourceChange for resource type "ref_entry" with HTTP status 500 (injected: injected fault).
   $ cairn state list
   ref_device.gw
@@ -51,6 +54,9 @@ old name.
   $ sh $TESTDIR/run.sh apply -auto-approve -var name=t
   exit 1
   Error: Provider request failed
+  
+    on main.tf line 11, in resource "ref_device" "gw":
+    11: resource "ref_device" "gw" {
   
   Provider "example.test/ref/fleet" for resource type "ref_device": The call /ApplyResourceChange to https://localhost:PORT/cairn/v1/ApplyResourceChange failed after retries: truncated response: the connection closed after 17 of 1000 bytes.
   $ cairn state show ref_device.gw | grep name

@@ -40,7 +40,8 @@ host configuration named by CAIRN_CONFIG maps example.test/ref/fleet to it.
   
   ─────────────────────────────────────────────────────────────────────────────
   
-  Note: You didn't use the -out option to save this plan, so cairn can't guarantee to take exactly these actions if you run "cairn apply" now.
+  Note: You didn't use the -out option to save this plan, so cairn can't
+  guarantee to take exactly these actions if you run "cairn apply" now.
   $ CAIRN_CONFIG=cairn.ini cairn apply -auto-approve
   
   cairn used the selected providers to generate the following execution plan.
