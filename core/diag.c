@@ -237,6 +237,9 @@ static void put_snippet(Buf *out, const Diag *g, const SrcFiles *fs,
   const SrcRange *subj = &g->subject;
   if (!subj->file)
     return;
+  /* Terraform names the resource instance before the source location */
+  if (g->address)
+    buf_printf(out, "%s  with %s,\n", prefix, g->address);
   const SrcFile *f = diag_files_find(fs, subj->file);
   if (!f) {
     buf_printf(out, "%s  on %s line %u:\n%s  (source code not available)\n",

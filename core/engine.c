@@ -1806,7 +1806,17 @@ static bool provider_apply(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
   ** file), so a repeated create cannot duplicate anything: they skip the
   ** extra sync. */
   if (act == PL_CREATE && !n->ps->builtin) {
-    if (!stmgr_intent(e->mgr, e->state, in->addr, "create", intent, d))
+    /* An intent left open by an interrupted run for this address: send
+    ** its key again, so a provider that did create the object answers with
+    ** it instead of making a second one; the result resolves the intent. */
+    uint32_t nd;
+    const StIntent *dang = stmgr_dangling(e->mgr, &nd);
+    for (uint32_t i = 0; i < nd && !intent[0]; i++)
+      if (strcmp(dang[i].addr, in->addr) == 0 &&
+          strcmp(dang[i].action, "create") == 0 && strlen(dang[i].id) < 17)
+        memcpy(intent, dang[i].id, strlen(dang[i].id) + 1);
+    if (!intent[0] &&
+        !stmgr_intent(e->mgr, e->state, in->addr, "create", intent, d))
       return false;
   }
   double t0 = now_sec();

@@ -7,6 +7,7 @@ At plan time.
   
   Error: Provider produced invalid plan
   
+    with misbehave_plan_changes_config.x,
     on main.tf line 1, in resource "misbehave_plan_changes_config" "x":
      1: resource "misbehave_plan_changes_config" "x" {
   
@@ -18,6 +19,7 @@ At plan time.
   
   Error: Provider produced invalid plan
   
+    with misbehave_plan_wrong_type.x,
     on main.tf line 1, in resource "misbehave_plan_wrong_type" "x":
      1: resource "misbehave_plan_wrong_type" "x" {
   
@@ -29,6 +31,7 @@ At plan time.
   
   Error: Provider produced invalid plan
   
+    with misbehave_plan_bad_replace.x,
     on main.tf line 1, in resource "misbehave_plan_bad_replace" "x":
      1: resource "misbehave_plan_bad_replace" "x" {
   
@@ -40,6 +43,7 @@ At plan time.
   
   Error: Provider produced invalid plan
   
+    with misbehave_plan_block_count.x,
     on main.tf line 1, in resource "misbehave_plan_block_count" "x":
      1: resource "misbehave_plan_block_count" "x" {
   
@@ -54,6 +58,7 @@ The second plan at apply disagrees with the first.
   exit 1
   Error: Provider produced inconsistent final plan
   
+    with misbehave_plan_unstable.x,
     on main.tf line 1, in resource "misbehave_plan_unstable" "x":
      1: resource "misbehave_plan_unstable" "x" {
   
@@ -67,6 +72,7 @@ After apply.
   exit 1
   Error: Provider produced inconsistent result after apply
   
+    with misbehave_apply_changes_known.x,
     on main.tf line 1, in resource "misbehave_apply_changes_known" "x":
      1: resource "misbehave_apply_changes_known" "x" {
   
@@ -77,6 +83,7 @@ After apply.
   exit 1
   Error: Provider returned invalid result object after apply
   
+    with misbehave_apply_unknown.x,
     on main.tf line 1, in resource "misbehave_apply_unknown" "x":
      1: resource "misbehave_apply_unknown" "x" {
   
@@ -85,6 +92,7 @@ After apply.
   exit 1
   Error: Provider produced invalid object
   
+    with misbehave_apply_nil.x,
     on main.tf line 1, in resource "misbehave_apply_nil" "x":
      1: resource "misbehave_apply_nil" "x" {
   
@@ -95,6 +103,7 @@ After apply.
   exit 1
   Error: Provider returned invalid result object after apply
   
+    with misbehave_apply_null.x,
     on main.tf line 1, in resource "misbehave_apply_null" "x":
      1: resource "misbehave_apply_null" "x" {
   

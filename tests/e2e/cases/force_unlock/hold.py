@@ -12,3 +12,7 @@ with open(".terraform.tfstate.lock.info", "w") as f:
 open("ready", "w").close()
 with open("release") as f:
     f.read()
+# Release the lock before saying so: the transcript waits for "released"
+# so the next command never races the exiting holder.
+os.close(fd)
+open("released", "w").close()

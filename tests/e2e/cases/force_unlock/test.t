@@ -5,7 +5,7 @@ A live holder cannot be unlocked; its lock dies with it.
   $ cairn force-unlock -force 00000000-1111-2222-3333-444444444444
   Failed to unlock state: Local state cannot be unlocked by another process
   [1]
-  $ echo done > release
+  $ echo done > release && while [ ! -f released ]; do :; done
 
 The holder is gone but its lock info stayed: the ID must match, and without
 -force only "yes" confirms.

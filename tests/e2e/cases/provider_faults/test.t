@@ -31,6 +31,7 @@ entry.
   exit 1
   Error: Provider call failed
   
+    with ref_entry.owner,
     on main.tf line 16, in resource "ref_entry" "owner":
     16: resource "ref_entry" "owner" {
   
@@ -55,6 +56,7 @@ old name.
   exit 1
   Error: Provider request failed
   
+    with ref_device.gw,
     on main.tf line 11, in resource "ref_device" "gw":
     11: resource "ref_device" "gw" {
   
@@ -71,6 +73,7 @@ ask for) is refused before anything is applied:
   exit 1
   Error: Provider produced invalid plan
   
+    with ref_device.gw,
     on main.tf line 11, in resource "ref_device" "gw":
     11: resource "ref_device" "gw" {
   
@@ -90,6 +93,7 @@ corrects it:
   exit 1
   Error: Provider produced inconsistent result after apply
   
+    with ref_device.gw,
     on main.tf line 11, in resource "ref_device" "gw":
     11: resource "ref_device" "gw" {
   

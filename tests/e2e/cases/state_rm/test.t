@@ -89,7 +89,7 @@ Another process holding the lock: the state is not touched.
   [1]
   $ cairn state rm -lock=false -dry-run null_resource.a
   Would remove null_resource.a
-  $ echo done > release
+  $ echo done > release && while [ ! -f released ]; do :; done
   $ cmp before terraform.tfstate && echo unchanged
   unchanged
   $ cairn state rm null_resource.a
