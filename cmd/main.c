@@ -15,6 +15,7 @@
 #include "cli.h"
 
 extern const CmdEntry cmd_version;
+extern const CmdEntry cmd_graph;
 extern const CmdEntry cmd_refresh;
 extern const CmdEntry cmd_show;
 extern const CmdEntry cmd_output;
@@ -49,6 +50,7 @@ static const CmdEntry *const commands[] = {
     &cmd_destroy,
     &cmd_fmt,
     &cmd_force_unlock,
+    &cmd_graph,
     &cmd_help,
     &cmd_init,
     &cmd_output,

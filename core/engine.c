@@ -2676,3 +2676,55 @@ void eng_close(Engine *e)
       arena_release(&e->warena[i]);
   pthread_mutex_destroy(&e->mu);
 }
+
+/* Resource nodes reachable from v through non-resource nodes. */
+static void dot_deps(Engine *e, uint32_t v, uint8_t *seen, Buf *out,
+                     const char *from)
+{
+  for (uint32_t i = e->g.dep_start[v]; i < e->g.dep_start[v + 1]; i++) {
+    uint32_t u = e->g.deps[i];
+    if (seen[u])
+      continue;
+    seen[u] = 1;
+    Node *n = &e->nodes[u];
+    if (n->kind == N_RESOURCE || n->kind == N_ORPHAN)
+      buf_printf(out, "  \"%s\" -> \"%s\";\n", from, n->addr);
+    else if (n->kind != N_PROVIDER)
+      dot_deps(e, u, seen, out, from);
+  }
+}
+
+bool eng_graph_dot(Engine *e, State *s, Buf *out, Diags *d)
+{
+  e->phase = PH_PLAN;
+  e->state = s;
+  set_vars(e, e->o.vars, e->o.nvars);
+  reset_nodes(e);
+  if (!build_graph(e, s, d))
+    return false;
+  buf_puts(out, "digraph G {\n  rankdir = \"RL\";\n  node [shape = rect, "
+                "fontname = \"sans-serif\"];\n");
+  /* nodes and edges sorted by address for a stable drawing */
+  uint32_t *ord = ARENA_NEW(e->a, uint32_t, e->nnodes ? e->nnodes : 1);
+  uint32_t k = 0;
+  for (uint32_t v = 0; v < e->nnodes; v++)
+    if (e->nodes[v].kind == N_RESOURCE || e->nodes[v].kind == N_ORPHAN)
+      ord[k++] = v;
+  for (uint32_t i = 1; i < k; i++)
+    for (uint32_t j = i; j > 0 && strcmp(e->nodes[ord[j - 1]].addr,
+                                         e->nodes[ord[j]].addr) > 0; j--) {
+      uint32_t t = ord[j];
+      ord[j] = ord[j - 1];
+      ord[j - 1] = t;
+    }
+  for (uint32_t i = 0; i < k; i++)
+    buf_printf(out, "  \"%s\" [label=\"%s\"];\n", e->nodes[ord[i]].addr,
+               e->nodes[ord[i]].addr);
+  uint8_t *seen = ARENA_NEW(e->a, uint8_t, e->nnodes ? e->nnodes : 1);
+  for (uint32_t i = 0; i < k; i++) {
+    memset(seen, 0, e->nnodes);
+    dot_deps(e, ord[i], seen, out, e->nodes[ord[i]].addr);
+  }
+  buf_puts(out, "}\n");
+  return true;
+}

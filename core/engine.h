@@ -119,6 +119,12 @@ bool eng_decode_object(Engine *e, Arena *a, const StResource *r,
                        const StObject *o, Value *out,
                        const ProvBlockSchema **schema);
 
+/* `cairn graph`: the resources of the configuration (and state orphans)
+** and their dependencies in DOT, as Terraform 1.7+ prints by default:
+** resource nodes only, edges through locals and outputs collapsed.
+** False with diagnostics when the graph cannot be built. */
+bool eng_graph_dot(Engine *e, State *s, Buf *out, Diags *d);
+
 /* Stops and closes every provider and the pool.  Idempotent. */
 void eng_close(Engine *e);
 
