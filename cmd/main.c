@@ -8,11 +8,14 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 
 #include "cli.h"
+#include "http.h"
 
 extern const CmdEntry cmd_version;
 extern const CmdEntry cmd_graph;
@@ -147,8 +150,31 @@ static bool is_help_flag(const char *a)
          strcmp(a, "-h") == 0;
 }
 
+/* CAIRN_LOG=debug|trace: the HTTP client's request log on stderr (the
+** client never passes tokens or bodies).  One fprintf per line keeps
+** lines whole across worker threads (stdio locks the stream). */
+static void log_line(void *ctx, HttpLogLevel level, const char *msg)
+{
+  long max = (long)(intptr_t)ctx;
+  if ((long)level <= max)
+    fprintf(stderr, "[%s] %s\n", level == HTTP_LOG_TRACE ? "TRACE" : "DEBUG",
+            msg);
+}
+
+static void setup_log(void)
+{
+  const char *l = getenv("CAIRN_LOG");
+  if (!l || !*l)
+    return;
+  long max = !strcasecmp(l, "trace") ? HTTP_LOG_TRACE
+             : !strcasecmp(l, "debug") ? HTTP_LOG_DEBUG : 0;
+  if (max)
+    http_set_log(log_line, (void *)(intptr_t)max);
+}
+
 int main(int argc, char **argv)
 {
+  setup_log();
   Arena arena;
   arena_init(&arena, 0);
   Cli cli = {0};
