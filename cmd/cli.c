@@ -9,15 +9,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-void cli_list_add(Arena *a, CliList *l, const char *item)
+void cli_list_add_from(Arena *a, CliList *l, const char *flag,
+                       const char *item)
 {
   if (l->n == l->cap) {
     int cap = l->cap ? l->cap * 2 : 4;
     l->items = arena_grow(a, (void *)l->items, sizeof(char *),
                           _Alignof(char *), (size_t)l->cap, (size_t)cap);
+    l->flags = arena_grow(a, (void *)l->flags, sizeof(char *),
+                          _Alignof(char *), (size_t)l->cap, (size_t)cap);
     l->cap = cap;
   }
+  l->flags[l->n] = flag;
   l->items[l->n++] = item;
+}
+
+uint32_t cli_var_args(Arena *a, const CliList *l, VarsArg **out)
+{
+  VarsArg *v = ARENA_NEW(a, VarsArg, (size_t)l->n + 1);
+  for (int i = 0; i < l->n; i++) {
+    v[i].kind = l->flags[i] && strcmp(l->flags[i], "var") == 0
+                    ? VARS_CLI_VAR
+                    : VARS_CLI_FILE;
+    v[i].text = l->items[i];
+  }
+  *out = v;
+  return (uint32_t)l->n;
+}
+
+void cli_list_add(Arena *a, CliList *l, const char *item)
+{
+  cli_list_add_from(a, l, NULL, item);
 }
 
 static bool parse_bool(const char *s, bool *out)
@@ -88,7 +110,7 @@ bool cli_parse_flags(Cli *cli, int argc, char **argv, const CliFlag *flags,
     if (fl->kind == FLAG_STRING) {
       *(const char **)fl->target = val;
     } else if (fl->kind == FLAG_LIST) {
-      cli_list_add(cli->arena, fl->target, val);
+      cli_list_add_from(cli->arena, fl->target, fl->name, val);
     } else {
       char *end;
       errno = 0;

@@ -20,6 +20,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "diag.h"
+#include "vars.h"
 
 typedef struct Cli {
   Arena *arena;          /* lives for the whole command */
@@ -51,8 +52,13 @@ typedef struct CliFlag {
   void *target;          /* bool*, const char**, int*, CliList* */
 } CliFlag;
 
+/* A FLAG_LIST target.  Several flags may share one list (-var and
+** -var-file do): flags[i] names the flag items[i] came from, so their
+** relative command-line order, which decides precedence, is kept. */
 typedef struct CliList {
   const char **items;
+  const char **flags;    /* parallel to items; NULL entries from
+                            cli_list_add */
   int n;
   int cap;
 } CliList;
@@ -64,6 +70,12 @@ bool cli_parse_flags(Cli *cli, int argc, char **argv, const CliFlag *flags,
                      int nflags, int *rest, Diags *d);
 
 void cli_list_add(Arena *a, CliList *l, const char *item);
+/* The same, recording the flag the item came from. */
+void cli_list_add_from(Arena *a, CliList *l, const char *flag,
+                       const char *item);
+/* The -var / -var-file values of l (a list both flags fill) as VarsArgs,
+** in command-line order; returns their number, *out in a. */
+uint32_t cli_var_args(Arena *a, const CliList *l, VarsArg **out);
 
 /* ---- output ------------------------------------------------------------ */
 void cli_out(Cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -533,39 +533,6 @@ static int mode_interactive(Console *c)
   return 0;
 }
 
-/* -var and -var-file in command-line order (separate flag lists would lose
-** it), walking the flags cli_parse_flags has already accepted. */
-static uint32_t var_args(Arena *a, int argc, char **argv, int rest,
-                         VarsArg **out)
-{
-  VarsArg *v = ARENA_NEW(a, VarsArg, (size_t)argc + 1);
-  uint32_t n = 0;
-  for (int i = 0; i < rest && i < argc; i++) {
-    const char *s = argv[i];
-    if (strcmp(s, "--") == 0)
-      break;
-    const char *name = s + 1;
-    if (*name == '-')
-      name++;
-    const char *eq = strchr(name, '=');
-    size_t nl = eq ? (size_t)(eq - name) : strlen(name);
-    bool is_var = nl == 3 && !strncmp(name, "var", 3);
-    bool is_file = nl == 8 && !strncmp(name, "var-file", 8);
-    bool takes = is_var || is_file ||
-                 (nl == 5 && !strncmp(name, "state", 5)) ||
-                 (nl == 12 && !strncmp(name, "lock-timeout", 12));
-    const char *val = eq ? eq + 1 : NULL;
-    if (takes && !val && i + 1 < argc)
-      val = argv[++i];
-    if ((is_var || is_file) && val) {
-      v[n].kind = is_var ? VARS_CLI_VAR : VARS_CLI_FILE;
-      v[n++].text = val;
-    }
-  }
-  *out = v;
-  return n;
-}
-
 static bool read_state(Console *c, const char *path, Diags *d)
 {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -613,11 +580,11 @@ static int run(Cli *cli, int argc, char **argv)
   const char *state_path = NULL, *lock_timeout = NULL;
   bool plan = false, input = true, compact = false, no_color = false;
   bool lock = true;
-  CliList vars = {0}, var_files = {0};
+  CliList vars = {0};   /* -var and -var-file together */
   CliFlag flags[] = {{"state", FLAG_STRING, &state_path},
                      {"plan", FLAG_BOOL, &plan},
                      {"var", FLAG_LIST, &vars},
-                     {"var-file", FLAG_LIST, &var_files},
+                     {"var-file", FLAG_LIST, &vars},
                      {"input", FLAG_BOOL, &input},
                      {"compact-warnings", FLAG_BOOL, &compact},
                      {"no-color", FLAG_BOOL, &no_color},
@@ -670,7 +637,7 @@ static int run(Cli *cli, int argc, char **argv)
   }
 
   VarsArg *args = NULL;
-  uint32_t nargs = var_args(c.a, argc, argv, rest, &args);
+  uint32_t nargs = cli_var_args(c.a, &vars, &args);
   bool late = false;
   VarsInput in;
   memset(&in, 0, sizeof in);

@@ -41,8 +41,8 @@ const CliFlag *op_flags(Op *op, char kind, int *n)
 {
   CliFlag *f = ARENA_NEW(op->a, CliFlag, 32);
   int k = 0;
-  f[k++] = (CliFlag){"var", FLAG_LIST, &op->var_dummy};
-  f[k++] = (CliFlag){"var-file", FLAG_LIST, &op->file_dummy};
+  f[k++] = (CliFlag){"var", FLAG_LIST, &op->var_items};
+  f[k++] = (CliFlag){"var-file", FLAG_LIST, &op->var_items};
   f[k++] = (CliFlag){"state", FLAG_STRING, &op->state_path};
   f[k++] = (CliFlag){"state-out", FLAG_STRING, &op->state_out};
   f[k++] = (CliFlag){"backup", FLAG_STRING, &op->backup};
@@ -71,42 +71,6 @@ const CliFlag *op_flags(Op *op, char kind, int *n)
   return f;
 }
 
-/* -var and -var-file in command-line order (two list flags would lose
-** their relative order, which decides precedence). */
-static void collect_var_args(Op *op, int argc, char **argv, int rest)
-{
-  op->vargs = ARENA_NEW(op->a, VarsArg, (size_t)argc + 1);
-  for (int i = 0; i < rest && i < argc; i++) {
-    const char *s = argv[i];
-    if (strcmp(s, "--") == 0)
-      break;
-    const char *name = s + 1;
-    if (*name == '-')
-      name++;
-    const char *eq = strchr(name, '=');
-    size_t nl = eq ? (size_t)(eq - name) : strlen(name);
-    bool is_var = nl == 3 && !strncmp(name, "var", 3);
-    bool is_file = nl == 8 && !strncmp(name, "var-file", 8);
-    const char *val = eq ? eq + 1 : NULL;
-    bool takes_value = !eq && (is_var || is_file ||
-                               (nl == 5 && !strncmp(name, "state", 5)) ||
-                               (nl == 9 && !strncmp(name, "state-out", 9)) ||
-                               (nl == 6 && !strncmp(name, "backup", 6)) ||
-                               (nl == 12 && !strncmp(name, "lock-timeout", 12)) ||
-                               (nl == 11 && !strncmp(name, "parallelism", 11)) ||
-                               (nl == 7 && !strncmp(name, "replace", 7)) ||
-                               (nl == 6 && !strncmp(name, "target", 6)) ||
-                               (nl == 6 && !strncmp(name, "config", 6)) ||
-                               (nl == 3 && !strncmp(name, "out", 3)));
-    if (takes_value && i + 1 < argc)
-      val = argv[++i];
-    if ((is_var || is_file) && val) {
-      op->vargs[op->nvargs].kind = is_var ? VARS_CLI_VAR : VARS_CLI_FILE;
-      op->vargs[op->nvargs++].text = val;
-    }
-  }
-}
-
 bool op_parse(Op *op, char kind, int argc, char **argv, int *rest)
 {
   int nf;
@@ -115,7 +79,7 @@ bool op_parse(Op *op, char kind, int argc, char **argv, int *rest)
     cli_diags(op->cli, &op->d);
     return false;
   }
-  collect_var_args(op, argc, argv, *rest);
+  op->nvargs = cli_var_args(op->a, &op->var_items, &op->vargs);
   if (op->no_color)
     op->cli->color = false;
   if (op->parallelism != -1 &&

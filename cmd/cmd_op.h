@@ -26,8 +26,7 @@ typedef struct Op {
   Arena *a;
   Diags d;
   /* flags */
-  CliList var_dummy;          /* -var / -var-file: order kept in vargs */
-  CliList file_dummy;
+  CliList var_items;          /* -var and -var-file together, in order */
   CliList replace;
   CliList target;
   const char *state_path;

@@ -62,14 +62,6 @@ static const ProvBlockSchema *schema_of(void *ctx, StMode mode,
   return t ? t->schema.block : NULL;
 }
 
-/* "provider[\"fqn\"].alias" -> fqn */
-static const char *provider_fqn(Arena *a, const char *paddr)
-{
-  const char *p = strstr(paddr, "[\"");
-  const char *q = p ? strchr(p + 2, '"') : NULL;
-  return q ? arena_strndup(a, p + 2, (size_t)(q - p - 2)) : paddr;
-}
-
 static void show_state(Cli *cli, Schemas *sc, State *s)
 {
   Buf b;
@@ -83,7 +75,7 @@ static void show_state(Cli *cli, Schemas *sc, State *s)
   bool first = true;
   for (uint32_t i = 0; i < s->nres; i++) {
     StResource *r = s->res[i];
-    const char *fqn = provider_fqn(cli->arena, r->provider);
+    const char *fqn = jplan_provider_fqn(cli->arena, r->provider);
     const ProvBlockSchema *bs = schema_of(sc, r->mode, fqn, r->type);
     for (uint32_t k = 0; k < r->ninst; k++) {
       StInstance *in = r->inst[k];

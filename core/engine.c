@@ -98,8 +98,6 @@ typedef struct Node {
   bool pending;             /* a planned change exists (data deferral) */
   const char *const *deps;  /* static resource addresses it refers to */
   uint32_t ndeps;
-  uint32_t *dep_nodes;      /* resource/orphan nodes it depends on */
-  uint32_t ndep_nodes;
   Diags diags;
   bool diags_ready;
   bool flushed;
@@ -207,9 +205,8 @@ static Diags *inst_diags(Inst *in, Arena *a)
   return &in->diags;
 }
 
-static Diags *node_diags(Engine *e, Node *n, Arena *a)
+static Diags *node_diags(Node *n, Arena *a)
 {
-  (void)e;
   if (!n->diags_ready) {
     diag_init(&n->diags, a);
     n->diags_ready = true;
@@ -333,7 +330,7 @@ static Value mark_path(Arena *a, Value v, const PathStep *s, uint32_t n)
   if (val_is_null(v) || val_is_unknown(v))
     return v;
   const Type *t = v.type;
-  if (s->kind == PS_ATTR && t->kind == TY_OBJECT) {
+  if ((s->kind == PS_ATTR || s->kind == PS_KEY) && t->kind == TY_OBJECT) {
     int i = ty_attr_index(t, s->name);
     if (i < 0)
       return v;
@@ -353,11 +350,7 @@ static Value mark_path(Arena *a, Value v, const PathStep *s, uint32_t n)
     r.u.elems = el;
     return r;
   }
-  if (s->kind == PS_KEY && (t->kind == TY_MAP || t->kind == TY_OBJECT)) {
-    if (t->kind == TY_OBJECT) {
-      PathStep st = {PS_ATTR, s->name, 0};
-      return mark_path(a, v, &st, 1) ;
-    }
+  if (s->kind == PS_KEY && t->kind == TY_MAP) {
     MapEntry *en = ARENA_NEW(a, MapEntry, v.len ? v.len : 1);
     memcpy(en, v.u.entries, sizeof(MapEntry) * v.len);
     for (uint32_t i = 0; i < v.len; i++)
@@ -863,10 +856,20 @@ static bool build_graph(Engine *e, const State *s, Diags *d)
   e->nnodes = 0;
   map_init(&e->by_name, e->a,
            m->nlocals + m->noutputs + m->nresources + (s ? s->nres : 0));
-  /* providers first: slot nodes */
+  /* Every provider slot first (opening a provider may grow the slot
+  ** array, so nodes take slot pointers only afterwards); eng_new has
+  ** normally opened them all already.  Then one node per slot. */
+  if (!destroy)
+    for (uint32_t i = 0; i < m->nresources; i++)
+      resource_slot(e, &m->resources[i], d);
+  if (s)
+    for (uint32_t i = 0; i < s->nres; i++)
+      if (!s->res[i]->module[0] && s->res[i]->mode == ST_MANAGED)
+        state_slot(e, s->res[i]->provider, d);
+  if (diag_has_errors(d))
+    return false;
   for (uint32_t i = 0; i < e->nslots; i++) {
-    uint32_t v = add_node(e, N_PROVIDER,
-                          arena_printf(e->a, "%s", e->slots[i].state_addr));
+    uint32_t v = add_node(e, N_PROVIDER, e->slots[i].state_addr);
     e->nodes[v].ps = &e->slots[i];
     e->slots[i].node = v;
   }
@@ -927,36 +930,6 @@ static bool build_graph(Engine *e, const State *s, Diags *d)
   }
   if (diag_has_errors(d))
     return false;
-  /* provider slots opened while adding nodes may have reallocated the
-  ** slot array: point nodes at the final slots. */
-  for (uint32_t v = 0; v < e->nnodes; v++) {
-    Node *n = &e->nodes[v];
-    if (n->kind == N_PROVIDER)
-      continue;
-    if (n->ps) {
-      const char *fqn = n->ps->fqn, *alias = n->ps->alias;
-      n->ps = find_slot(e, fqn, alias);
-    }
-  }
-  /* slots added after the provider nodes were made get nodes now */
-  for (uint32_t i = 0; i < e->nslots; i++) {
-    bool has = false;
-    for (uint32_t v = 0; v < e->nnodes && !has; v++)
-      has = e->nodes[v].kind == N_PROVIDER &&
-            strcmp(e->nodes[v].name, e->slots[i].state_addr) == 0;
-    if (!has) {
-      uint32_t v = add_node(e, N_PROVIDER, e->slots[i].state_addr);
-      e->nodes[v].ps = &e->slots[i];
-      e->slots[i].node = v;
-    } else {
-      for (uint32_t v = 0; v < e->nnodes; v++)
-        if (e->nodes[v].kind == N_PROVIDER &&
-            strcmp(e->nodes[v].name, e->slots[i].state_addr) == 0) {
-          e->nodes[v].ps = &e->slots[i];
-          e->slots[i].node = v;
-        }
-    }
-  }
   for (uint32_t v = 0; v < e->nnodes; v++) {
     Node *n = &e->nodes[v];
     if ((n->kind == N_RESOURCE || n->kind == N_ORPHAN) && n->ps &&
@@ -1286,9 +1259,8 @@ static bool expand(Engine *e, Node *n, Arena *a, Diags *d)
 }
 
 /* Orphans and destroy mode: every current and deposed object. */
-static void expand_state(Engine *e, Node *n, Arena *a)
+static void expand_state(Node *n, Arena *a)
 {
-  (void)e;
   StResource *sr = n->sres;
   uint32_t cnt = 0;
   if (sr)
@@ -2073,34 +2045,25 @@ static bool apply_data(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
 
 /* ---- node visits -------------------------------------------------------- */
 
-typedef struct Piece {
-  Node *n;
-  uint32_t from, to;
-} Piece;
-
 static bool visit_provider(Engine *e, Node *n, Arena *a, Diags *d)
 {
   ProvSlot *ps = n->ps;
   if (!ps->prov || !ps->schema)
     return false;
   const ProvBlockSchema *b = ps->schema->provider.block;
-  Value config = prov_null_object(a, b);
-  if (ps->cfg) {
-    Scope sc;
-    EvalCtx ctx;
-    scope_ctx(&ctx, &sc, e, n, NULL, a, d);
-    if (!dec_body(&ctx, ps->cfg->body, b, &config))
+  /* An absent provider block is an empty configuration; a provider that
+  ** requires arguments then says so itself in ValidateProviderConfig. */
+  static const HclBody empty;
+  Diags quiet;
+  diag_init(&quiet, a);
+  Scope sc;
+  EvalCtx ctx;
+  scope_ctx(&ctx, &sc, e, n, NULL, a, ps->cfg ? d : &quiet);
+  Value config;
+  if (!dec_body(&ctx, ps->cfg ? ps->cfg->body : &empty, b, &config)) {
+    if (ps->cfg)
       return false;
-  } else {
-    /* an absent provider block is an empty configuration */
-    Diags tmp;
-    diag_init(&tmp, a);
-    Scope sc;
-    EvalCtx ctx;
-    scope_ctx(&ctx, &sc, e, n, NULL, a, &tmp);
-    static HclBody empty;
-    if (dec_body(&ctx, &empty, b, &config) == false)
-      config = prov_null_object(a, b);
+    config = prov_null_object(a, b);
   }
   ProvCall c = {a, d, NULL};
   Value uc = val_unmark_deep(a, config);
@@ -2146,7 +2109,7 @@ static bool visit(void *ctx, uint32_t v, PoolWorker *w)
   Engine *e = ctx;
   Node *n = &e->nodes[v];
   Arena *a = worker_arena(e, w);
-  Diags *d = node_diags(e, n, a);
+  Diags *d = node_diags(n, a);
   switch (n->kind) {
   case N_PROVIDER:
     return visit_provider(e, n, a, d);
@@ -2156,12 +2119,12 @@ static bool visit(void *ctx, uint32_t v, PoolWorker *w)
     return visit_output(e, n, a, d);
   case N_RESOURCE:
     if (e->o.mode == PL_MODE_DESTROY) {
-      expand_state(e, n, a);
+      expand_state(n, a);
       return true;
     }
     return expand(e, n, a, d);
   case N_ORPHAN:
-    expand_state(e, n, a);
+    expand_state(n, a);
     return true;
   }
   return false;
@@ -2577,28 +2540,27 @@ bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
   bool ok = true;
   if (p->mode != PL_MODE_REFRESH_ONLY)
     ok = walk(e, d);
-  /* data sources no longer configured (all of them when destroying) */
-  st_sort(state);
+  /* data sources no longer configured (all of them when destroying):
+  ** collected first, because removing the last instance of a resource
+  ** removes the resource from state->res */
+  StResource **gone = ARENA_NEW(a, StResource *, state->nres + 1);
+  uint32_t ngone = 0;
   for (uint32_t i = 0; i < state->nres; i++) {
     StResource *sr = state->res[i];
-    if (sr->mode != ST_DATA || sr->module[0])
-      continue;
     uint32_t u;
-    if (p->mode != PL_MODE_DESTROY && map_get(&e->by_name, sr->addr, &u))
-      continue;
-    while (sr->ninst) {
-      StInstance *si = sr->inst[sr->ninst - 1];
-      uint32_t before = sr->ninst;
-      if (!stmgr_record_remove(m, state, sr, si->key, NULL, d))
+    if (sr->mode == ST_DATA && !sr->module[0] &&
+        (p->mode == PL_MODE_DESTROY || !map_get(&e->by_name, sr->addr, &u)))
+      gone[ngone++] = sr;
+  }
+  for (uint32_t i = 0; i < ngone; i++) {
+    StResource *sr = gone[i];
+    uint32_t k = sr->ninst;
+    StKey *keys = ARENA_NEW(a, StKey, k + 1);
+    for (uint32_t j = 0; j < k; j++)
+      keys[j] = sr->inst[j]->key;
+    for (uint32_t j = 0; j < k; j++)
+      if (!stmgr_record_remove(m, state, sr, keys[j], NULL, d))
         return false;
-      if (sr->ninst == before || state->nres <= i ||
-          state->res[i] != sr)
-        break;
-    }
-    i = (uint32_t)-1;   /* the array changed: start over */
-    st_sort(state);
-    if (state->nres == 0)
-      break;
   }
   /* outputs */
   for (uint32_t v = 0; v < e->nnodes; v++) {
@@ -2677,21 +2639,27 @@ void eng_close(Engine *e)
   pthread_mutex_destroy(&e->mu);
 }
 
-/* Resource nodes reachable from v through non-resource nodes. */
-static void dot_deps(Engine *e, uint32_t v, uint8_t *seen, Buf *out,
-                     const char *from)
+/* Resource nodes reachable from v through non-resource nodes; seen[u] ==
+** stamp marks nodes visited for the current source. */
+static void dot_deps(Engine *e, uint32_t v, uint32_t *seen, uint32_t stamp,
+                     Buf *out, const char *from)
 {
   for (uint32_t i = e->g.dep_start[v]; i < e->g.dep_start[v + 1]; i++) {
     uint32_t u = e->g.deps[i];
-    if (seen[u])
+    if (seen[u] == stamp)
       continue;
-    seen[u] = 1;
+    seen[u] = stamp;
     Node *n = &e->nodes[u];
     if (n->kind == N_RESOURCE || n->kind == N_ORPHAN)
       buf_printf(out, "  \"%s\" -> \"%s\";\n", from, n->addr);
     else if (n->kind != N_PROVIDER)
-      dot_deps(e, u, seen, out, from);
+      dot_deps(e, u, seen, stamp, out, from);
   }
+}
+
+static int cmp_node_addr(const void *a, const void *b)
+{
+  return strcmp((*(Node *const *)a)->addr, (*(Node *const *)b)->addr);
 }
 
 bool eng_graph_dot(Engine *e, State *s, Buf *out, Diags *d)
@@ -2704,27 +2672,20 @@ bool eng_graph_dot(Engine *e, State *s, Buf *out, Diags *d)
     return false;
   buf_puts(out, "digraph G {\n  rankdir = \"RL\";\n  node [shape = rect, "
                 "fontname = \"sans-serif\"];\n");
-  /* nodes and edges sorted by address for a stable drawing */
-  uint32_t *ord = ARENA_NEW(e->a, uint32_t, e->nnodes ? e->nnodes : 1);
+  /* resources sorted by address for a stable drawing */
+  Node **ord = ARENA_NEW(e->a, Node *, e->nnodes ? e->nnodes : 1);
   uint32_t k = 0;
   for (uint32_t v = 0; v < e->nnodes; v++)
     if (e->nodes[v].kind == N_RESOURCE || e->nodes[v].kind == N_ORPHAN)
-      ord[k++] = v;
-  for (uint32_t i = 1; i < k; i++)
-    for (uint32_t j = i; j > 0 && strcmp(e->nodes[ord[j - 1]].addr,
-                                         e->nodes[ord[j]].addr) > 0; j--) {
-      uint32_t t = ord[j];
-      ord[j] = ord[j - 1];
-      ord[j - 1] = t;
-    }
+      ord[k++] = &e->nodes[v];
+  qsort(ord, k, sizeof *ord, cmp_node_addr);
   for (uint32_t i = 0; i < k; i++)
-    buf_printf(out, "  \"%s\" [label=\"%s\"];\n", e->nodes[ord[i]].addr,
-               e->nodes[ord[i]].addr);
-  uint8_t *seen = ARENA_NEW(e->a, uint8_t, e->nnodes ? e->nnodes : 1);
-  for (uint32_t i = 0; i < k; i++) {
-    memset(seen, 0, e->nnodes);
-    dot_deps(e, ord[i], seen, out, e->nodes[ord[i]].addr);
-  }
+    buf_printf(out, "  \"%s\" [label=\"%s\"];\n", ord[i]->addr,
+               ord[i]->addr);
+  uint32_t *seen = ARENA_NEW(e->a, uint32_t, e->nnodes ? e->nnodes : 1);
+  for (uint32_t i = 0; i < k; i++)
+    dot_deps(e, (uint32_t)(ord[i] - e->nodes), seen, i + 1, out,
+             ord[i]->addr);
   buf_puts(out, "}\n");
   return true;
 }
