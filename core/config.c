@@ -1162,3 +1162,121 @@ const char *cfg_provider_source(const CfgModule *m, const char *local_name)
     return "terraform.io/builtin/terraform";
   return NULL;
 }
+
+/* ---- the module tree ---------------------------------------------------- */
+
+bool cfg_source_is_local(const char *source)
+{
+  return strncmp(source, "./", 2) == 0 || strncmp(source, "../", 3) == 0 ||
+         strcmp(source, ".") == 0 || strcmp(source, "..") == 0;
+}
+
+/* dir joined with a relative source path, cleaned of "." and "x/.."
+** segments as Go's filepath.Clean does, so path.module reads
+** "modules/net" rather than "./modules/./net". */
+static const char *join_clean(Arena *a, const char *dir, const char *rel)
+{
+  const char *joined = strcmp(dir, ".") == 0 ? rel
+                                             : arena_printf(a, "%s/%s", dir, rel);
+  size_t n = strlen(joined);
+  const char **seg = ARENA_NEW(a, const char *, n + 1);
+  size_t *len = ARENA_NEW(a, size_t, n + 1);
+  uint32_t ns = 0;
+  bool abs = joined[0] == '/';
+  const char *p = joined;
+  while (*p) {
+    while (*p == '/')
+      p++;
+    const char *q = p;
+    while (*q && *q != '/')
+      q++;
+    size_t l = (size_t)(q - p);
+    if (l == 0 || (l == 1 && p[0] == '.')) {
+      /* skip */
+    } else if (l == 2 && p[0] == '.' && p[1] == '.' && ns > 0 &&
+               !(len[ns - 1] == 2 && seg[ns - 1][0] == '.' &&
+                 seg[ns - 1][1] == '.')) {
+      ns--;
+    } else if (!(l == 2 && p[0] == '.' && p[1] == '.' && abs && ns == 0)) {
+      seg[ns] = p;
+      len[ns++] = l;
+    }
+    p = q;
+  }
+  Buf b;
+  buf_init(&b, a);
+  if (abs)
+    buf_putc(&b, '/');
+  for (uint32_t i = 0; i < ns; i++) {
+    if (i)
+      buf_putc(&b, '/');
+    buf_put(&b, seg[i], len[i]);
+  }
+  if (b.len == 0)
+    buf_putc(&b, '.');
+  return buf_str(&b);
+}
+
+static void load_children(Arena *a, CfgTree *t, SrcFiles *files, Diags *d)
+{
+  const CfgModule *m = t->m;
+  t->children = ARENA_NEW(a, CfgTree *, m->ncalls ? m->ncalls : 1);
+  for (uint32_t i = 0; i < m->ncalls; i++) {
+    const CfgModuleCall *c = &m->calls[i];
+    if (!c->source)
+      continue;   /* decode_module reported the missing argument */
+    if (!cfg_source_is_local(c->source)) {
+      diag_error(d, &c->source_range, "Module source not supported",
+                 "Module \"%s\" uses the source \"%s\". cairn runs offline "
+                 "and loads modules only from local paths, which start "
+                 "with \"./\" or \"../\"; copy the module beside the "
+                 "configuration and refer to it by its path.", c->name,
+                 c->source);
+      continue;
+    }
+    if (c->version) {
+      diag_error(d, &c->range, "Invalid registry module source address",
+                 "Module \"%s\" (declared at %s) has a version argument, "
+                 "which is only allowed for registry modules; \"%s\" is a "
+                 "local path.", c->name, pos_string(a, c->range), c->source);
+      continue;
+    }
+    const char *dir = join_clean(a, m->dir, c->source);
+    bool cycle = false;
+    for (const CfgTree *p = t; p; p = p->parent)
+      if (strcmp(p->m->dir, dir) == 0)
+        cycle = true;
+    if (cycle) {
+      diag_error(d, &c->source_range, "Module cycle",
+                 "Module \"%s\" loads %s, which is already one of its "
+                 "callers; a module cannot call itself.", c->name, dir);
+      continue;
+    }
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+      diag_error(d, &c->source_range, "Unreadable module directory",
+                 "Unable to evaluate directory symlink: lstat %s: no such "
+                 "file or directory (module \"%s\").", dir, c->name);
+      continue;
+    }
+    CfgTree *ch = ARENA_NEW(a, CfgTree, 1);
+    ch->m = cfg_load_dir(a, dir, files, d);
+    ch->call = c;
+    ch->parent = t;
+    ch->depth = t->depth + 1;
+    ch->path = t->path[0] ? arena_printf(a, "%s.module.%s", t->path, c->name)
+                          : arena_printf(a, "module.%s", c->name);
+    t->children[i] = ch;
+    load_children(a, ch, files, d);
+  }
+}
+
+CfgTree *cfg_load_tree(Arena *a, const char *root_dir, SrcFiles *files,
+                       Diags *d)
+{
+  CfgTree *t = ARENA_NEW(a, CfgTree, 1);
+  t->m = cfg_load_dir(a, root_dir, files, d);
+  t->path = "";
+  load_children(a, t, files, d);
+  return t;
+}

@@ -221,9 +221,34 @@ const CfgModuleCall *cfg_call(const CfgModule *m, const char *name);
 ** prefix before the first underscore ("null" for null_resource). */
 const char *cfg_resource_provider_name(const CfgResource *r);
 /* The source address a local provider name maps to in this module: the
-** required_providers entry, or "hashicorp/NAME" (terraform for
-** terraform_data). */
+** required_providers entry as written, "terraform.io/builtin/terraform"
+** for "terraform", or NULL when the module does not declare the name (the
+** caller then implies "hashicorp/NAME", as Terraform does). */
 const char *cfg_provider_source(const CfgModule *m, const char *local_name);
+
+/* The module tree: the root module and, for every module call, the module
+** its local source path names, recursively.  children[i] belongs to
+** m->calls[i] and is NULL when that call could not be loaded (with a
+** diagnostic).  path is the static module path: "" for the root,
+** "module.net.module.sub" below it. */
+typedef struct CfgTree {
+  CfgModule *m;
+  const CfgModuleCall *call;     /* the call that loads it; NULL at the root */
+  struct CfgTree *parent;
+  struct CfgTree **children;
+  const char *path;
+  uint32_t depth;                /* 0 at the root */
+} CfgTree;
+
+/* Loads root_dir and every module it calls.  Sources must be local paths
+** ("./x", "../x"): cairn runs offline, so registry, VCS and URL sources are
+** errors naming the call, as is a module that (indirectly) calls itself.
+** Returns the tree even when there were errors (check d). */
+CfgTree *cfg_load_tree(Arena *a, const char *root_dir, SrcFiles *files,
+                       Diags *d);
+
+/* True when source is a local path (starts with "./" or "../"). */
+bool cfg_source_is_local(const char *source);
 
 /* Registers a file's text for snippets and returns a block_context
 ** callback that names the innermost enclosing block (used by diag). */
