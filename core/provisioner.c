@@ -528,6 +528,14 @@ bool prv_run(Arena *scratch, const PrvLocalExec *x, const char *addr,
          "");
     return false;
   }
+  /* Checked here as well as by the spawn, because a spawn implemented
+  ** with fork (valgrind, old libcs) reports a failed exec only as exit
+  ** status 127. */
+  if (access(path, X_OK) != 0) {
+    fail(d, x, addr, arena_printf(a, "fork/exec %s: %s", path,
+                                  errtext(a, errno)), "");
+    return false;
+  }
   if (x->working_dir && x->working_dir[0]) {
     /* Go checks the directory first for a clearer error. */
     struct stat sb;
