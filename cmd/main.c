@@ -38,6 +38,8 @@ extern const CmdEntry cmd_state_push;
 extern const CmdEntry cmd_state_replace_provider;
 extern const CmdEntry cmd_state_rm;
 extern const CmdEntry cmd_state_show;
+extern const CmdEntry cmd_taint;
+extern const CmdEntry cmd_untaint;
 extern const CmdEntry cmd_validate;
 extern const CmdEntry cmd_workspace;
 extern const CmdEntry cmd_workspace_delete;
@@ -68,6 +70,8 @@ static const CmdEntry *const commands[] = {
     &cmd_state_replace_provider,
     &cmd_state_rm,
     &cmd_state_show,
+    &cmd_taint,
+    &cmd_untaint,
     &cmd_validate,
     &cmd_version,
     &cmd_workspace,
