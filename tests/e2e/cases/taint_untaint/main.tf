@@ -1,0 +1,13 @@
+resource "terraform_data" "a" {
+  input = "one"
+}
+
+resource "null_resource" "b" {
+  count = 2
+}
+
+data "null_data_source" "d" {
+  inputs = {
+    x = "y"
+  }
+}
