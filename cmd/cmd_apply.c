@@ -82,8 +82,10 @@ static int apply_saved(Op *op, const char *path)
                "created.");
     return op_finish(op, 1);
   }
-  const CfgModule *mods[1] = {op->m};
-  const char *h = planfile_config_hash(op->a, mods, 1);
+  const CfgModule **mods;
+  uint32_t nmods;
+  cfg_tree_modules(op->a, op->tree, &mods, &nmods);
+  const char *h = planfile_config_hash(op->a, mods, nmods);
   if (!p->config_hash || strcmp(h, p->config_hash) != 0) {
     diag_error(&op->d, NULL, "Saved plan does not match the configuration",
                "The configuration has changed since the plan file %s was "

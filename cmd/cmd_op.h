@@ -50,7 +50,8 @@ typedef struct Op {
   VarsArg *vargs;
   uint32_t nvargs;
   /* loaded */
-  CfgModule *m;
+  CfgTree *tree;             /* the module tree (root and calls) */
+  CfgModule *m;              /* tree->m: the root module */
   const char *workspace;
   StMgr mgr;
   ProvReg reg;

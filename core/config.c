@@ -30,6 +30,10 @@ typedef struct Loader {
       cap_rv;
 } Loader;
 
+/* Name index kinds (see the lookups section). */
+enum { IX_VAR, IX_LOCAL, IX_OUTPUT, IX_RES, IX_CALL, IX_KINDS };
+static void ix_add(Loader *L, uint32_t kind);
+
 #define PUSH(L, arr, n, cap)                                                 \
   (((n) == (cap) ? ((arr) = arena_grow((L)->a, (arr), sizeof *(arr),         \
                                        _Alignof(__typeof__(*(arr))), (cap),  \
@@ -441,6 +445,7 @@ static void decode_variable(Loader *L, const HclBlock *b)
   }
   rules(L, c.blocks, c.nblocks, "validation", &v.validations);
   *PUSH(L, m->variables, m->nvariables, L->cap_vars) = v;
+  ix_add(L, IX_VAR);
 }
 
 static void decode_locals(Loader *L, const HclBlock *b)
@@ -468,6 +473,7 @@ static void decode_locals(Loader *L, const HclBlock *b)
     l->name = attrs[i]->name;
     l->expr = attrs[i]->expr;
     l->range = attrs[i]->name_range;
+    ix_add(L, IX_LOCAL);
   }
 }
 
@@ -509,6 +515,7 @@ static void decode_output(Loader *L, const HclBlock *b)
     traversal_list(L, at, &o.depends_on, "depends_on");
   rules(L, c.blocks, c.nblocks, "precondition", &o.preconditions);
   *PUSH(L, m->outputs, m->noutputs, L->cap_outputs) = o;
+  ix_add(L, IX_OUTPUT);
 }
 
 static void decode_provisioner(Loader *L, const HclBlock *b,
@@ -707,6 +714,7 @@ static void decode_resource(Loader *L, const HclBlock *b, CfgMode mode)
     return;
   }
   *PUSH(L, m->resources, m->nresources, L->cap_res) = r;
+  ix_add(L, IX_RES);
 }
 
 static void decode_module(Loader *L, const HclBlock *b)
@@ -790,6 +798,7 @@ static void decode_module(Loader *L, const HclBlock *b)
     return;
   }
   *PUSH(L, m->calls, m->ncalls, L->cap_calls) = mc;
+  ix_add(L, IX_CALL);
 }
 
 static bool traversal_attr(Loader *L, const HclBodyContent *c,
@@ -1095,48 +1104,164 @@ CfgModule *cfg_load_dir(Arena *a, const char *dir, SrcFiles *files, Diags *d)
 
 /* ---- lookups ------------------------------------------------------------ */
 
+/* The name index: one open-addressing table of array positions for every
+** kind, keyed by (kind, [mode, type,] name).  Slots hold position + 1 (0 =
+** empty); a hit is confirmed by comparing the names, so hash collisions
+** cost a strcmp and nothing else.  covered[k] counts the entries of kind k
+** the index has seen: anything pushed later is scanned linearly. */
+typedef struct CfgIndex {
+  uint32_t *slot;
+  uint8_t *kind;
+  uint32_t cap;                  /* power of two */
+  uint32_t used;
+  uint32_t covered[IX_KINDS];
+} CfgIndex;
+
+static uint32_t ix_hash(uint32_t kind, uint32_t mode, const char *type,
+                        const char *name)
+{
+  uint32_t h = 2166136261u ^ (kind * 16777619u) ^ mode;
+  for (const char *p = type; p && *p; p++)
+    h = (h ^ (unsigned char)*p) * 16777619u;
+  h = (h ^ '.') * 16777619u;
+  for (const char *p = name; *p; p++)
+    h = (h ^ (unsigned char)*p) * 16777619u;
+  return h ^ (h >> 15);
+}
+
+static const char *ix_name(const CfgModule *m, uint32_t kind, uint32_t i,
+                           uint32_t *mode, const char **type)
+{
+  *mode = 0;
+  *type = NULL;
+  switch (kind) {
+  case IX_VAR: return m->variables[i].name;
+  case IX_LOCAL: return m->locals[i].name;
+  case IX_OUTPUT: return m->outputs[i].name;
+  case IX_RES:
+    *mode = (uint32_t)m->resources[i].mode;
+    *type = m->resources[i].type;
+    return m->resources[i].name;
+  default: return m->calls[i].name;
+  }
+}
+
+static uint32_t ix_count(const CfgModule *m, uint32_t kind)
+{
+  switch (kind) {
+  case IX_VAR: return m->nvariables;
+  case IX_LOCAL: return m->nlocals;
+  case IX_OUTPUT: return m->noutputs;
+  case IX_RES: return m->nresources;
+  default: return m->ncalls;
+  }
+}
+
+static bool ix_match(const CfgModule *m, uint32_t kind, uint32_t i,
+                     uint32_t mode, const char *type, const char *name)
+{
+  uint32_t em;
+  const char *et;
+  const char *en = ix_name(m, kind, i, &em, &et);
+  return em == mode && strcmp(en, name) == 0 &&
+         (!type || strcmp(et, type) == 0);
+}
+
+static void ix_put(CfgIndex *x, uint32_t h, uint32_t kind, uint32_t pos)
+{
+  uint32_t j = h & (x->cap - 1);
+  while (x->slot[j])
+    j = (j + 1) & (x->cap - 1);
+  x->slot[j] = pos + 1;
+  x->kind[j] = (uint8_t)kind;
+  x->used++;
+}
+
+/* Records the newest entry of kind (just pushed) in m's index. */
+static void ix_add(Loader *L, uint32_t kind)
+{
+  CfgModule *m = L->m;
+  CfgIndex *x = m->index;
+  if (!x) {
+    x = m->index = ARENA_NEW(L->a, CfgIndex, 1);
+    x->cap = 64;
+    x->slot = ARENA_NEW(L->a, uint32_t, x->cap);
+    x->kind = ARENA_NEW(L->a, uint8_t, x->cap);
+  }
+  if (x->covered[kind] + 1 != ix_count(m, kind))
+    return;   /* out of step: leave the rest to the linear scan */
+  if ((x->used + 1) * 2 > x->cap) {
+    uint32_t oc = x->cap;
+    uint32_t *os = x->slot;
+    uint8_t *ok = x->kind;
+    x->cap *= 2;
+    x->slot = ARENA_NEW(L->a, uint32_t, x->cap);
+    x->kind = ARENA_NEW(L->a, uint8_t, x->cap);
+    x->used = 0;
+    for (uint32_t j = 0; j < oc; j++)
+      if (os[j]) {
+        uint32_t md;
+        const char *ty;
+        const char *nm = ix_name(m, ok[j], os[j] - 1, &md, &ty);
+        ix_put(x, ix_hash(ok[j], md, ty, nm), ok[j], os[j] - 1);
+      }
+  }
+  uint32_t pos = x->covered[kind]++;
+  uint32_t md;
+  const char *ty;
+  const char *nm = ix_name(m, kind, pos, &md, &ty);
+  ix_put(x, ix_hash(kind, md, ty, nm), kind, pos);
+}
+
+/* Position of the entry or UINT32_MAX. */
+static uint32_t ix_find(const CfgModule *m, uint32_t kind, uint32_t mode,
+                        const char *type, const char *name)
+{
+  uint32_t from = 0, n = ix_count(m, kind);
+  const CfgIndex *x = m->index;
+  if (x) {
+    uint32_t j = ix_hash(kind, mode, type, name) & (x->cap - 1);
+    for (; x->slot[j]; j = (j + 1) & (x->cap - 1))
+      if (x->kind[j] == kind && x->slot[j] - 1 < n &&
+          ix_match(m, kind, x->slot[j] - 1, mode, type, name))
+        return x->slot[j] - 1;
+    from = x->covered[kind] < n ? x->covered[kind] : n;
+  }
+  for (uint32_t i = from; i < n; i++)
+    if (ix_match(m, kind, i, mode, type, name))
+      return i;
+  return UINT32_MAX;
+}
+
 const CfgVariable *cfg_variable(const CfgModule *m, const char *name)
 {
-  for (uint32_t i = 0; i < m->nvariables; i++)
-    if (strcmp(m->variables[i].name, name) == 0)
-      return &m->variables[i];
-  return NULL;
+  uint32_t i = ix_find(m, IX_VAR, 0, NULL, name);
+  return i == UINT32_MAX ? NULL : &m->variables[i];
 }
 
 const CfgLocal *cfg_local(const CfgModule *m, const char *name)
 {
-  for (uint32_t i = 0; i < m->nlocals; i++)
-    if (strcmp(m->locals[i].name, name) == 0)
-      return &m->locals[i];
-  return NULL;
+  uint32_t i = ix_find(m, IX_LOCAL, 0, NULL, name);
+  return i == UINT32_MAX ? NULL : &m->locals[i];
 }
 
 const CfgOutput *cfg_output(const CfgModule *m, const char *name)
 {
-  for (uint32_t i = 0; i < m->noutputs; i++)
-    if (strcmp(m->outputs[i].name, name) == 0)
-      return &m->outputs[i];
-  return NULL;
+  uint32_t i = ix_find(m, IX_OUTPUT, 0, NULL, name);
+  return i == UINT32_MAX ? NULL : &m->outputs[i];
 }
 
 const CfgResource *cfg_resource(const CfgModule *m, CfgMode mode,
                                 const char *type, const char *name)
 {
-  for (uint32_t i = 0; i < m->nresources; i++) {
-    const CfgResource *r = &m->resources[i];
-    if (r->mode == mode && strcmp(r->type, type) == 0 &&
-        strcmp(r->name, name) == 0)
-      return r;
-  }
-  return NULL;
+  uint32_t i = ix_find(m, IX_RES, (uint32_t)mode, type, name);
+  return i == UINT32_MAX ? NULL : &m->resources[i];
 }
 
 const CfgModuleCall *cfg_call(const CfgModule *m, const char *name)
 {
-  for (uint32_t i = 0; i < m->ncalls; i++)
-    if (strcmp(m->calls[i].name, name) == 0)
-      return &m->calls[i];
-  return NULL;
+  uint32_t i = ix_find(m, IX_CALL, 0, NULL, name);
+  return i == UINT32_MAX ? NULL : &m->calls[i];
 }
 
 const char *cfg_resource_provider_name(const CfgResource *r)
@@ -1279,4 +1404,26 @@ CfgTree *cfg_load_tree(Arena *a, const char *root_dir, SrcFiles *files,
   t->path = "";
   load_children(a, t, files, d);
   return t;
+}
+
+static void collect_modules(const CfgTree *t, const CfgModule **out,
+                            uint32_t *n)
+{
+  if (out)
+    out[*n] = t->m;
+  (*n)++;
+  for (uint32_t i = 0; i < t->m->ncalls; i++)
+    if (t->children && t->children[i])
+      collect_modules(t->children[i], out, n);
+}
+
+void cfg_tree_modules(Arena *a, const CfgTree *t, const CfgModule ***out,
+                      uint32_t *n)
+{
+  uint32_t cnt = 0;
+  collect_modules(t, NULL, &cnt);
+  const CfgModule **v = ARENA_NEW(a, const CfgModule *, cnt);
+  *n = 0;
+  collect_modules(t, v, n);
+  *out = v;
 }

@@ -199,6 +199,9 @@ typedef struct CfgModule {
   CfgImport *imports;       uint32_t nimports;
   CfgCheck *checks;         uint32_t nchecks;
   HclFile **files;          uint32_t nfiles;
+  /* Name index the loader keeps so cfg_variable/local/output/resource/call
+  ** are O(1); NULL in modules built by hand (lookups then scan). */
+  struct CfgIndex *index;
 } CfgModule;
 
 /* Loads and decodes every *.tf and *.tf.json file in dir (sorted by name;
@@ -208,8 +211,9 @@ typedef struct CfgModule {
 CfgModule *cfg_load_dir(Arena *a, const char *dir, SrcFiles *files,
                         Diags *d);
 
-/* Lookups (linear in the number of blocks of that kind; modules are
-** small). */
+/* Lookups: constant time through the loader's name index; entries added
+** to the arrays after loading (or modules without an index) are found by
+** a linear scan of what the index does not cover. */
 const CfgVariable *cfg_variable(const CfgModule *m, const char *name);
 const CfgLocal *cfg_local(const CfgModule *m, const char *name);
 const CfgOutput *cfg_output(const CfgModule *m, const char *name);
@@ -246,6 +250,11 @@ typedef struct CfgTree {
 ** Returns the tree even when there were errors (check d). */
 CfgTree *cfg_load_tree(Arena *a, const char *root_dir, SrcFiles *files,
                        Diags *d);
+
+/* Every module of the tree, root first, depth-first in call order (the
+** saved plan hashes them all).  Results in a. */
+void cfg_tree_modules(Arena *a, const CfgTree *t, const CfgModule ***out,
+                      uint32_t *n);
 
 /* True when source is a local path (starts with "./" or "../"). */
 bool cfg_source_is_local(const char *source);

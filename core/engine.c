@@ -42,10 +42,46 @@ typedef enum NodeKind {
   N_LOCAL,
   N_OUTPUT,
   N_RESOURCE,
-  N_ORPHAN
+  N_ORPHAN,
+  N_VAR,        /* an input variable of a child module */
+  N_CALL        /* a module call: expands the child module's instances */
 } NodeKind;
 
+/* count/for_each data of one instance (resource or module). */
+typedef struct Rep {
+  bool has_count;
+  int64_t count_index;
+  bool has_each;
+  Value each_key, each_value;
+} Rep;
+
+/* One instance of a module: the root, or one key of a module call in one
+** instance of the calling module. */
+typedef struct MInst {
+  const char *addr;         /* "" (root), module.a["x"].module.b[0] */
+  uint32_t parent;          /* index in the parent EMod's mi */
+  StKey key;
+  Rep rep;
+} MInst;
+
+/* A static module (a node of the configuration tree).  Its instances are
+** known once its call node has been visited; every node of the module
+** depends on that call node. */
+typedef struct EMod {
+  const CfgTree *t;
+  struct EMod *parent;
+  struct EMod **children;   /* per t->m->calls[i]; NULL if not loaded */
+  const char *prefix;       /* "" or "module.a.module.b." for node names */
+  uint32_t call_node;       /* UINT32_MAX for the root */
+  MInst *mi;
+  uint32_t nmi;
+  uint32_t *child_start;    /* call node only: child instances of parent
+                               instance p are [child_start[p],
+                               child_start[p+1]) of the child's mi */
+} EMod;
+
 typedef struct ProvSlot {
+  const char *mod_path;     /* static path of the module configuring it */
   const char *local_name;
   const char *alias;
   const char *fqn;
@@ -60,12 +96,12 @@ typedef struct ProvSlot {
 typedef struct Inst {
   StKey key;
   const char *addr;
+  const char *module;       /* module instance address, "" for root */
+  uint32_t mi;              /* module instance; UINT32_MAX: not expanded */
   const char *deposed;      /* a deposed object (planned for delete) */
   bool in_config;
-  bool has_count;
-  int64_t count_index;
-  bool has_each;
-  Value each_key, each_value;
+  bool no_module;           /* its module instance is not declared */
+  Rep rep;
   const StObject *prior;    /* the prior object (current or deposed) */
   PlChange *change;         /* planned change (plan) / the change to apply */
   PlChange *drift;
@@ -81,12 +117,17 @@ typedef struct Inst {
 typedef struct Node {
   NodeKind kind;
   const char *name;         /* for cycle messages */
+  EMod *mod;                /* the module the node belongs to */
   const CfgResource *res;
   const CfgLocal *local;
   const CfgOutput *out;
+  const CfgVariable *var;   /* N_VAR */
+  EMod *child;              /* N_CALL: the called module */
   ProvSlot *ps;             /* provider of a resource / the slot itself */
-  StResource *sres;         /* prior state resource */
-  const char *addr;         /* resource address */
+  StResource **srs;         /* prior state resources (one per module
+                               instance), sorted by module address */
+  uint32_t nsrs;
+  const char *addr;         /* static resource address (with module path) */
   StMode mode;
   const char *type;
   const char *rname;
@@ -94,7 +135,8 @@ typedef struct Node {
   int repetition;           /* 0 none, 1 count, 2 for_each */
   Inst *inst;
   uint32_t ninst;
-  Value agg;
+  Value *vals;              /* per module instance: the local, variable or
+                               output value, or the resource's aggregate */
   bool pending;             /* a planned change exists (data deferral) */
   const char *const *deps;  /* static resource addresses it refers to */
   uint32_t ndeps;
@@ -114,7 +156,9 @@ typedef enum Phase { PH_PLAN, PH_APPLY } Phase;
 
 struct Engine {
   Arena *a;
-  const CfgModule *m;
+  const CfgTree *tree;
+  const CfgModule *m;       /* the root module */
+  EMod *root;
   SrcFiles *files;
   EngOpts o;
   ProvSlot *slots;
@@ -518,8 +562,132 @@ static StObject *make_obj(Engine *e, Arena *a, const Node *n, Value v,
 typedef struct Scope {
   Engine *e;
   const Node *n;
-  const Inst *in;
+  const EMod *mod;          /* the module the expression is in */
+  uint32_t mi;              /* its instance */
+  const Rep *rep;           /* count/each, or NULL */
 } Scope;
+
+/* The node named prefix+name, or false. */
+static bool find_node(const Engine *e, const EMod *mod, const char *name,
+                      uint32_t *idx)
+{
+  char key[1024];
+  snprintf(key, sizeof key, "%s%s", mod->prefix, name);
+  return map_get(&e->by_name, key, idx);
+}
+
+static Value node_val(const Node *n, uint32_t mi)
+{
+  if (!n->vals || mi == UINT32_MAX || !n->vals[mi].type)
+    return val_dynamic_unknown;
+  return n->vals[mi];
+}
+
+/* The object of a module instance's outputs. */
+static Value module_object(Engine *e, Arena *a, const Node *call, uint32_t cmi)
+{
+  const CfgModule *cm = call->child->t->m;
+  const char **names = ARENA_NEW(a, const char *, cm->noutputs + 1);
+  Value *vals = ARENA_NEW(a, Value, cm->noutputs + 1);
+  for (uint32_t i = 0; i < cm->noutputs; i++) {
+    uint32_t u;
+    names[i] = cm->outputs[i].name;
+    vals[i] = find_node(e, call->child,
+                        arena_printf(a, "output.%s", names[i]), &u)
+                  ? node_val(&e->nodes[u], cmi)
+                  : val_dynamic_unknown;
+  }
+  return val_object(a, cm->noutputs, names, vals);
+}
+
+/* module.NAME (whole, or one key), or module.NAME[KEY].OUT. */
+static EvalResolveResult resolve_module(EvalCtx *ctx, Scope *s,
+                                        const EvalRef *r, uint32_t *consumed,
+                                        Value *out)
+{
+  Engine *e = s->e;
+  uint32_t idx;
+  if (!find_node(e, s->mod, arena_printf(ctx->arena, "module.%s", r->name),
+                 &idx)) {
+    diag_error(ctx->diags, &r->range, "Reference to undeclared module",
+               "No module call named \"%s\" is declared in %s.", r->name,
+               s->mod->t->path[0] ? s->mod->t->path : "the root module");
+    return EVAL_RES_ERROR;
+  }
+  const Node *call = &e->nodes[idx];
+  const EMod *ch = call->child;
+  const CfgModuleCall *mc = ch->t->call;
+  int rep = mc->count ? 1 : mc->for_each ? 2 : 0;
+  if (!ch->child_start) {   /* expansion failed */
+    *out = val_dynamic_unknown;
+    *consumed = r->consumed;
+    return EVAL_RES_OK;
+  }
+  uint32_t lo = ch->child_start[s->mi], hi = ch->child_start[s->mi + 1];
+  if (r->has_key || rep == 0) {
+    uint32_t cmi = UINT32_MAX;
+    if (rep == 0) {
+      if (r->has_key) {
+        diag_error(ctx->diags, &r->range, "Invalid index",
+                   "Module \"%s\" does not have count or for_each set, so "
+                   "it cannot be indexed.", r->name);
+        return EVAL_RES_ERROR;
+      }
+      if (lo < hi)
+        cmi = lo;
+    } else {
+      for (uint32_t i = lo; i < hi && cmi == UINT32_MAX; i++) {
+        StKey k = ch->mi[i].key;
+        if (rep == 1 && r->key.type->kind == TY_NUMBER) {
+          int64_t want;
+          if (val_num_int(r->key, &want) && k.kind == ST_INTKEY &&
+              k.i == want)
+            cmi = i;
+        } else if (rep == 2 && r->key.type->kind == TY_STRING &&
+                   k.kind == ST_STRKEY && strcmp(k.s, r->key.u.s) == 0) {
+          cmi = i;
+        }
+      }
+      if (cmi == UINT32_MAX) {
+        diag_error(ctx->diags, &r->range, "Invalid index",
+                   "The given key does not identify an element in this "
+                   "collection value.");
+        return EVAL_RES_ERROR;
+      }
+    }
+    if (cmi == UINT32_MAX) {
+      *out = val_dynamic_unknown;
+    } else if (r->kind == EVAL_REF_MODULE_OUT) {
+      uint32_t u;
+      if (!find_node(e, ch, arena_printf(ctx->arena, "output.%s", r->attr),
+                     &u)) {
+        diag_error(ctx->diags, &r->range, "Unsupported attribute",
+                   "This object does not have an attribute named \"%s\".",
+                   r->attr);
+        return EVAL_RES_ERROR;
+      }
+      *out = node_val(&e->nodes[u], cmi);
+    } else {
+      *out = module_object(e, ctx->arena, call, cmi);
+    }
+    *consumed = r->consumed;
+    return EVAL_RES_OK;
+  }
+  /* the whole call: a tuple (count) or an object by key (for_each) */
+  uint32_t n = hi - lo;
+  Value *vals = ARENA_NEW(ctx->arena, Value, n + 1);
+  const char **names = ARENA_NEW(ctx->arena, const char *, n + 1);
+  for (uint32_t i = 0; i < n; i++) {
+    vals[i] = module_object(e, ctx->arena, call, lo + i);
+    names[i] = ch->mi[lo + i].key.s;
+  }
+  *out = rep == 1 ? val_tuple(ctx->arena, vals, n)
+                  : val_object(ctx->arena, n, names, vals);
+  /* module.NAME.OUT on a repeated module: let the evaluator report the
+  ** attribute access on a tuple/object of objects */
+  *consumed = r->kind == EVAL_REF_MODULE_OUT ? r->consumed - 1 : r->consumed;
+  return EVAL_RES_OK;
+}
 
 static EvalResolveResult resolve(EvalCtx *ctx, const HclTraversal *t,
                                  uint32_t *consumed, Value *out)
@@ -529,49 +697,59 @@ static EvalResolveResult resolve(EvalCtx *ctx, const HclTraversal *t,
   EvalRef r;
   if (!eval_parse_ref(t, &r, ctx->diags))
     return EVAL_RES_ERROR;
-  char key[512];
   uint32_t idx;
   switch (r.kind) {
   case EVAL_REF_VAR:
-    for (uint32_t i = 0; i < e->m->nvariables; i++)
-      if (strcmp(e->m->variables[i].name, r.name) == 0) {
-        *out = e->varvals[i];
-        *consumed = 2;
-        return EVAL_RES_OK;
-      }
+    if (!s->mod->parent) {
+      for (uint32_t i = 0; i < e->m->nvariables; i++)
+        if (strcmp(e->m->variables[i].name, r.name) == 0) {
+          *out = e->varvals[i];
+          *consumed = 2;
+          return EVAL_RES_OK;
+        }
+    } else if (find_node(e, s->mod, arena_printf(ctx->arena, "var.%s",
+                                                 r.name), &idx)) {
+      *out = node_val(&e->nodes[idx], s->mi);
+      *consumed = 2;
+      return EVAL_RES_OK;
+    }
     diag_error(ctx->diags, &r.range, "Reference to undeclared input variable",
                "An input variable with the name \"%s\" has not been "
                "declared. This variable can be declared with a variable "
                "\"%s\" {} block.", r.name, r.name);
     return EVAL_RES_ERROR;
   case EVAL_REF_LOCAL:
-    snprintf(key, sizeof key, "local.%s", r.name);
-    if (!map_get(&e->by_name, key, &idx)) {
+    if (!find_node(e, s->mod, arena_printf(ctx->arena, "local.%s", r.name),
+                   &idx)) {
       diag_error(ctx->diags, &r.range, "Reference to undeclared local value",
                  "A local value with the name \"%s\" has not been declared.",
                  r.name);
       return EVAL_RES_ERROR;
     }
-    *out = e->nodes[idx].agg;
+    *out = node_val(&e->nodes[idx], s->mi);
     *consumed = 2;
     return EVAL_RES_OK;
+  case EVAL_REF_MODULE:
+  case EVAL_REF_MODULE_OUT:
+    return resolve_module(ctx, s, &r, consumed, out);
   case EVAL_REF_RESOURCE:
-  case EVAL_REF_DATA:
-    snprintf(key, sizeof key, "%s%s.%s",
-             r.kind == EVAL_REF_DATA ? "data." : "", r.type, r.name);
-    if (!map_get(&e->by_name, key, &idx) ||
-        e->nodes[idx].kind != N_RESOURCE) {
+  case EVAL_REF_DATA: {
+    const char *nm = arena_printf(ctx->arena, "%s%s.%s",
+                                  r.kind == EVAL_REF_DATA ? "data." : "",
+                                  r.type, r.name);
+    if (!find_node(e, s->mod, nm, &idx) || e->nodes[idx].kind != N_RESOURCE) {
       diag_error(ctx->diags, &r.range, "Reference to undeclared resource",
-                 "A %sresource \"%s\" \"%s\" has not been declared in the "
-                 "root module.", r.kind == EVAL_REF_DATA ? "data " : "managed ",
-                 r.type, r.name);
+                 "A %sresource \"%s\" \"%s\" has not been declared in %s.",
+                 r.kind == EVAL_REF_DATA ? "data " : "managed ", r.type,
+                 r.name, s->mod->parent ? s->mod->t->path : "the root module");
       return EVAL_RES_ERROR;
     }
-    *out = e->nodes[idx].agg;
+    *out = node_val(&e->nodes[idx], s->mi);
     *consumed = r.kind == EVAL_REF_DATA ? 3 : 2;
     return EVAL_RES_OK;
+  }
   case EVAL_REF_COUNT:
-    if (!s->in || !s->in->has_count) {
+    if (!s->rep || !s->rep->has_count) {
       diag_error(ctx->diags, &r.range,
                  "Reference to \"count\" in non-counted context",
                  "The \"count\" object can only be used in \"module\", "
@@ -579,11 +757,11 @@ static EvalResolveResult resolve(EvalCtx *ctx, const HclTraversal *t,
                  "\"count\" argument is set.");
       return EVAL_RES_ERROR;
     }
-    *out = val_int(s->in->count_index);
+    *out = val_int(s->rep->count_index);
     *consumed = 2;
     return EVAL_RES_OK;
   case EVAL_REF_EACH:
-    if (!s->in || !s->in->has_each) {
+    if (!s->rep || !s->rep->has_each) {
       diag_error(ctx->diags, &r.range,
                  "Reference to \"each\" in context without for_each",
                  "The \"each\" object can be used only in \"module\" or "
@@ -591,12 +769,15 @@ static EvalResolveResult resolve(EvalCtx *ctx, const HclTraversal *t,
                  "argument is set.");
       return EVAL_RES_ERROR;
     }
-    *out = strcmp(r.name, "key") == 0 ? s->in->each_key : s->in->each_value;
+    *out = strcmp(r.name, "key") == 0 ? s->rep->each_key
+                                      : s->rep->each_value;
     *consumed = 2;
     return EVAL_RES_OK;
   case EVAL_REF_PATH:
     if (strcmp(r.name, "cwd") == 0)
       *out = val_cstr(ctx->arena, e->cwd);
+    else if (strcmp(r.name, "module") == 0)
+      *out = val_cstr(ctx->arena, s->mod->t->m->dir);
     else
       *out = val_cstr(ctx->arena, e->o.root_dir ? e->o.root_dir : ".");
     *consumed = 2;
@@ -608,18 +789,22 @@ static EvalResolveResult resolve(EvalCtx *ctx, const HclTraversal *t,
   default:
     diag_error(ctx->diags, &r.range, "Unsupported reference",
                "This kind of reference is not supported by cairn yet "
-               "(module calls and self are planned).");
+               "(self is available only in provisioners and "
+               "postconditions).");
     return EVAL_RES_ERROR;
   }
 }
 
 static void scope_ctx(EvalCtx *ctx, Scope *s, Engine *e, const Node *n,
-                      const Inst *in, Arena *a, Diags *d)
+                      const EMod *mod, uint32_t mi, const Rep *rep, Arena *a,
+                      Diags *d)
 {
   eval_ctx_init(ctx, a, d);
   s->e = e;
   s->n = n;
-  s->in = in;
+  s->mod = mod;
+  s->mi = mi;
+  s->rep = rep;
   ctx->resolve = resolve;
   ctx->resolve_data = s;
   ctx->fn.base_dir = e->o.root_dir ? e->o.root_dir : ".";
@@ -629,6 +814,13 @@ static void scope_ctx(EvalCtx *ctx, Scope *s, Engine *e, const Node *n,
     if (strptime(e->plan->timestamp, "%Y-%m-%dT%H:%M:%SZ", &tm))
       ctx->fn.plan_time_sec = (int64_t)timegm(&tm);
   }
+}
+
+/* The scope of a resource instance. */
+static void inst_scope(EvalCtx *ctx, Scope *s, Engine *e, const Node *n,
+                       const Inst *in, Arena *a, Diags *d)
+{
+  scope_ctx(ctx, s, e, n, n->mod, in->mi, &in->rep, a, d);
 }
 
 /* ---- graph construction ------------------------------------------------ */
@@ -650,21 +842,38 @@ static uint32_t add_node(Engine *e, NodeKind k, const char *name)
   return e->nnodes++;
 }
 
-static ProvSlot *find_slot(Engine *e, const char *fqn, const char *alias)
+static bool same_alias(const char *a, const char *b)
+{
+  return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static ProvSlot *find_slot(Engine *e, const char *mod_path, const char *fqn,
+                           const char *alias)
 {
   for (uint32_t i = 0; i < e->nslots; i++)
     if (strcmp(e->slots[i].fqn, fqn) == 0 &&
-        ((!alias && !e->slots[i].alias) ||
-         (alias && e->slots[i].alias &&
-          strcmp(alias, e->slots[i].alias) == 0)))
+        strcmp(e->slots[i].mod_path, mod_path) == 0 &&
+        same_alias(alias, e->slots[i].alias))
       return &e->slots[i];
   return NULL;
 }
 
-static ProvSlot *ensure_slot(Engine *e, const char *local, const char *fqn,
-                             const char *alias, Diags *d)
+/* The provider block configuring local.alias in module m, or NULL. */
+static const CfgProvider *provider_block(const CfgModule *m,
+                                         const char *local, const char *alias)
 {
-  ProvSlot *ps = find_slot(e, fqn, alias);
+  for (uint32_t i = 0; i < m->nproviders; i++)
+    if (strcmp(m->providers[i].name, local) == 0 &&
+        same_alias(alias, m->providers[i].alias))
+      return &m->providers[i];
+  return NULL;
+}
+
+static ProvSlot *ensure_slot(Engine *e, const char *mod_path,
+                             const CfgProvider *cfg, const char *local,
+                             const char *fqn, const char *alias, Diags *d)
+{
+  ProvSlot *ps = find_slot(e, mod_path, fqn, alias);
   if (ps)
     return ps;
   ProvSlot *ns = ARENA_NEW(e->a, ProvSlot, e->nslots + 1);
@@ -675,19 +884,15 @@ static ProvSlot *ensure_slot(Engine *e, const char *local, const char *fqn,
   e->slots = ns;
   ps = &e->slots[e->nslots++];
   memset(ps, 0, sizeof *ps);
+  ps->mod_path = mod_path;
   ps->local_name = local;
   ps->alias = alias;
   ps->fqn = fqn;
-  ps->state_addr = alias ? arena_printf(e->a, "provider[\"%s\"].%s", fqn, alias)
-                         : arena_printf(e->a, "provider[\"%s\"]", fqn);
+  ps->state_addr = arena_printf(e->a, "%s%sprovider[\"%s\"]%s%s", mod_path,
+                                mod_path[0] ? "." : "", fqn,
+                                alias ? "." : "", alias ? alias : "");
   ps->builtin = prov_lookup_builtin(fqn) != NULL;
-  for (uint32_t i = 0; i < e->m->nproviders; i++) {
-    const CfgProvider *cp = &e->m->providers[i];
-    if (strcmp(cp->name, local) == 0 &&
-        ((!alias && !cp->alias) ||
-         (alias && cp->alias && strcmp(alias, cp->alias) == 0)))
-      ps->cfg = cp;
-  }
+  ps->cfg = cfg;
   ps->prov = e->o.open_provider(e->o.open_ctx, fqn, d);
   if (ps->prov) {
     ProvCall c = {ps->prov->arena ? ps->prov->arena : e->a, d, NULL};
@@ -701,21 +906,100 @@ static ProvSlot *ensure_slot(Engine *e, const char *local, const char *fqn,
   return ps;
 }
 
-/* The provider slot a configured resource uses. */
-static ProvSlot *resource_slot(Engine *e, const CfgResource *r, Diags *d)
+/* The slot a reference to provider local.alias from module t resolves to:
+** the module's own provider block, else what its caller passes in the
+** `providers` map, else (default configurations only) the caller's
+** configuration of the same name, up to the root, where an absent block is
+** an empty configuration.  fqn is fixed by the module that uses it. */
+static ProvSlot *provider_for(Engine *e, const CfgTree *t, const char *local,
+                              const char *alias, const char *fqn,
+                              const SrcRange *rg, Diags *d)
+{
+  for (;;) {
+    const CfgProvider *cp = provider_block(t->m, local, alias);
+    if (cp || !t->parent)
+      return ensure_slot(e, t->path, cp, local, fqn, alias, d);
+    const CfgModuleCall *mc = t->call;
+    bool passed = false;
+    for (uint32_t i = 0; i < mc->nproviders && !passed; i++)
+      if (strcmp(mc->providers[i].in_child.name, local) == 0 &&
+          same_alias(alias, mc->providers[i].in_child.alias)) {
+        local = mc->providers[i].in_parent.name;
+        alias = mc->providers[i].in_parent.alias;
+        passed = true;
+      }
+    if (!passed && alias) {
+      diag_error(d, rg, "Provider configuration not present",
+                 "The configuration for %s needs the provider configuration "
+                 "%s.%s, which module \"%s\" does not receive: add it to the "
+                 "call's providers argument, e.g. providers = { %s.%s = "
+                 "%s.%s }.", t->path, local, alias, mc->name, local, alias,
+                 local, alias);
+      return NULL;
+    }
+    t = t->parent;
+  }
+}
+
+/* The provider slot a configured resource of module t uses. */
+static ProvSlot *resource_slot(Engine *e, const CfgTree *t,
+                               const CfgResource *r, Diags *d)
 {
   const char *local = cfg_resource_provider_name(r);
-  const char *src = cfg_provider_source(e->m, local);
+  const char *src = cfg_provider_source(t->m, local);
   if (!src)
     src = local;   /* not in required_providers: hashicorp/<local> */
   const char *fqn = prov_source_normalize(e->a, src, &r->range, d);
   if (!fqn)
     return NULL;
-  return ensure_slot(e, local, fqn, r->provider.name ? r->provider.alias : NULL,
-                     d);
+  return provider_for(e, t, local, r->provider.name ? r->provider.alias : NULL,
+                      fqn, &r->range, d);
 }
 
-/* Parses provider["fqn"].alias from the state. */
+/* The module tree node with static path `path`, or NULL. */
+static const CfgTree *tree_find(const CfgTree *t, const char *path)
+{
+  if (strcmp(t->path, path) == 0)
+    return t;
+  size_t n = strlen(t->path);
+  if (n && (strncmp(path, t->path, n) != 0 || path[n] != '.'))
+    return NULL;
+  for (uint32_t i = 0; i < t->m->ncalls; i++)
+    if (t->children[i]) {
+      const CfgTree *f = tree_find(t->children[i], path);
+      if (f)
+        return f;
+    }
+  return NULL;
+}
+
+/* A module instance address without its instance keys:
+** module.a["x"].module.b[0] -> module.a.module.b. */
+static const char *static_path(Arena *a, const char *addr)
+{
+  if (!strchr(addr, '['))
+    return addr;
+  Buf b;
+  buf_init(&b, a);
+  for (const char *p = addr; *p;) {
+    if (*p == '[') {
+      bool quoted = false;
+      for (p++; *p; p++) {
+        if (*p == '"' && p[-1] != '\\')
+          quoted = !quoted;
+        else if (*p == ']' && !quoted)
+          break;
+      }
+      if (*p)
+        p++;
+      continue;
+    }
+    buf_putc(&b, *p++);
+  }
+  return buf_str(&b);
+}
+
+/* Parses [MODULE.]provider["fqn"][.alias] from the state. */
 static ProvSlot *state_slot(Engine *e, const char *paddr, Diags *d)
 {
   const char *p = strstr(paddr, "provider[\"");
@@ -724,6 +1008,16 @@ static ProvSlot *state_slot(Engine *e, const char *paddr, Diags *d)
                "The state names the provider \"%s\", which is not a valid "
                "provider configuration address.", paddr);
     return NULL;
+  }
+  const char *mod_path = "";
+  if (p > paddr) {
+    if (p - paddr < 2 || p[-1] != '.') {
+      diag_error(d, NULL, "Invalid provider address in state",
+                 "The state names the provider \"%s\".", paddr);
+      return NULL;
+    }
+    mod_path = static_path(e->a, arena_strndup(e->a, paddr,
+                                               (size_t)(p - paddr - 1)));
   }
   p += 10;
   const char *q = strchr(p, '"');
@@ -738,7 +1032,22 @@ static ProvSlot *state_slot(Engine *e, const char *paddr, Diags *d)
     alias = arena_strdup(e->a, q + 3);
   const char *slash = strrchr(fqn, '/');
   const char *local = slash ? slash + 1 : fqn;
-  return ensure_slot(e, local, fqn, alias, d);
+  const CfgTree *t = e->tree ? tree_find(e->tree, mod_path) : NULL;
+  const CfgProvider *cp = NULL;
+  if (t)
+    for (uint32_t i = 0; i < t->m->nproviders && !cp; i++) {
+      const char *src = cfg_provider_source(t->m, t->m->providers[i].name);
+      Diags q2;
+      diag_init(&q2, e->a);
+      const char *f = prov_source_normalize(
+          e->a, src ? src : t->m->providers[i].name, NULL, &q2);
+      if (f && strcmp(f, fqn) == 0 &&
+          same_alias(alias, t->m->providers[i].alias))
+        cp = &t->m->providers[i];
+    }
+  if (cp)
+    local = cp->name;
+  return ensure_slot(e, mod_path, cp, local, fqn, alias, d);
 }
 
 static const ProvTypeSchema *type_schema(const ProvSlot *ps, StMode mode,
@@ -750,64 +1059,44 @@ static const ProvTypeSchema *type_schema(const ProvSlot *ps, StMode mode,
                          : prov_schema_resource(ps->schema, type);
 }
 
+/* References to link, each with the module it is evaluated in. */
 typedef struct RefList {
   HclTraversal *items;
+  EMod **mods;
   uint32_t n, cap;
 } RefList;
 
-static void refs_add(Arena *a, RefList *l, HclTraversal *t, uint32_t n)
+static void refs_add(Arena *a, RefList *l, EMod *mod, HclTraversal *t,
+                     uint32_t n)
 {
   if (n == 0)
     return;
   if (l->n + n > l->cap) {
     uint32_t nc = (l->n + n) * 2 + 8;
     HclTraversal *ni = ARENA_NEW(a, HclTraversal, nc);
-    if (l->n)
+    EMod **nm = ARENA_NEW(a, EMod *, nc);
+    if (l->n) {
       memcpy(ni, l->items, sizeof(HclTraversal) * l->n);
+      memcpy(nm, l->mods, sizeof(EMod *) * l->n);
+    }
     l->items = ni;
+    l->mods = nm;
     l->cap = nc;
   }
   memcpy(l->items + l->n, t, sizeof(HclTraversal) * n);
+  for (uint32_t i = 0; i < n; i++)
+    l->mods[l->n + i] = mod;
   l->n += n;
 }
 
-static void expr_refs(Arena *a, RefList *l, const HclExpr *x)
+static void expr_refs(Arena *a, RefList *l, EMod *mod, const HclExpr *x)
 {
   if (!x)
     return;
   HclTraversal *t;
   uint32_t n;
   hcl_expr_references(a, x, &t, &n);
-  refs_add(a, l, t, n);
-}
-
-/* The node a reference names, or UINT32_MAX. */
-static uint32_t ref_node(Engine *e, const HclTraversal *t)
-{
-  Diags d;
-  ArenaMark mk = arena_mark(e->a);
-  diag_init(&d, e->a);
-  EvalRef r;
-  bool ok = eval_parse_ref(t, &r, &d);
-  arena_rewind(e->a, mk);
-  if (!ok)
-    return UINT32_MAX;
-  char key[512];
-  switch (r.kind) {
-  case EVAL_REF_LOCAL:
-    snprintf(key, sizeof key, "local.%s", r.name);
-    break;
-  case EVAL_REF_RESOURCE:
-    snprintf(key, sizeof key, "%s.%s", r.type, r.name);
-    break;
-  case EVAL_REF_DATA:
-    snprintf(key, sizeof key, "data.%s.%s", r.type, r.name);
-    break;
-  default:
-    return UINT32_MAX;
-  }
-  uint32_t idx;
-  return map_get(&e->by_name, key, &idx) ? idx : UINT32_MAX;
+  refs_add(a, l, mod, t, n);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -815,20 +1104,73 @@ static int cmp_str(const void *a, const void *b)
   return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+static void add_dep_edge(Engine *e, DagBuilder *b, uint32_t v, uint32_t u,
+                         const char **deps, uint32_t *nd)
+{
+  if (u == UINT32_MAX || u == v)
+    return;
+  dag_add_edge(b, v, u);
+  if (e->nodes[u].kind == N_RESOURCE && deps)
+    deps[(*nd)++] = e->nodes[u].addr;
+}
+
 /* Adds edges from node v to every node its references name; records the
-** static resource dependencies (state "dependencies") of resources. */
+** static resource dependencies (state "dependencies") of resources.  A
+** reference to module.NAME.OUT depends on that output (and the call); a
+** reference to the whole call on every output of the called module. */
 static void link_refs(Engine *e, DagBuilder *b, uint32_t v, RefList *l)
 {
   Node *n = &e->nodes[v];
   const char **deps = ARENA_NEW(e->a, const char *, l->n + 1);
   uint32_t nd = 0;
   for (uint32_t i = 0; i < l->n; i++) {
-    uint32_t u = ref_node(e, &l->items[i]);
-    if (u == UINT32_MAX || u == v)
+    Diags d;
+    diag_init(&d, e->a);
+    EvalRef r;
+    if (!eval_parse_ref(&l->items[i], &r, &d))
       continue;
-    dag_add_edge(b, v, u);
-    if (e->nodes[u].kind == N_RESOURCE)
-      deps[nd++] = e->nodes[u].addr;
+    EMod *mod = l->mods[i];
+    const char *nm = NULL;
+    switch (r.kind) {
+    case EVAL_REF_LOCAL:
+      nm = arena_printf(e->a, "local.%s", r.name);
+      break;
+    case EVAL_REF_VAR:
+      nm = mod->parent ? arena_printf(e->a, "var.%s", r.name) : NULL;
+      break;
+    case EVAL_REF_RESOURCE:
+      nm = arena_printf(e->a, "%s.%s", r.type, r.name);
+      break;
+    case EVAL_REF_DATA:
+      nm = arena_printf(e->a, "data.%s.%s", r.type, r.name);
+      break;
+    case EVAL_REF_MODULE:
+    case EVAL_REF_MODULE_OUT: {
+      uint32_t c;
+      if (!find_node(e, mod, arena_printf(e->a, "module.%s", r.name), &c))
+        break;
+      add_dep_edge(e, b, v, c, NULL, NULL);
+      EMod *ch = e->nodes[c].child;
+      const CfgModuleCall *mc = ch->t->call;
+      uint32_t u;
+      if (r.kind == EVAL_REF_MODULE_OUT &&
+          (r.has_key || (!mc->count && !mc->for_each))) {
+        if (find_node(e, ch, arena_printf(e->a, "output.%s", r.attr), &u))
+          add_dep_edge(e, b, v, u, NULL, NULL);
+        break;
+      }
+      for (uint32_t k = 0; k < ch->t->m->noutputs; k++)
+        if (find_node(e, ch, arena_printf(e->a, "output.%s",
+                                          ch->t->m->outputs[k].name), &u))
+          add_dep_edge(e, b, v, u, NULL, NULL);
+      break;
+    }
+    default:
+      break;
+    }
+    uint32_t u;
+    if (nm && find_node(e, mod, nm, &u))
+      add_dep_edge(e, b, v, u, deps, &nd);
   }
   if (n->kind == N_RESOURCE) {
     qsort(deps, nd, sizeof *deps, cmp_str);
@@ -841,92 +1183,257 @@ static void link_refs(Engine *e, DagBuilder *b, uint32_t v, RefList *l)
   }
 }
 
-static const char *res_addr(Arena *a, StMode mode, const char *type,
-                            const char *name)
+static const char *res_addr(Arena *a, const EMod *mod, StMode mode,
+                            const char *type, const char *name)
 {
-  return mode == ST_DATA ? arena_printf(a, "data.%s.%s", type, name)
-                         : arena_printf(a, "%s.%s", type, name);
+  return arena_printf(a, "%s%s%s.%s", mod->prefix,
+                      mode == ST_DATA ? "data." : "", type, name);
+}
+
+/* The static modules of tree t (children first built recursively). */
+static EMod *build_mods(Engine *e, const CfgTree *t, EMod *parent)
+{
+  EMod *m = ARENA_NEW(e->a, EMod, 1);
+  m->t = t;
+  m->parent = parent;
+  m->prefix = t->path[0] ? arena_printf(e->a, "%s.", t->path) : "";
+  m->call_node = UINT32_MAX;
+  m->children = ARENA_NEW(e->a, EMod *, t->m->ncalls + 1);
+  for (uint32_t i = 0; i < t->m->ncalls; i++)
+    if (t->children && t->children[i])
+      m->children[i] = build_mods(e, t->children[i], m);
+  return m;
+}
+
+static EMod *emod_find(EMod *m, const char *path)
+{
+  if (strcmp(m->t->path, path) == 0)
+    return m;
+  for (uint32_t i = 0; i < m->t->m->ncalls; i++)
+    if (m->children[i]) {
+      EMod *f = emod_find(m->children[i], path);
+      if (f)
+        return f;
+    }
+  return NULL;
+}
+
+/* Clears the instances of every module below the root (a new walk
+** expands them again). */
+static void reset_mods(EMod *m)
+{
+  if (m->parent) {
+    m->mi = NULL;
+    m->nmi = 0;
+    m->child_start = NULL;
+  }
+  for (uint32_t i = 0; i < m->t->m->ncalls; i++)
+    if (m->children[i])
+      reset_mods(m->children[i]);
+}
+
+static uint32_t count_items(const EMod *m)
+{
+  const CfgModule *cm = m->t->m;
+  uint32_t n = cm->nlocals + cm->noutputs + cm->nresources + cm->ncalls +
+               cm->nvariables;
+  for (uint32_t i = 0; i < cm->ncalls; i++)
+    if (m->children[i])
+      n += count_items(m->children[i]);
+  return n;
+}
+
+/* Nodes of module m and, recursively, of the modules it calls. */
+static void add_module_nodes(Engine *e, EMod *m, const State *s, Diags *d)
+{
+  const CfgModule *cm = m->t->m;
+  bool destroy = e->o.mode == PL_MODE_DESTROY;
+  for (uint32_t i = 0; i < cm->nlocals; i++) {
+    const char *nm = arena_printf(e->a, "%slocal.%s", m->prefix,
+                                  cm->locals[i].name);
+    uint32_t v = add_node(e, N_LOCAL, nm);
+    e->nodes[v].local = &cm->locals[i];
+    e->nodes[v].mod = m;
+    map_put(&e->by_name, nm, v);
+  }
+  if (m->parent)
+    for (uint32_t i = 0; i < cm->nvariables; i++) {
+      const char *nm = arena_printf(e->a, "%svar.%s", m->prefix,
+                                    cm->variables[i].name);
+      uint32_t v = add_node(e, N_VAR, nm);
+      e->nodes[v].var = &cm->variables[i];
+      e->nodes[v].mod = m;
+      map_put(&e->by_name, nm, v);
+    }
+  if (!destroy)
+    for (uint32_t i = 0; i < cm->noutputs; i++) {
+      const char *nm = arena_printf(e->a, "%soutput.%s", m->prefix,
+                                    cm->outputs[i].name);
+      uint32_t v = add_node(e, N_OUTPUT, nm);
+      e->nodes[v].out = &cm->outputs[i];
+      e->nodes[v].mod = m;
+      map_put(&e->by_name, nm, v);
+    }
+  for (uint32_t i = 0; i < cm->ncalls; i++) {
+    if (!m->children[i])
+      continue;
+    const char *nm = arena_printf(e->a, "%smodule.%s", m->prefix,
+                                  cm->calls[i].name);
+    uint32_t v = add_node(e, N_CALL, nm);
+    e->nodes[v].mod = m;
+    e->nodes[v].child = m->children[i];
+    m->children[i]->call_node = v;
+    map_put(&e->by_name, nm, v);
+  }
+  if (!destroy)
+    for (uint32_t i = 0; i < cm->nresources; i++) {
+      const CfgResource *r = &cm->resources[i];
+      StMode mode = r->mode == CFG_DATA ? ST_DATA : ST_MANAGED;
+      const char *addr = res_addr(e->a, m, mode, r->type, r->name);
+      uint32_t v = add_node(e, N_RESOURCE, addr);
+      Node *n = &e->nodes[v];
+      n->mod = m;
+      n->res = r;
+      n->addr = addr;
+      n->mode = mode;
+      n->type = r->type;
+      n->rname = r->name;
+      n->ps = resource_slot(e, m->t, r, d);
+      n->tschema = type_schema(n->ps, mode, r->type);
+      n->repetition = r->count ? 1 : r->for_each ? 2 : 0;
+      map_put(&e->by_name, addr, v);
+    }
+  (void)s;
+  for (uint32_t i = 0; i < cm->ncalls; i++)
+    if (m->children[i])
+      add_module_nodes(e, m->children[i], s, d);
+}
+
+static int cmp_sres_module(const void *a, const void *b)
+{
+  return strcmp((*(StResource *const *)a)->module,
+                (*(StResource *const *)b)->module);
+}
+
+/* Resource nodes reachable from v through locals, variables, outputs and
+** module calls (not through other resources or providers): the
+** "dependencies" Terraform records in the state, also across modules. */
+static void collect_deps(Engine *e, uint32_t v, uint32_t *seen,
+                         uint32_t stamp, const char **out, uint32_t *n)
+{
+  for (uint32_t i = e->g.dep_start[v]; i < e->g.dep_start[v + 1]; i++) {
+    uint32_t u = e->g.deps[i];
+    if (seen[u] == stamp)
+      continue;
+    seen[u] = stamp;
+    Node *d = &e->nodes[u];
+    if (d->kind == N_RESOURCE)
+      out[(*n)++] = d->addr;
+    else if (d->kind != N_PROVIDER && d->kind != N_ORPHAN)
+      collect_deps(e, u, seen, stamp, out, n);
+  }
+}
+
+static void compute_deps(Engine *e)
+{
+  uint32_t *seen = ARENA_NEW(e->a, uint32_t, e->nnodes + 1);
+  const char **buf = ARENA_NEW(e->a, const char *, e->nnodes + 1);
+  uint32_t stamp = 0;
+  for (uint32_t v = 0; v < e->nnodes; v++) {
+    Node *n = &e->nodes[v];
+    if (n->kind != N_RESOURCE)
+      continue;
+    uint32_t k = 0;
+    seen[v] = ++stamp;
+    collect_deps(e, v, seen, stamp, buf, &k);
+    if (k == n->ndeps)
+      continue;   /* only direct references: link_refs' list is right */
+    qsort(buf, k, sizeof *buf, cmp_str);
+    const char **deps = ARENA_NEW(e->a, const char *, k + 1);
+    uint32_t nd = 0;
+    for (uint32_t i = 0; i < k; i++)
+      if (nd == 0 || strcmp(deps[nd - 1], buf[i]) != 0)
+        deps[nd++] = buf[i];
+    n->deps = deps;
+    n->ndeps = nd;
+  }
+}
+
+/* Resolves (and opens) the provider of every resource of m and below. */
+static void open_slots(Engine *e, const EMod *m, Diags *d)
+{
+  for (uint32_t i = 0; i < m->t->m->nresources; i++)
+    resource_slot(e, m->t, &m->t->m->resources[i], d);
+  for (uint32_t i = 0; i < m->t->m->ncalls; i++)
+    if (m->children[i])
+      open_slots(e, m->children[i], d);
 }
 
 /* Builds nodes and edges for phase ph against state s. */
 static bool build_graph(Engine *e, const State *s, Diags *d)
 {
-  const CfgModule *m = e->m;
   bool destroy = e->o.mode == PL_MODE_DESTROY;
   e->nnodes = 0;
-  map_init(&e->by_name, e->a,
-           m->nlocals + m->noutputs + m->nresources + (s ? s->nres : 0));
+  reset_mods(e->root);
+  map_init(&e->by_name, e->a, count_items(e->root) + (s ? s->nres : 0));
   /* Every provider slot first (opening a provider may grow the slot
   ** array, so nodes take slot pointers only afterwards); eng_new has
   ** normally opened them all already.  Then one node per slot. */
   if (!destroy)
-    for (uint32_t i = 0; i < m->nresources; i++)
-      resource_slot(e, &m->resources[i], d);
+    open_slots(e, e->root, d);
   if (s)
     for (uint32_t i = 0; i < s->nres; i++)
-      if (!s->res[i]->module[0] && s->res[i]->mode == ST_MANAGED)
+      if (s->res[i]->mode == ST_MANAGED)
         state_slot(e, s->res[i]->provider, d);
   if (diag_has_errors(d))
     return false;
   for (uint32_t i = 0; i < e->nslots; i++) {
     uint32_t v = add_node(e, N_PROVIDER, e->slots[i].state_addr);
     e->nodes[v].ps = &e->slots[i];
+    e->nodes[v].mod = emod_find(e->root, e->slots[i].mod_path);
     e->slots[i].node = v;
   }
-  for (uint32_t i = 0; i < m->nlocals; i++) {
-    const char *nm = arena_printf(e->a, "local.%s", m->locals[i].name);
-    uint32_t v = add_node(e, N_LOCAL, nm);
-    e->nodes[v].local = &m->locals[i];
-    map_put(&e->by_name, nm, v);
-  }
-  if (!destroy) {
-    for (uint32_t i = 0; i < m->noutputs; i++) {
-      const char *nm = arena_printf(e->a, "output.%s", m->outputs[i].name);
-      uint32_t v = add_node(e, N_OUTPUT, nm);
-      e->nodes[v].out = &m->outputs[i];
-      map_put(&e->by_name, nm, v);
-    }
-    for (uint32_t i = 0; i < m->nresources; i++) {
-      const CfgResource *r = &m->resources[i];
-      StMode mode = r->mode == CFG_DATA ? ST_DATA : ST_MANAGED;
-      const char *addr = res_addr(e->a, mode, r->type, r->name);
-      uint32_t v = add_node(e, N_RESOURCE, addr);
-      Node *n = &e->nodes[v];
-      n->res = r;
-      n->addr = addr;
-      n->mode = mode;
-      n->type = r->type;
-      n->rname = r->name;
-      n->ps = resource_slot(e, r, d);
-      n->tschema = type_schema(n->ps, mode, r->type);
-      n->repetition = r->count ? 1 : r->for_each ? 2 : 0;
-      if (s)
-        n->sres = st_find_resource(s, "", mode, r->type, r->name);
-      map_put(&e->by_name, addr, v);
-    }
-  }
-  /* resources only the state knows (all of them when destroying) */
+  add_module_nodes(e, e->root, s, d);
+  /* state resources by static address: the configured node gets them;
+  ** the others become orphans (all of them when destroying) */
   if (s) {
+    uint32_t *owner = ARENA_NEW(e->a, uint32_t, s->nres + 1);
+    uint32_t *cnt = ARENA_NEW(e->a, uint32_t, e->nnodes + s->nres + 1);
     for (uint32_t i = 0; i < s->nres; i++) {
       StResource *sr = s->res[i];
-      if (sr->module[0])
-        continue;   /* modules: not yet */
-      uint32_t ex;
-      if (map_get(&e->by_name, sr->addr, &ex))
-        continue;
-      if (sr->mode == ST_DATA)
-        continue;   /* data sources without config are simply dropped */
-      uint32_t v = add_node(e, N_ORPHAN, sr->addr);
-      Node *n = &e->nodes[v];
-      n->sres = sr;
-      n->addr = sr->addr;
-      n->mode = sr->mode;
-      n->type = sr->type;
-      n->rname = sr->name;
-      n->ps = state_slot(e, sr->provider, d);
-      n->tschema = type_schema(n->ps, sr->mode, sr->type);
-      map_put(&e->by_name, sr->addr, v);
+      const char *sa = static_path(e->a, sr->addr);
+      uint32_t v;
+      if (!map_get(&e->by_name, sa, &v)) {
+        if (sr->mode == ST_DATA) {
+          owner[i] = UINT32_MAX;   /* data without config: dropped */
+          continue;
+        }
+        v = add_node(e, N_ORPHAN, sa);
+        Node *n = &e->nodes[v];
+        n->addr = sa;
+        n->mode = sr->mode;
+        n->type = sr->type;
+        n->rname = sr->name;
+        n->mod = emod_find(e->root, static_path(e->a, sr->module));
+        n->ps = state_slot(e, sr->provider, d);
+        n->tschema = type_schema(n->ps, sr->mode, sr->type);
+        map_put(&e->by_name, sa, v);
+      }
+      owner[i] = v;
+      cnt[v]++;
     }
+    for (uint32_t i = 0; i < s->nres; i++) {
+      if (owner[i] == UINT32_MAX)
+        continue;
+      Node *n = &e->nodes[owner[i]];
+      if (!n->srs)
+        n->srs = ARENA_NEW(e->a, StResource *, cnt[owner[i]]);
+      n->srs[n->nsrs++] = s->res[i];
+    }
+    for (uint32_t v = 0; v < e->nnodes; v++)
+      if (e->nodes[v].nsrs > 1)
+        qsort(e->nodes[v].srs, e->nodes[v].nsrs, sizeof(StResource *),
+              cmp_sres_module);
   }
   if (diag_has_errors(d))
     return false;
@@ -940,9 +1447,9 @@ static bool build_graph(Engine *e, const State *s, Diags *d)
                  n->mode == ST_DATA ? "data source" : "resource type",
                  n->type);
     }
-    if ((n->kind == N_RESOURCE || n->kind == N_ORPHAN) && n->ps &&
-        !n->ps->prov)
-      return false;   /* open_provider reported it */
+    if ((n->kind == N_RESOURCE || n->kind == N_ORPHAN) &&
+        (!n->ps || !n->ps->prov))
+      return false;   /* reported when the slot was resolved or opened */
   }
   if (diag_has_errors(d))
     return false;
@@ -952,54 +1459,86 @@ static bool build_graph(Engine *e, const State *s, Diags *d)
   for (uint32_t v = 0; v < e->nnodes; v++) {
     Node *n = &e->nodes[v];
     RefList l = {0};
+    EMod *mod = n->mod;
+    /* every node of a child module waits for the module's expansion */
+    if (mod && mod->parent && n->kind != N_CALL)
+      dag_add_edge(&b, v, mod->call_node);
     switch (n->kind) {
     case N_PROVIDER:
-      if (n->ps->cfg && n->ps->schema) {
+      if (n->ps->cfg && n->ps->schema && mod) {
         HclTraversal *t;
         uint32_t k;
         dec_body_refs(e->a, n->ps->cfg->body, n->ps->schema->provider.block,
                       &t, &k);
-        refs_add(e->a, &l, t, k);
+        refs_add(e->a, &l, mod, t, k);
       }
       break;
     case N_LOCAL:
-      expr_refs(e->a, &l, n->local->expr);
+      expr_refs(e->a, &l, mod, n->local->expr);
       break;
+    case N_VAR: {
+      const HclAttribute *at =
+          mod->t->call->body ? hcl_body_attr(mod->t->call->body,
+                                             n->var->name)
+                             : NULL;
+      if (at)
+        expr_refs(e->a, &l, mod->parent, at->expr);
+      break;
+    }
+    case N_CALL: {
+      const CfgModuleCall *mc = n->child->t->call;
+      expr_refs(e->a, &l, mod, mc->count);
+      expr_refs(e->a, &l, mod, mc->for_each);
+      for (uint32_t i = 0; i < mc->depends_on.n; i++)
+        refs_add(e->a, &l, mod, &mc->depends_on.items[i], 1);
+      if (mod->parent)
+        dag_add_edge(&b, v, mod->call_node);
+      break;
+    }
     case N_OUTPUT:
-      expr_refs(e->a, &l, n->out->expr);
+      expr_refs(e->a, &l, mod, n->out->expr);
       for (uint32_t i = 0; i < n->out->depends_on.n; i++)
-        refs_add(e->a, &l, &n->out->depends_on.items[i], 1);
+        refs_add(e->a, &l, mod, &n->out->depends_on.items[i], 1);
       break;
     case N_RESOURCE: {
       const CfgResource *r = n->res;
-      expr_refs(e->a, &l, r->count);
-      expr_refs(e->a, &l, r->for_each);
+      expr_refs(e->a, &l, mod, r->count);
+      expr_refs(e->a, &l, mod, r->for_each);
       if (n->tschema) {
         HclTraversal *t;
         uint32_t k;
         dec_body_refs(e->a, r->body, n->tschema->schema.block, &t, &k);
-        refs_add(e->a, &l, t, k);
+        refs_add(e->a, &l, mod, t, k);
       }
       for (uint32_t i = 0; i < r->depends_on.n; i++)
-        refs_add(e->a, &l, &r->depends_on.items[i], 1);
+        refs_add(e->a, &l, mod, &r->depends_on.items[i], 1);
+      /* depends_on of the calls that lead here applies to everything
+      ** inside (Terraform: module depends_on) */
+      for (EMod *am = mod; am->parent; am = am->parent) {
+        const CfgModuleCall *mc = am->t->call;
+        for (uint32_t i = 0; i < mc->depends_on.n; i++)
+          refs_add(e->a, &l, am->parent, &mc->depends_on.items[i], 1);
+      }
       dag_add_edge(&b, v, n->ps->node);
       break;
     }
     case N_ORPHAN:
       dag_add_edge(&b, v, n->ps->node);
+      if (mod && mod->parent)
+        dag_add_edge(&b, v, mod->call_node);
       break;
     }
     link_refs(e, &b, v, &l);
   }
   /* Destroy ordering: an orphan is deleted after everything that
   ** depends on it (by its recorded dependencies) is deleted or updated. */
-  if (s) {
-    for (uint32_t v = 0; v < e->nnodes; v++) {
-      Node *n = &e->nodes[v];
-      if (!n->sres || (n->kind != N_ORPHAN && n->kind != N_RESOURCE))
-        continue;
-      for (uint32_t i = 0; i < n->sres->ninst; i++) {
-        const StObject *o = n->sres->inst[i]->current;
+  for (uint32_t v = 0; v < e->nnodes; v++) {
+    Node *n = &e->nodes[v];
+    if (n->kind != N_ORPHAN && n->kind != N_RESOURCE)
+      continue;
+    for (uint32_t r = 0; r < n->nsrs; r++)
+      for (uint32_t i = 0; i < n->srs[r]->ninst; i++) {
+        const StObject *o = n->srs[r]->inst[i]->current;
         if (!o)
           continue;
         for (uint32_t j = 0; j < o->ndeps; j++) {
@@ -1009,7 +1548,6 @@ static bool build_graph(Engine *e, const State *s, Diags *d)
             dag_add_edge(&b, u, v);
         }
       }
-    }
   }
   dag_build(&b, &e->g);
   uint32_t **cyc, *sz;
@@ -1027,6 +1565,7 @@ static bool build_graph(Engine *e, const State *s, Diags *d)
   }
   e->topo = ARENA_NEW(e->a, uint32_t, e->nnodes ? e->nnodes : 1);
   dag_topo_order(&e->g, e->a, e->topo);
+  compute_deps(e);
   return true;
 }
 
@@ -1037,31 +1576,20 @@ static Inst *new_insts(Arena *a, uint32_t n)
   return ARENA_NEW(a, Inst, n ? n : 1);
 }
 
-static const char *inst_addr(Arena *a, const Node *n, StKey k)
+/* The instance keys count/for_each give (one NOKEY instance when both are
+** NULL), in key order, with Terraform's errors. */
+static bool expand_keys(EvalCtx *ctx, const HclExpr *count,
+                        const HclExpr *for_each, Arena *a, Diags *d,
+                        StKey **keys_out, Rep **reps_out, uint32_t *n_out)
 {
-  Buf b;
-  buf_init(&b, a);
-  buf_puts(&b, n->addr);
-  st_format_key(&b, k);
-  return buf_str(&b);
-}
-
-/* Evaluates count / for_each of a configured resource into n->inst (the
-** configured instances, in key order), followed by the prior instances
-** the expansion no longer has and every deposed object. */
-static bool expand(Engine *e, Node *n, Arena *a, Diags *d)
-{
-  const CfgResource *r = n->res;
-  Scope sc;
-  EvalCtx ctx;
-  scope_ctx(&ctx, &sc, e, n, NULL, a, d);
-  Inst *ins = NULL;
+  StKey *keys = NULL;
+  Rep *reps = NULL;
   uint32_t nin = 0;
-  if (r->count) {
+  if (count) {
     Value v;
-    if (!eval_expr(&ctx, r->count, &v))
+    if (!eval_expr(ctx, count, &v))
       return false;
-    const SrcRange *rg = &r->count->range;
+    const SrcRange *rg = &count->range;
     if (val_is_unknown(v)) {
       diag_error(d, rg, "Invalid count argument",
                  "The \"count\" value depends on resource attributes that "
@@ -1101,18 +1629,18 @@ static bool expand(Engine *e, Node *n, Arena *a, Diags *d)
                  "greater than or equal to zero.");
       return false;
     }
-    ins = new_insts(a, (uint32_t)cnt);
+    keys = ARENA_NEW(a, StKey, (size_t)cnt + 1);
+    reps = ARENA_NEW(a, Rep, (size_t)cnt + 1);
     for (int64_t i = 0; i < cnt; i++) {
-      Inst *in = &ins[nin++];
-      in->key = st_intkey(i);
-      in->has_count = true;
-      in->count_index = i;
+      keys[nin] = st_intkey(i);
+      reps[nin].has_count = true;
+      reps[nin++].count_index = i;
     }
-  } else if (r->for_each) {
+  } else if (for_each) {
     Value v;
-    if (!eval_expr(&ctx, r->for_each, &v))
+    if (!eval_expr(ctx, for_each, &v))
       return false;
-    const SrcRange *rg = &r->for_each->range;
+    const SrcRange *rg = &for_each->range;
     const Type *t = v.type;
     if (val_is_null(v)) {
       diag_error(d, rg, "Invalid for_each argument",
@@ -1145,13 +1673,14 @@ static bool expand(Engine *e, Node *n, Arena *a, Diags *d)
       nin = v.len;
       if (t->kind == TY_OBJECT)
         nin = t->n;
-      ins = new_insts(a, nin);
+      keys = ARENA_NEW(a, StKey, nin + 1);
+      reps = ARENA_NEW(a, Rep, nin + 1);
       for (uint32_t i = 0; i < nin; i++) {
         const char *k = t->kind == TY_MAP ? v.u.entries[i].key : t->names[i];
-        ins[i].key = st_strkey(a, k, strlen(k));
-        ins[i].has_each = true;
-        ins[i].each_key = val_cstr(a, k);
-        ins[i].each_value =
+        keys[i] = st_strkey(a, k, strlen(k));
+        reps[i].has_each = true;
+        reps[i].each_key = val_cstr(a, k);
+        reps[i].each_value =
             t->kind == TY_MAP ? v.u.entries[i].val : v.u.elems[i];
       }
     } else if (t->kind == TY_SET) {
@@ -1165,7 +1694,8 @@ static bool expand(Engine *e, Node *n, Arena *a, Diags *d)
                    "provided a set containing type %s.", buf_str(&tn));
         return false;
       }
-      ins = new_insts(a, v.len);
+      keys = ARENA_NEW(a, StKey, v.len + 1);
+      reps = ARENA_NEW(a, Rep, v.len + 1);
       for (uint32_t i = 0; i < v.len; i++) {
         Value el = v.u.elems[i];
         if (val_is_null(el)) {
@@ -1180,11 +1710,10 @@ static bool expand(Engine *e, Node *n, Arena *a, Diags *d)
                      "values, cannot be used as for_each arguments.");
           return false;
         }
-        Inst *in = &ins[nin++];
-        in->key = st_strkey(a, el.u.s, el.len);
-        in->has_each = true;
-        in->each_key = el;
-        in->each_value = el;
+        keys[nin] = st_strkey(a, el.u.s, el.len);
+        reps[nin].has_each = true;
+        reps[nin].each_key = el;
+        reps[nin++].each_value = el;
       }
     } else {
       Buf tn;
@@ -1197,40 +1726,163 @@ static bool expand(Engine *e, Node *n, Arena *a, Diags *d)
       return false;
     }
   } else {
-    ins = new_insts(a, 1);
-    ins[0].key = st_nokey();
+    keys = ARENA_NEW(a, StKey, 1);
+    reps = ARENA_NEW(a, Rep, 1);
+    keys[0] = st_nokey();
     nin = 1;
   }
-  /* Configured instances, then prior instances that are gone, then
-  ** deposed objects. */
-  StResource *sr = n->sres;
-  uint32_t extra = 0;
-  if (sr)
-    for (uint32_t i = 0; i < sr->ninst; i++)
-      extra += 1 + sr->inst[i]->ndeposed;
-  Inst *all = new_insts(a, nin + extra);
-  memcpy(all, ins, sizeof(Inst) * nin);
-  uint32_t k = nin;
-  for (uint32_t i = 0; i < nin; i++) {
-    all[i].in_config = true;
-    all[i].addr = inst_addr(a, n, all[i].key);
-    if (sr) {
-      StInstance *si = st_find_instance(e->state ? e->state : NULL, sr,
-                                        all[i].key);
-      if (si)
-        all[i].prior = si->current;
+  *keys_out = keys;
+  *reps_out = reps;
+  *n_out = nin;
+  return true;
+}
+
+static const char *inst_addr(Arena *a, const char *module, const Node *n,
+                             StKey k)
+{
+  Buf b;
+  buf_init(&b, a);
+  if (module[0]) {
+    buf_puts(&b, module);
+    buf_putc(&b, '.');
+  }
+  if (n->mode == ST_DATA)
+    buf_puts(&b, "data.");
+  buf_puts(&b, n->type);
+  buf_putc(&b, '.');
+  buf_puts(&b, n->rname);
+  st_format_key(&b, k);
+  return buf_str(&b);
+}
+
+/* The prior state resource of node n in module instance addr, or NULL. */
+static StResource *sres_for(const Node *n, const char *module)
+{
+  uint32_t lo = 0, hi = n->nsrs;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(n->srs[mid]->module, module);
+    if (c == 0)
+      return n->srs[mid];
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return NULL;
+}
+
+/* The index of module instance addr in m, or UINT32_MAX. */
+static uint32_t mi_find(const EMod *m, const char *addr)
+{
+  if (!m)
+    return UINT32_MAX;
+  for (uint32_t i = 0; i < m->nmi; i++)
+    if (strcmp(m->mi[i].addr, addr) == 0)
+      return i;
+  return UINT32_MAX;
+}
+
+typedef struct InstVec {
+  Inst *v;
+  uint32_t n, cap;
+} InstVec;
+
+static Inst *inst_push(Arena *a, InstVec *iv)
+{
+  if (iv->n == iv->cap) {
+    uint32_t nc = iv->cap ? iv->cap * 2 : 16;
+    Inst *nv = new_insts(a, nc);
+    if (iv->n)
+      memcpy(nv, iv->v, sizeof(Inst) * iv->n);
+    iv->v = nv;
+    iv->cap = nc;
+  }
+  Inst *in = &iv->v[iv->n++];
+  memset(in, 0, sizeof *in);
+  return in;
+}
+
+/* Every current and deposed object of sr (not configured), in module
+** instance mi (UINT32_MAX when that instance is not declared). */
+static void push_state_objects(Arena *a, InstVec *iv, const Node *n,
+                               StResource *sr, uint32_t mi, bool skip_current)
+{
+  for (uint32_t i = 0; i < sr->ninst; i++) {
+    StInstance *si = sr->inst[i];
+    if (si->current && !skip_current) {
+      Inst *in = inst_push(a, iv);
+      in->key = si->key;
+      in->module = sr->module;
+      in->mi = mi;
+      in->no_module = mi == UINT32_MAX;
+      in->addr = inst_addr(a, sr->module, n, si->key);
+      in->prior = si->current;
+    }
+    for (uint32_t j = 0; j < si->ndeposed; j++) {
+      Inst *in = inst_push(a, iv);
+      in->key = si->key;
+      in->module = sr->module;
+      in->mi = mi;
+      in->no_module = mi == UINT32_MAX;
+      in->addr = inst_addr(a, sr->module, n, si->key);
+      in->deposed = si->deposed[j].key;
+      in->prior = si->deposed[j].obj;
     }
   }
-  if (sr) {
+}
+
+/* Evaluates count / for_each of a configured resource in every instance
+** of its module into n->inst: per module instance, the configured
+** instances (in key order) followed by the prior instances the expansion
+** no longer has and every deposed object; then the objects of module
+** instances that are no longer declared. */
+static bool expand(Engine *e, Node *n, Arena *a, Diags *d)
+{
+  const CfgResource *r = n->res;
+  const EMod *mod = n->mod;
+  InstVec iv = {0};
+  bool *used = ARENA_NEW(a, bool, n->nsrs + 1);
+  for (uint32_t m = 0; m < mod->nmi; m++) {
+    const MInst *mi = &mod->mi[m];
+    Scope sc;
+    EvalCtx ctx;
+    scope_ctx(&ctx, &sc, e, n, mod, m, &mi->rep, a, d);
+    StKey *keys;
+    Rep *reps;
+    uint32_t nin;
+    if (!expand_keys(&ctx, r->count, r->for_each, a, d, &keys, &reps, &nin))
+      return false;
+    StResource *sr = sres_for(n, mi->addr);
+    uint32_t first = iv.n;
+    for (uint32_t i = 0; i < nin; i++) {
+      Inst *in = inst_push(a, &iv);
+      in->key = keys[i];
+      in->rep = reps[i];
+      in->in_config = true;
+      in->module = mi->addr;
+      in->mi = m;
+      in->addr = inst_addr(a, mi->addr, n, keys[i]);
+      if (sr) {
+        StInstance *si = st_find_instance(e->state, sr, keys[i]);
+        if (si)
+          in->prior = si->current;
+      }
+    }
+    if (!sr)
+      continue;
+    for (uint32_t j = 0; j < n->nsrs; j++)
+      if (n->srs[j] == sr)
+        used[j] = true;
     for (uint32_t i = 0; i < sr->ninst; i++) {
       StInstance *si = sr->inst[i];
       /* configured instances are in key order (count: 0..n-1; for_each:
       ** map keys and set elements sort bytewise): binary search */
       bool configured = false;
-      uint32_t lo = 0, hi = nin;
+      uint32_t lo = first, hi = first + nin;
       while (lo < hi && !configured) {
         uint32_t mid = lo + (hi - lo) / 2;
-        int c = st_key_compare(all[mid].key, si->key);
+        int c = st_key_compare(iv.v[mid].key, si->key);
         if (c == 0)
           configured = true;
         else if (c < 0)
@@ -1239,54 +1891,127 @@ static bool expand(Engine *e, Node *n, Arena *a, Diags *d)
           hi = mid;
       }
       if (!configured && si->current) {
-        Inst *in = &all[k++];
+        Inst *in = inst_push(a, &iv);
         in->key = si->key;
-        in->addr = inst_addr(a, n, si->key);
+        in->module = mi->addr;
+        in->mi = m;
+        in->addr = inst_addr(a, mi->addr, n, si->key);
         in->prior = si->current;
       }
       for (uint32_t j = 0; j < si->ndeposed; j++) {
-        Inst *in = &all[k++];
+        Inst *in = inst_push(a, &iv);
         in->key = si->key;
-        in->addr = inst_addr(a, n, si->key);
+        in->module = mi->addr;
+        in->mi = m;
+        in->addr = inst_addr(a, mi->addr, n, si->key);
         in->deposed = si->deposed[j].key;
         in->prior = si->deposed[j].obj;
       }
     }
   }
-  n->inst = all;
-  n->ninst = k;
+  for (uint32_t j = 0; j < n->nsrs; j++)
+    if (!used[j])
+      push_state_objects(a, &iv, n, n->srs[j], UINT32_MAX, false);
+  n->inst = iv.v ? iv.v : new_insts(a, 0);
+  n->ninst = iv.n;
   return true;
 }
 
 /* Orphans and destroy mode: every current and deposed object. */
-static void expand_state(Node *n, Arena *a)
+static void expand_state(Engine *e, Node *n, Arena *a)
 {
-  StResource *sr = n->sres;
-  uint32_t cnt = 0;
-  if (sr)
-    for (uint32_t i = 0; i < sr->ninst; i++)
-      cnt += (sr->inst[i]->current ? 1 : 0) + sr->inst[i]->ndeposed;
-  Inst *all = new_insts(a, cnt);
-  uint32_t k = 0;
-  if (sr)
-    for (uint32_t i = 0; i < sr->ninst; i++) {
-      StInstance *si = sr->inst[i];
-      if (si->current) {
-        all[k].key = si->key;
-        all[k].addr = inst_addr(a, n, si->key);
-        all[k].prior = si->current;
-        k++;
-      }
-      for (uint32_t j = 0; j < si->ndeposed; j++) {
-        all[k].key = si->key;
-        all[k].addr = inst_addr(a, n, si->key);
-        all[k].deposed = si->deposed[j].key;
-        all[k].prior = si->deposed[j].obj;
-        k++;
-      }
+  InstVec iv = {0};
+  bool destroy = e->o.mode == PL_MODE_DESTROY;
+  for (uint32_t j = 0; j < n->nsrs; j++) {
+    uint32_t mi = mi_find(n->mod, n->srs[j]->module);
+    push_state_objects(a, &iv, n, n->srs[j], mi, false);
+    if (destroy)
+      for (uint32_t i = iv.n; i-- > 0 && iv.v[i].module == n->srs[j]->module;)
+        iv.v[i].no_module = false;
+  }
+  n->inst = iv.v ? iv.v : new_insts(a, 0);
+  n->ninst = iv.n;
+}
+
+/* Expands a module call in every instance of the calling module into the
+** called module's instances (its mi and child_start). */
+static bool expand_call(Engine *e, Node *n, Arena *a, Diags *d)
+{
+  EMod *ch = n->child;
+  const EMod *pm = n->mod;
+  const CfgModuleCall *mc = ch->t->call;
+  bool destroy = e->o.mode == PL_MODE_DESTROY;
+  uint32_t *start = ARENA_NEW(e->a, uint32_t, pm->nmi + 1);
+  MInst *all = NULL;
+  uint32_t nall = 0, cap = 0;
+  for (uint32_t p = 0; p < pm->nmi; p++) {
+    start[p] = nall;
+    Scope sc;
+    EvalCtx ctx;
+    Diags quiet;
+    diag_init(&quiet, a);
+    scope_ctx(&ctx, &sc, e, n, pm, p, &pm->mi[p].rep, a,
+              destroy ? &quiet : d);
+    StKey *keys;
+    Rep *reps;
+    uint32_t nk;
+    if (!expand_keys(&ctx, mc->count, mc->for_each, a, destroy ? &quiet : d,
+                     &keys, &reps, &nk)) {
+      if (!destroy)
+        return false;
+      nk = 0;   /* destroying: nothing in it needs configuring */
     }
-  n->inst = all;
-  n->ninst = k;
+    if (nall + nk > cap) {
+      uint32_t nc = (nall + nk) * 2 + 4;
+      MInst *na = ARENA_NEW(e->a, MInst, nc);
+      if (nall)
+        memcpy(na, all, sizeof(MInst) * nall);
+      all = na;
+      cap = nc;
+    }
+    for (uint32_t i = 0; i < nk; i++) {
+      MInst *mi = &all[nall++];
+      Buf b;
+      buf_init(&b, e->a);
+      if (pm->mi[p].addr[0])
+        buf_printf(&b, "%s.", pm->mi[p].addr);
+      buf_printf(&b, "module.%s", mc->name);
+      st_format_key(&b, keys[i]);
+      mi->addr = buf_str(&b);
+      mi->parent = p;
+      mi->key = keys[i];
+      mi->rep = reps[i];
+    }
+  }
+  start[pm->nmi] = nall;
+  /* arguments must be variables the module declares; required ones set */
+  const CfgModule *cm = ch->t->m;
+  if (mc->body) {
+    HclAttribute **attrs;
+    uint32_t na;
+    Diags tmp;
+    diag_init(&tmp, a);
+    if (hcl_body_just_attributes(a, mc->body, &attrs, &na, &tmp))
+      for (uint32_t i = 0; i < na; i++)
+        if (!cfg_variable(cm, attrs[i]->name))
+          diag_error(d, &attrs[i]->name_range, "Unsupported argument",
+                     "An argument named \"%s\" is not expected here.",
+                     attrs[i]->name);
+  }
+  for (uint32_t i = 0; i < cm->nvariables; i++) {
+    const CfgVariable *v = &cm->variables[i];
+    if (!v->has_default &&
+        !(mc->body && hcl_body_attr(mc->body, v->name)))
+      diag_error(d, &mc->range, "Missing required argument",
+                 "The argument \"%s\" is required, but no definition was "
+                 "found.", v->name);
+  }
+  if (diag_has_errors(d))
+    return false;
+  ch->mi = all ? all : ARENA_NEW(e->a, MInst, 1);
+  ch->nmi = nall;
+  ch->child_start = start;
+  return true;
 }
 
 /* ---- planning one instance -------------------------------------------- */
@@ -1298,7 +2023,7 @@ static PlChange *new_change(Arena *a, Engine *e, const Node *n,
   (void)e;
   PlChange *c = ARENA_NEW(a, PlChange, 1);
   c->addr = in->addr;
-  c->module = "";
+  c->module = in->module ? in->module : "";
   c->mode = n->mode;
   c->type = n->type;
   c->name = n->rname;
@@ -1429,7 +2154,7 @@ static bool eval_config(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
 {
   Scope sc;
   EvalCtx ctx;
-  scope_ctx(&ctx, &sc, e, n, in, a, d);
+  inst_scope(&ctx, &sc, e, n, in, a, d);
   return dec_body(&ctx, n->res->body, n->tschema->schema.block, out);
 }
 
@@ -1540,6 +2265,8 @@ static bool plan_delete(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
 
 static PlReason gone_reason(const Node *n, const Inst *in)
 {
+  if (in->no_module)
+    return PL_REASON_DELETE_NO_MODULE;
   if (!n->res)
     return PL_REASON_DELETE_NO_RESOURCE_CONFIG;
   StKeyKind want = n->repetition == 1 ? ST_INTKEY
@@ -1753,10 +2480,10 @@ static const PlChange *find_change(Engine *e, const Inst *in)
   return &e->plan->changes[i];
 }
 
-static StResource *state_res(Engine *e, Node *n)
+static StResource *state_res(Engine *e, Node *n, const Inst *in)
 {
   pthread_mutex_lock(&e->mu);
-  StResource *r = st_ensure_resource(e->state, "", n->mode, n->type,
+  StResource *r = st_ensure_resource(e->state, in->module, n->mode, n->type,
                                      n->rname, n->ps->state_addr);
   pthread_mutex_unlock(&e->mu);
   return r;
@@ -1770,7 +2497,7 @@ static bool provider_apply(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
                            const PlChange *pc)
 {
   const ProvBlockSchema *b = n->tschema->schema.block;
-  StResource *sr = state_res(e, n);
+  StResource *sr = state_res(e, n, in);
   char intent[17] = {0};
   /* An intent record (synced before the call) lets a crash between "create
   ** sent" and "result recorded" converge without duplicates.  Built-in
@@ -1980,7 +2707,7 @@ static bool apply_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
                           planned, config, rs.planned_private, NULL, pc);
   case PL_CREATE_THEN_DELETE: {
     char dkey[9];
-    StResource *sr = state_res(e, n);
+    StResource *sr = state_res(e, n, in);
     pthread_mutex_lock(&e->mu);
     StInstance *si = st_find_instance(e->state, sr, in->key);
     pthread_mutex_unlock(&e->mu);
@@ -2029,7 +2756,7 @@ static bool apply_data(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
     StObject *o = make_obj(e, a, n, v, (ProvBytes){0}, config, d);
     if (!o)
       return false;
-    StResource *sr = state_res(e, n);
+    StResource *sr = state_res(e, n, in);
     if (!stmgr_record_set(e->mgr, e->state, sr, in->key, NULL, o, NULL, d))
       return false;
     in->value = v;
@@ -2058,9 +2785,14 @@ static bool visit_provider(Engine *e, Node *n, Arena *a, Diags *d)
   diag_init(&quiet, a);
   Scope sc;
   EvalCtx ctx;
-  scope_ctx(&ctx, &sc, e, n, NULL, a, ps->cfg ? d : &quiet);
+  /* a provider configured in a child module is evaluated in its (single)
+  ** instance; Terraform refuses provider blocks in repeated modules */
+  const EMod *mod = n->mod ? n->mod : e->root;
+  bool have_cfg = ps->cfg && mod->nmi > 0;
+  scope_ctx(&ctx, &sc, e, n, mod, 0, mod->nmi ? &mod->mi[0].rep : NULL, a,
+            have_cfg ? d : &quiet);
   Value config;
-  if (!dec_body(&ctx, ps->cfg ? ps->cfg->body : &empty, b, &config)) {
+  if (!dec_body(&ctx, have_cfg ? ps->cfg->body : &empty, b, &config)) {
     if (ps->cfg)
       return false;
     config = prov_null_object(a, b);
@@ -2075,22 +2807,94 @@ static bool visit_provider(Engine *e, Node *n, Arena *a, Diags *d)
   return !diag_has_errors(d);
 }
 
+static Value *node_vals(Engine *e, Node *n)
+{
+  uint32_t k = n->mod->nmi;
+  n->vals = ARENA_NEW(e->a, Value, k ? k : 1);
+  return n->vals;
+}
+
 static bool visit_local(Engine *e, Node *n, Arena *a, Diags *d)
 {
-  Scope sc;
-  EvalCtx ctx;
-  scope_ctx(&ctx, &sc, e, n, NULL, a, d);
-  return eval_expr(&ctx, n->local->expr, &n->agg);
+  Value *vals = node_vals(e, n);
+  for (uint32_t m = 0; m < n->mod->nmi; m++) {
+    Scope sc;
+    EvalCtx ctx;
+    scope_ctx(&ctx, &sc, e, n, n->mod, m, &n->mod->mi[m].rep, a, d);
+    if (!eval_expr(&ctx, n->local->expr, &vals[m]))
+      return false;
+  }
+  return true;
+}
+
+/* An input variable of a child module, in each of its instances: the
+** call's argument evaluated in the calling module, converted to the
+** declared type, or the default. */
+static bool visit_var(Engine *e, Node *n, Arena *a, Diags *d)
+{
+  const EMod *mod = n->mod;
+  const CfgVariable *cv = n->var;
+  const CfgModuleCall *mc = mod->t->call;
+  const HclAttribute *at = mc->body ? hcl_body_attr(mc->body, cv->name)
+                                    : NULL;
+  Value *vals = node_vals(e, n);
+  for (uint32_t m = 0; m < mod->nmi; m++) {
+    const MInst *mi = &mod->mi[m];
+    Value v = cv->has_default ? cv->default_val : val_null(cv->type);
+    if (at) {
+      Scope sc;
+      EvalCtx ctx;
+      scope_ctx(&ctx, &sc, e, n, mod->parent, mi->parent, &mi->rep, a, d);
+      if (!eval_expr(&ctx, at->expr, &v))
+        return false;
+      if (val_is_null(v) && !cv->nullable && cv->has_default)
+        v = cv->default_val;
+      Value cv2;
+      ConvError ce = {0};
+      if (!conv_convert(a, v, cv->type, false, &cv2, &ce)) {
+        Buf tn;
+        buf_init(&tn, a);
+        ty_friendly(&tn, cv->type);
+        diag_error(d, &at->expr->range, "Invalid value for input variable",
+                   "The given value is not suitable for %s.var.%s declared "
+                   "at %s:%u,%u-%u: %s.", mi->addr, cv->name,
+                   cv->range.file ? cv->range.file : "?",
+                   cv->range.start.line, cv->range.start.col,
+                   cv->range.end.col, ce.msg ? ce.msg : buf_str(&tn));
+        return false;
+      }
+      v = cv2;
+      if (val_is_null(v) && !cv->nullable) {
+        diag_error(d, &at->expr->range, "Invalid value for input variable",
+                   "The given value is not suitable for %s.var.%s: required "
+                   "variable may not be set to null.", mi->addr, cv->name);
+        return false;
+      }
+    }
+    if (cv->sensitive)
+      v = val_sensitive(v);
+    vals[m] = v;
+  }
+  return true;
 }
 
 static bool visit_output(Engine *e, Node *n, Arena *a, Diags *d)
 {
-  Scope sc;
-  EvalCtx ctx;
-  scope_ctx(&ctx, &sc, e, n, NULL, a, d);
-  if (!eval_expr(&ctx, n->out->expr, &n->agg))
-    return false;
-  if (val_has_sensitive(n->agg) && !n->out->sensitive) {
+  Value *vals = node_vals(e, n);
+  for (uint32_t m = 0; m < n->mod->nmi; m++) {
+    Scope sc;
+    EvalCtx ctx;
+    scope_ctx(&ctx, &sc, e, n, n->mod, m, &n->mod->mi[m].rep, a, d);
+    if (!eval_expr(&ctx, n->out->expr, &vals[m]))
+      return false;
+    if (val_has_sensitive(vals[m]) && !n->out->sensitive)
+      break;
+  }
+  Value agg = n->mod->nmi ? vals[0] : val_dynamic_null;
+  for (uint32_t m = 0; m < n->mod->nmi; m++)
+    if (val_has_sensitive(vals[m]))
+      agg = vals[m];
+  if (val_has_sensitive(agg) && !n->out->sensitive) {
     diag_error(d, &n->out->range, "Output refers to sensitive values",
                "To reduce the risk of accidentally exporting sensitive data "
                "that was intended to be only internal, cairn requires that "
@@ -2110,6 +2914,21 @@ static bool visit(void *ctx, uint32_t v, PoolWorker *w)
   Node *n = &e->nodes[v];
   Arena *a = worker_arena(e, w);
   Diags *d = node_diags(n, a);
+  /* Destroying needs values only for provider configurations; what
+  ** depends on resources (which destroy mode does not evaluate) is
+  ** unknown rather than an error. */
+  if (e->o.mode == PL_MODE_DESTROY &&
+      (n->kind == N_LOCAL || n->kind == N_VAR)) {
+    Diags quiet;
+    diag_init(&quiet, a);
+    bool ok = n->kind == N_LOCAL ? visit_local(e, n, a, &quiet)
+                                 : visit_var(e, n, a, &quiet);
+    if (!ok)
+      for (uint32_t m = 0; m < n->mod->nmi; m++)
+        if (!n->vals[m].type)
+          n->vals[m] = val_dynamic_unknown;
+    return true;
+  }
   switch (n->kind) {
   case N_PROVIDER:
     return visit_provider(e, n, a, d);
@@ -2117,14 +2936,18 @@ static bool visit(void *ctx, uint32_t v, PoolWorker *w)
     return visit_local(e, n, a, d);
   case N_OUTPUT:
     return visit_output(e, n, a, d);
+  case N_VAR:
+    return visit_var(e, n, a, d);
+  case N_CALL:
+    return expand_call(e, n, a, d);
   case N_RESOURCE:
     if (e->o.mode == PL_MODE_DESTROY) {
-      expand_state(n, a);
+      expand_state(e, n, a);
       return true;
     }
     return expand(e, n, a, d);
   case N_ORPHAN:
-    expand_state(n, a);
+    expand_state(e, n, a);
     return true;
   }
   return false;
@@ -2150,7 +2973,7 @@ static bool run_inst(Engine *e, Node *n, Inst *in, Arena *a)
                : plan_delete(e, n, in, a, d,
                              n->kind == N_ORPHAN && e->o.mode !=
                                  PL_MODE_DESTROY
-                                 ? PL_REASON_DELETE_NO_RESOURCE_CONFIG
+                                 ? gone_reason(n, in)
                                  : PL_REASON_NONE);
       if (n->mode == ST_DATA) {
         in->refreshed = true;
@@ -2189,36 +3012,36 @@ static bool sub(void *ctx, uint32_t v, uint32_t i, PoolWorker *w)
   return ok;
 }
 
-/* The value other nodes see for resource node n: one object, a tuple
-** (count) or an object keyed by instance key (for_each). */
+/* The values other nodes see for resource node n, per module instance:
+** one object, a tuple (count) or an object keyed by instance key
+** (for_each).  Configured instances of a module instance are contiguous
+** and in key order (see expand). */
 static void aggregate(Engine *e, Node *n)
 {
-  uint32_t cnt = 0;
-  for (uint32_t i = 0; i < n->ninst; i++)
-    if (n->inst[i].in_config && !n->inst[i].deposed)
-      cnt++;
-  if (n->repetition == 0) {
-    for (uint32_t i = 0; i < n->ninst; i++)
-      if (n->inst[i].in_config && !n->inst[i].deposed)
-        n->agg = n->inst[i].value;
-    if (!n->agg.type)
-      n->agg = val_dynamic_unknown;
-    return;
+  uint32_t nmi = n->mod ? n->mod->nmi : 0;
+  n->vals = ARENA_NEW(e->a, Value, nmi ? nmi : 1);
+  Value *vals = ARENA_NEW(e->a, Value, n->ninst ? n->ninst : 1);
+  const char **names = ARENA_NEW(e->a, const char *, n->ninst ? n->ninst : 1);
+  uint32_t i = 0;
+  for (uint32_t m = 0; m < nmi; m++) {
+    while (i < n->ninst && n->inst[i].mi != m)
+      i++;
+    uint32_t k = 0, first = i;
+    for (; i < n->ninst && n->inst[i].mi == m; i++) {
+      Inst *in = &n->inst[i];
+      if (!in->in_config || in->deposed)
+        continue;
+      vals[first + k] = in->value.type ? in->value : val_dynamic_unknown;
+      names[first + k] = in->key.s;
+      k++;
+    }
+    if (n->repetition == 0)
+      n->vals[m] = k ? vals[first] : val_dynamic_unknown;
+    else if (n->repetition == 1)
+      n->vals[m] = val_tuple(e->a, vals + first, k);
+    else
+      n->vals[m] = val_object(e->a, k, names + first, vals + first);
   }
-  Value *vals = ARENA_NEW(e->a, Value, cnt ? cnt : 1);
-  const char **names = ARENA_NEW(e->a, const char *, cnt ? cnt : 1);
-  uint32_t k = 0;
-  for (uint32_t i = 0; i < n->ninst; i++) {
-    Inst *in = &n->inst[i];
-    if (!in->in_config || in->deposed)
-      continue;
-    vals[k] = in->value.type ? in->value : val_dynamic_unknown;
-    if (n->repetition == 2)
-      names[k] = in->key.s;
-    k++;
-  }
-  n->agg = n->repetition == 1 ? val_tuple(e->a, vals, k)
-                              : val_object(e->a, k, names, vals);
 }
 
 static void emit_node(Engine *e, Node *n)
@@ -2306,13 +3129,19 @@ static const char *rfc3339_now(Arena *a)
 
 /* ---- public API ----------------------------------------------------------- */
 
+typedef struct VldCtx {
+  Engine *e;
+  const CfgTree *t;
+} VldCtx;
+
 static const ProvBlockSchema *vld_schema(void *ctx, CfgMode mode,
                                          const CfgResource *r)
 {
-  Engine *e = ctx;
+  VldCtx *vc = ctx;
+  Engine *e = vc->e;
   Diags d;
   diag_init(&d, e->a);
-  ProvSlot *ps = resource_slot(e, r, &d);
+  ProvSlot *ps = resource_slot(e, vc->t, r, &d);
   if (!ps || !ps->schema)
     return VLD_SCHEMA_SKIP;
   const ProvTypeSchema *t =
@@ -2323,11 +3152,12 @@ static const ProvBlockSchema *vld_schema(void *ctx, CfgMode mode,
 static void vld_types(void *ctx, CfgMode mode, const CfgResource *r,
                       const char *const **names, uint32_t *n)
 {
-  Engine *e = ctx;
+  VldCtx *vc = ctx;
+  Engine *e = vc->e;
   *n = 0;
   Diags d;
   diag_init(&d, e->a);
-  ProvSlot *ps = resource_slot(e, r, &d);
+  ProvSlot *ps = resource_slot(e, vc->t, r, &d);
   if (!ps || !ps->schema)
     return;
   const ProvTypeSchema *ts = mode == CFG_DATA ? ps->schema->data_sources
@@ -2341,12 +3171,55 @@ static void vld_types(void *ctx, CfgMode mode, const CfgResource *r,
   *n = cnt;
 }
 
-Engine *eng_new(Arena *a, const CfgModule *m, SrcFiles *files,
+/* Opens every provider module t and its children configure or use, and
+** runs the static checks on each module. */
+static void prepare_module(Engine *e, const CfgTree *t, Diags *d)
+{
+  const CfgModule *m = t->m;
+  for (uint32_t i = 0; i < m->nresources; i++)
+    resource_slot(e, t, &m->resources[i], d);
+  for (uint32_t i = 0; i < m->nproviders; i++) {
+    const CfgProvider *cp = &m->providers[i];
+    const char *src = cfg_provider_source(m, cp->name);
+    const char *fqn =
+        prov_source_normalize(e->a, src ? src : cp->name, &cp->range, d);
+    if (fqn)
+      ensure_slot(e, t->path, cp, cp->name, fqn, cp->alias, d);
+    /* Terraform: a module with its own provider configurations cannot be
+    ** repeated or depend on anything, since its providers would outlive
+    ** the instances that configure them */
+    for (const CfgTree *p = t; p->parent; p = p->parent) {
+      const CfgModuleCall *mc = p->call;
+      if (mc->count || mc->for_each || mc->depends_on.n) {
+        diag_error(d, &mc->range, "Module is incompatible with count, "
+                   "for_each, and depends_on",
+                   "The module at %s is a legacy module which contains its "
+                   "own local provider configurations, and so calls to it "
+                   "may not use the count, for_each, or depends_on "
+                   "arguments.\n\nIf you also control the module \"%s\", "
+                   "consider updating this module to instead expect "
+                   "provider configurations to be passed by its caller.",
+                   t->path, mc->source ? mc->source : t->path);
+        break;
+      }
+    }
+  }
+  if (diag_has_errors(d))
+    return;
+  VldCtx vc = {e, t};
+  vld_module_ex(e->a, m, vld_schema, vld_types, &vc, d);
+  for (uint32_t i = 0; i < m->ncalls; i++)
+    if (t->children[i])
+      prepare_module(e, t->children[i], d);
+}
+
+Engine *eng_new(Arena *a, const CfgTree *t, SrcFiles *files,
                 const State *state, const EngOpts *o, Diags *d)
 {
   Engine *e = ARENA_NEW(a, Engine, 1);
   e->a = a;
-  e->m = m;
+  e->tree = t;
+  e->m = t->m;
   e->files = files;
   e->o = *o;
   if (e->o.parallelism < 1)
@@ -2354,32 +3227,15 @@ Engine *eng_new(Arena *a, const CfgModule *m, SrcFiles *files,
   char cwd[4096];
   e->cwd = arena_strdup(a, getcwd(cwd, sizeof cwd) ? cwd : ".");
   pthread_mutex_init(&e->mu, NULL);
-  if (m->ncalls) {
-    diag_error(d, &m->calls[0].range, "Module calls are not supported yet",
-               "cairn plans and applies the root module only; support for "
-               "module \"%s\" and other module calls is planned.",
-               m->calls[0].name);
-    return NULL;
-  }
-  /* providers: configured resources, provider blocks, the state */
-  for (uint32_t i = 0; i < m->nresources; i++)
-    resource_slot(e, &m->resources[i], d);
-  for (uint32_t i = 0; i < m->nproviders; i++) {
-    const char *src = cfg_provider_source(m, m->providers[i].name);
-    const char *fqn = prov_source_normalize(
-        a, src ? src : m->providers[i].name, &m->providers[i].range, d);
-    if (fqn)
-      ensure_slot(e, m->providers[i].name, fqn, m->providers[i].alias, d);
-  }
-  if (state)
+  e->root = build_mods(e, t, NULL);
+  e->root->nmi = 1;
+  e->root->mi = ARENA_NEW(a, MInst, 1);
+  e->root->mi[0].addr = "";
+  prepare_module(e, t, d);
+  /* providers of resources only the state knows */
+  if (state && !diag_has_errors(d))
     for (uint32_t i = 0; i < state->nres; i++)
-      if (!state->res[i]->module[0])
-        state_slot(e, state->res[i]->provider, d);
-  if (diag_has_errors(d)) {
-    eng_close(e);
-    return NULL;
-  }
-  vld_module_ex(a, m, vld_schema, vld_types, e, d);
+      state_slot(e, state->res[i]->provider, d);
   if (diag_has_errors(d)) {
     eng_close(e);
     return NULL;
@@ -2419,8 +3275,10 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
   p->lineage = prior->lineage;
   p->serial = prior->serial;
   p->state_existed = prior->lineage && prior->lineage[0];
-  const CfgModule *mods[1] = {e->m};
-  p->config_hash = planfile_config_hash(a, mods, 1);
+  const CfgModule **mods;
+  uint32_t nmods;
+  cfg_tree_modules(a, e->tree, &mods, &nmods);
+  p->config_hash = planfile_config_hash(a, mods, nmods);
   p->replace = e->o.replace;
   p->nreplace = e->o.nreplace;
   p->nvars = e->o.nvars;
@@ -2456,8 +3314,9 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
       if (in->drift)
         p->drift[p->ndrift++] = *in->drift;
       if (in->refreshed) {
-        StResource *sr = st_ensure_resource(e->state, "", n->mode, n->type,
-                                            n->rname, n->ps->state_addr);
+        StResource *sr = st_ensure_resource(e->state, in->module, n->mode,
+                                            n->type, n->rname,
+                                            n->ps->state_addr);
         if (in->deposed)
           st_set_deposed(e->state, sr, in->key, in->deposed, in->new_obj);
         else
@@ -2471,20 +3330,22 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
   p->outputs = ARENA_NEW(a, PlOutput, nout ? nout : 1);
   for (uint32_t v = 0; v < e->nnodes; v++) {
     Node *n = &e->nodes[v];
-    if (n->kind != N_OUTPUT || !n->finished || !n->agg.type)
+    if (n->kind != N_OUTPUT || n->mod != e->root || !n->finished ||
+        !n->vals || !n->vals[0].type)
       continue;
+    Value agg = n->vals[0];
     const StOutput *so = st_find_output(ps, n->out->name);
     PlOutput *po = &p->outputs[p->noutputs++];
     po->name = n->out->name;
     po->sensitive = n->out->sensitive || (so && so->sensitive);
-    po->after = n->agg;
+    po->after = agg;
     if (!so) {
       po->action = PL_CREATE;
       po->before = val_dynamic_null;
     } else {
       po->before = so->value;
-      po->action = val_is_wholly_known(n->agg) &&
-                           val_raw_equal(val_unmark_deep(a, n->agg),
+      po->action = val_is_wholly_known(agg) &&
+                           val_raw_equal(val_unmark_deep(a, agg),
                                          so->value, false)
                        ? PL_NOOP
                        : PL_UPDATE;
@@ -2548,8 +3409,11 @@ bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
   for (uint32_t i = 0; i < state->nres; i++) {
     StResource *sr = state->res[i];
     uint32_t u;
-    if (sr->mode == ST_DATA && !sr->module[0] &&
-        (p->mode == PL_MODE_DESTROY || !map_get(&e->by_name, sr->addr, &u)))
+    if (sr->mode != ST_DATA)
+      continue;
+    if (p->mode == PL_MODE_DESTROY ||
+        !map_get(&e->by_name, static_path(a, sr->addr), &u) ||
+        mi_find(e->nodes[u].mod, sr->module) == UINT32_MAX)
       gone[ngone++] = sr;
   }
   for (uint32_t i = 0; i < ngone; i++) {
@@ -2565,9 +3429,10 @@ bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
   /* outputs */
   for (uint32_t v = 0; v < e->nnodes; v++) {
     Node *n = &e->nodes[v];
-    if (n->kind != N_OUTPUT || !n->finished || !n->agg.type)
+    if (n->kind != N_OUTPUT || n->mod != e->root || !n->finished ||
+        !n->vals || !n->vals[0].type)
       continue;
-    Value val = n->agg;
+    Value val = n->vals[0];
     if (!val_is_wholly_known(val))
       continue;
     Value plain = val_unmark_deep(a, val);

@@ -95,7 +95,7 @@ typedef struct Engine Engine;
 ** yet and give an error).  state (may be NULL) names the providers of
 ** resources that only the state knows.  NULL with diagnostics on error;
 ** providers opened so far are closed then. */
-Engine *eng_new(Arena *a, const CfgModule *m, SrcFiles *files,
+Engine *eng_new(Arena *a, const CfgTree *t, SrcFiles *files,
                 const State *state, const EngOpts *o, Diags *d);
 
 /* Plans.  *out is set even when planning failed part way (Plan.errored).
