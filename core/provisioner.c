@@ -590,13 +590,13 @@ bool prv_run(Arena *scratch, const PrvLocalExec *x, const char *addr,
       break;
     feed(r, chunk, (size_t)n);
   }
-  int st = 0;
+  int st = 0, werr = 0;
   for (;;) {
     pid_t w = waitpid(pid, &st, WNOHANG);
     if (w == pid)
       break;
     if (w < 0 && errno != EINTR) {
-      st = 0;
+      werr = errno;   /* SIGCHLD ignored by someone: no status to read */
       break;
     }
     if (w == 0) {
@@ -625,9 +625,12 @@ bool prv_run(Arena *scratch, const PrvLocalExec *x, const char *addr,
   close(fds[0]);
   if (r->cur.len)
     flush_line(r);
-  if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && !killed)
+  if (!werr && WIFEXITED(st) && WEXITSTATUS(st) == 0 && !killed)
     return true;
-  fail(d, x, addr, status_text(a, st), kept_output(a, r));
+  fail(d, x, addr,
+       werr ? arena_printf(a, "wait: %s", errtext(a, werr))
+            : status_text(a, st),
+       kept_output(a, r));
   return false;
 }
 
