@@ -371,6 +371,7 @@ void stmgr_init(StMgr *m, Arena *a, const StMgrOpts *o)
   m->state_fd = -1;
   m->journal_fd = -1;
   pthread_mutex_init(&m->mu, NULL);
+  pthread_cond_init(&m->synced_cv, NULL);
   arena_init(&m->jarena, 0);
   buf_init(&m->orig_content, a);
   buf_init(&m->disk_bytes, a);
@@ -1049,110 +1050,197 @@ fail:
   return false;
 }
 
-/* Appends one framed record and syncs it.  Caller holds m->mu. */
-static bool journal_append(StMgr *m, State *s, const char *payload,
-                           size_t n, Diags *d)
+/* Writes one framed record (built by the caller) to the journal and gives
+** it the next sequence number.  Caller holds m->mu.  Not yet durable:
+** journal_wait() makes it so. */
+static bool journal_write(StMgr *m, State *s, const Buf *framed,
+                          uint64_t *seq, Diags *d)
 {
+  if (m->sync_errno) {
+    diag_error(d, NULL, "Failed to record state change",
+               "An earlier sync of the state journal %s failed (%s), so "
+               "cairn records no further changes in it.",
+               m->journal_path, strerror(m->sync_errno));
+    return false;
+  }
   if (m->journal_fd < 0 && !journal_open(m, s, d))
     return false;
-  ArenaMark mk = arena_mark(&m->jarena);
-  Buf b;
-  buf_init(&b, &m->jarena);
-  stmgr_frame(&b, payload, n);
   bool ok;
 #ifdef CAIRN_TEST
   /* Two writes, so a crash between them leaves a torn tail to detect. */
-  size_t half = b.len / 2;
-  ok = write_all(m->journal_fd, b.p, half);
+  size_t half = framed->len / 2;
+  ok = write_all(m->journal_fd, framed->p, half);
   if (ok) {
     stmgr_crash_point("journal:partial");
-    ok = write_all(m->journal_fd, b.p + half, b.len - half);
+    ok = write_all(m->journal_fd, framed->p + half, framed->len - half);
   }
 #else
-  ok = write_all(m->journal_fd, b.p, b.len);
+  ok = write_all(m->journal_fd, framed->p, framed->len);
 #endif
-  if (ok) {
-    stmgr_crash_point("journal:written");
-    ok = fdatasync(m->journal_fd) == 0;
-  }
-  if (ok) {
-    stmgr_crash_point("journal:synced");
-    m->journal_good_len += b.len;
-    m->journal_records++;
-  } else {
+  if (!ok) {
     diag_error(d, NULL, "Failed to record state change",
                "Writing to the state journal %s failed: %s",
                m->journal_path, strerror(errno));
+    return false;
   }
-  arena_rewind(&m->jarena, mk);
-  return ok;
+  stmgr_crash_point("journal:written");
+  m->journal_good_len += framed->len;
+  m->journal_records++;
+  *seq = ++m->seq_written;
+  return true;
 }
 
-/* Appends a record and applies it to s.  Caller holds m->mu. */
-static bool record(StMgr *m, State *s, Buf *payload, Diags *d)
+static int real_datasync(void *ctx, int fd)
 {
-  if (!journal_append(m, s, payload->p, payload->len, d))
-    return false;
+  (void)ctx;
+  int rc;
+  do
+    rc = fdatasync(fd);
+  while (rc < 0 && errno == EINTR);
+  return rc;
+}
+
+/* Group commit: returns once record seq is durable.  Caller holds m->mu.
+** When no sync is running this thread becomes the leader: it syncs every
+** record written so far with the mutex released, so other recorders keep
+** appending meanwhile and then share the next sync.  Otherwise it waits
+** for the running sync; if that one started before seq was written, the
+** loop goes round and a later sync covers it. */
+static bool journal_wait(StMgr *m, uint64_t seq, Diags *d)
+{
+  int (*sync_fn)(void *, int) = m->datasync ? m->datasync : real_datasync;
+  while (m->seq_synced < seq && !m->sync_errno) {
+    if (m->syncing) {
+      pthread_cond_wait(&m->synced_cv, &m->mu);
+      continue;
+    }
+    m->syncing = true;
+    uint64_t upto = m->seq_written;
+    int fd = m->journal_fd;
+    pthread_mutex_unlock(&m->mu);
+    int rc = sync_fn(m->hook_ctx, fd);
+    int e = errno;
+    pthread_mutex_lock(&m->mu);
+    m->syncing = false;
+    m->nsyncs++;
+    if (rc == 0) {
+      if (upto > m->seq_synced)
+        m->seq_synced = upto;
+      stmgr_crash_point("journal:synced");
+    } else {
+      m->sync_errno = e ? e : EIO;
+    }
+    pthread_cond_broadcast(&m->synced_cv);
+  }
+  if (m->seq_synced >= seq)
+    return true;
+  diag_error(d, NULL, "Failed to record state change",
+             "Syncing the state journal %s failed: %s", m->journal_path,
+             strerror(m->sync_errno));
+  return false;
+}
+
+/* The shared path of the record functions: payload was encoded by the
+** caller in its own scratch arena (outside the mutex, so recorders only
+** queue for the write, the in-memory apply and the sync).  Writes the
+** record, applies it to s, drops the intent it resolves, then waits for
+** the group sync. */
+static bool record(StMgr *m, State *s, Buf *payload, const char *resolves,
+                   Diags *d)
+{
+  Buf framed;
+  buf_init(&framed, payload->arena);
+  stmgr_frame(&framed, payload->p, payload->len);
+  pthread_mutex_lock(&m->mu);
+  uint64_t seq;
+  bool ok = journal_write(m, s, &framed, &seq, d);
+  /* Applied even when the journal failed: the operation happened, and
+  ** the final snapshot (a separate durable write) can still save it. */
   StRecInfo info;
-  return st_rec_apply(s->arena, s, payload->p, payload->len, &info, d);
+  bool applied = st_rec_apply(s->arena, s, payload->p, payload->len, &info,
+                              d);
+  if (resolves)
+    intent_drop(m, resolves);
+  ok = ok && journal_wait(m, seq, d) && applied;
+  pthread_mutex_unlock(&m->mu);
+  return ok;
 }
 
 bool stmgr_record_set(StMgr *m, State *s, const StResource *r, StKey key,
                       const char *dkey, const StObject *obj,
                       const char *intent_id, Diags *d)
 {
-  pthread_mutex_lock(&m->mu);
-  ArenaMark mk = arena_mark(&m->jarena);
+  Arena a;
+  arena_init(&a, 0);
   Buf p;
-  buf_init(&p, &m->jarena);
+  buf_init(&p, &a);
   st_rec_set(&p, r, key, dkey, obj, intent_id);
-  bool ok = record(m, s, &p, d);
-  if (ok && intent_id)
-    intent_drop(m, intent_id);
-  arena_rewind(&m->jarena, mk);
-  pthread_mutex_unlock(&m->mu);
+  bool ok = record(m, s, &p, intent_id, d);
+  arena_release(&a);
   return ok;
 }
 
 bool stmgr_record_remove(StMgr *m, State *s, const StResource *r,
                          StKey key, const char *dkey, Diags *d)
 {
-  pthread_mutex_lock(&m->mu);
-  ArenaMark mk = arena_mark(&m->jarena);
+  Arena a;
+  arena_init(&a, 0);
   Buf p;
-  buf_init(&p, &m->jarena);
+  buf_init(&p, &a);
   st_rec_remove(&p, r, key, dkey);
-  bool ok = record(m, s, &p, d);
-  arena_rewind(&m->jarena, mk);
-  pthread_mutex_unlock(&m->mu);
+  bool ok = record(m, s, &p, NULL, d);
+  arena_release(&a);
   return ok;
 }
 
 bool stmgr_record_output(StMgr *m, State *s, const char *name, Value value,
                          const Type *type, bool sensitive, Diags *d)
 {
-  pthread_mutex_lock(&m->mu);
-  ArenaMark mk = arena_mark(&m->jarena);
+  Arena a;
+  arena_init(&a, 0);
   Buf p;
-  buf_init(&p, &m->jarena);
+  buf_init(&p, &a);
   StOutput o = {name, value, type, sensitive};
   st_rec_output(&p, &o);
-  bool ok = record(m, s, &p, d);
-  arena_rewind(&m->jarena, mk);
-  pthread_mutex_unlock(&m->mu);
+  bool ok = record(m, s, &p, NULL, d);
+  arena_release(&a);
   return ok;
 }
 
 bool stmgr_record_output_remove(StMgr *m, State *s, const char *name,
                                 Diags *d)
 {
-  pthread_mutex_lock(&m->mu);
-  ArenaMark mk = arena_mark(&m->jarena);
+  Arena a;
+  arena_init(&a, 0);
   Buf p;
-  buf_init(&p, &m->jarena);
+  buf_init(&p, &a);
   st_rec_output_remove(&p, name);
-  bool ok = record(m, s, &p, d);
-  arena_rewind(&m->jarena, mk);
+  bool ok = record(m, s, &p, NULL, d);
+  arena_release(&a);
+  return ok;
+}
+
+/* Intent and resolve records change only the intent list, which the
+** journal's replay rebuilds; add_intent is the open intent to remember. */
+static bool record_intent(StMgr *m, State *s, Buf *payload,
+                          const StIntent *add, const char *drop, Diags *d)
+{
+  Buf framed;
+  buf_init(&framed, payload->arena);
+  stmgr_frame(&framed, payload->p, payload->len);
+  pthread_mutex_lock(&m->mu);
+  uint64_t seq;
+  bool ok = journal_write(m, s, &framed, &seq, d);
+  if (ok) {
+    if (add)
+      intent_add(m, add);
+    if (drop)
+      intent_drop(m, drop);
+    ok = journal_wait(m, seq, d);
+    /* The caller will not call the provider: nothing can dangle. */
+    if (!ok && add)
+      intent_drop(m, add->id);
+  }
   pthread_mutex_unlock(&m->mu);
   return ok;
 }
@@ -1164,12 +1252,12 @@ bool stmgr_intent(StMgr *m, State *s, const char *addr, const char *action,
   fill_random(b, sizeof b);
   snprintf(id_out, 17, "%02x%02x%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
            b[3], b[4], b[5], b[6], b[7]);
-  pthread_mutex_lock(&m->mu);
-  ArenaMark mk = arena_mark(&m->jarena);
+  Arena a;
+  arena_init(&a, 0);
   Buf p;
-  buf_init(&p, &m->jarena);
+  buf_init(&p, &a);
   StIntent in = {id_out, addr, action ? action : "create",
-                 now_rfc3339(&m->jarena)};
+                 now_rfc3339(&a)};
   JsonW w;
   json_w_init(&w, &p, 0);
   json_w_begin_object(&w);
@@ -1184,20 +1272,17 @@ bool stmgr_intent(StMgr *m, State *s, const char *addr, const char *action,
   json_w_keyz(&w, "time");
   json_w_stringz(&w, in.time);
   json_w_end_object(&w);
-  bool ok = journal_append(m, s, p.p, p.len, d);
-  if (ok)
-    intent_add(m, &in);
-  arena_rewind(&m->jarena, mk);
-  pthread_mutex_unlock(&m->mu);
+  bool ok = record_intent(m, s, &p, &in, NULL, d);
+  arena_release(&a);
   return ok;
 }
 
 bool stmgr_intent_resolve(StMgr *m, State *s, const char *id, Diags *d)
 {
-  pthread_mutex_lock(&m->mu);
-  ArenaMark mk = arena_mark(&m->jarena);
+  Arena a;
+  arena_init(&a, 0);
   Buf p;
-  buf_init(&p, &m->jarena);
+  buf_init(&p, &a);
   JsonW w;
   json_w_init(&w, &p, 0);
   json_w_begin_object(&w);
@@ -1206,11 +1291,8 @@ bool stmgr_intent_resolve(StMgr *m, State *s, const char *id, Diags *d)
   json_w_keyz(&w, "id");
   json_w_stringz(&w, id);
   json_w_end_object(&w);
-  bool ok = journal_append(m, s, p.p, p.len, d);
-  if (ok)
-    intent_drop(m, id);
-  arena_rewind(&m->jarena, mk);
-  pthread_mutex_unlock(&m->mu);
+  bool ok = record_intent(m, s, &p, NULL, id, d);
+  arena_release(&a);
   return ok;
 }
 
@@ -1219,6 +1301,9 @@ bool stmgr_intent_resolve(StMgr *m, State *s, const char *id, Diags *d)
 bool stmgr_commit(StMgr *m, State *s, Diags *d)
 {
   pthread_mutex_lock(&m->mu);
+  /* A leader still in fdatasync uses the journal's descriptor. */
+  while (m->syncing)
+    pthread_cond_wait(&m->synced_cv, &m->mu);
   bool ok = false;
   Arena scratch;
   arena_init(&scratch, 0);
@@ -1275,6 +1360,9 @@ bool stmgr_commit(StMgr *m, State *s, Diags *d)
   }
   m->journal_valid = false;
   m->journal_good_len = 0;
+  /* The snapshot holds everything: a fresh journal starts clean. */
+  m->sync_errno = 0;
+  m->seq_synced = m->seq_written;
   struct stat st;
   if (m->nintents > 0) {
     if (!journal_open(m, s, d))

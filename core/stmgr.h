@@ -20,8 +20,15 @@
 ** rename, fsync the directory.  A reader never sees a torn or empty file.
 **
 ** Journal: each completed resource operation appends one self-validating
-** record ("J" + 8-hex length + " " + 8-hex CRC-32 + " " + JSON + "\n") and
-** fdatasyncs it before returning; cost is proportional to the change.
+** record ("J" + 8-hex length + " " + 8-hex CRC-32 + " " + JSON + "\n");
+** when the stmgr_record_* call returns, its record is durable.  Cost is
+** proportional to the change.  Concurrent recorders share fdatasyncs
+** (group commit): a recorder appends its record under the mutex, then
+** either becomes the leader and fdatasyncs everything appended so far
+** (the mutex released meanwhile, so others keep appending) or waits until
+** a sync that covers its record has completed.  One failed fdatasync
+** makes the journal unusable for the rest of the command (after a failed
+** fsync the kernel may drop the dirty pages and report success later).
 ** Intent records are appended (and synced) before a provider create;
 ** results resolve them.  stmgr_commit() compacts: writes the full snapshot
 ** and removes the journal (keeping unresolved intents in a fresh one).
@@ -39,8 +46,8 @@
 ** Crash points (test builds, CAIRN_TEST): every "durability point" (a step
 ** of a durable write: after writing a temp file, after its fsync, after
 ** the rename, after the directory fsync; for a journal append: after half
-** the record, after the whole record, after its fdatasync; after removing
-** the journal) calls a hook that counts it; with CAIRN_TEST_CRASH_AT=N the
+** the record, after the whole record; after each group fdatasync, which
+** a lone recorder passes once per record; after removing the journal) calls a hook that counts it; with CAIRN_TEST_CRASH_AT=N the
 ** process calls _exit(99) at the N-th point; with CAIRN_TEST_CRASH_LOG=F
 ** each point appends "N label\n" to F.  A test runs once without a crash
 ** to count the points, then once per point.
@@ -125,9 +132,19 @@ typedef struct StMgr {
   uint32_t ndangling;
   Arena jarena;               /* scratch for record encoding */
 
-  /* test hooks: sleep and clock for lock retries (NULL: real ones) */
+  /* group commit (all under mu) */
+  pthread_cond_t synced_cv;   /* broadcast when a group fdatasync ends */
+  uint64_t seq_written;       /* records written to the journal so far */
+  uint64_t seq_synced;        /* records known durable */
+  bool syncing;               /* a leader is in fdatasync (mu released) */
+  int sync_errno;             /* a failed fdatasync: journal unusable */
+  uint64_t nsyncs;            /* group fdatasyncs done (figures, tests) */
+
+  /* test hooks: sleep and clock for lock retries, the journal's
+  ** fdatasync (returns 0 or -1 with errno) (NULL: real ones) */
   void (*sleep_ms)(void *ctx, long ms);
   long (*now_ms)(void *ctx);
+  int (*datasync)(void *ctx, int fd);
   void *hook_ctx;
 } StMgr;
 
@@ -187,10 +204,16 @@ bool stmgr_write_file(StMgr *m, const char *path, const void *data,
                       size_t len, Diags *d);
 
 /* ---- Journal -------------------------------------------------------------
-** Each function appends one record, syncs it, then applies it to s (under
-** m's mutex), so on return the change is both in memory and durable.  The
-** object is copied into s's arena (via the encoded record), so callers may
-** build it in scratch memory.
+** Each function appends one record and applies it to s (both under m's
+** mutex, so the in-memory order is the journal's order), then waits for
+** the group fdatasync that covers it; on return the change is both in
+** memory and durable.  When the journal write or sync fails the function
+** returns false with a diagnostic, but the change is applied in memory
+** all the same (the operation did happen, and stmgr_commit's snapshot can
+** still save it); after a failed sync every later record fails too, until
+** stmgr_commit starts a fresh journal.  The object is copied into s's
+** arena (via the encoded record), so callers may build it in scratch
+** memory.
 */
 bool stmgr_record_set(StMgr *m, State *s, const StResource *r, StKey key,
                       const char *dkey, const StObject *obj,

@@ -4,6 +4,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -629,6 +631,175 @@ static void test_journal_replay(void)
   stmgr_close(&m3);
 }
 
+/* ---- group commit -------------------------------------------------------
+** Deterministic: the fdatasync hook holds the first sync until the other
+** two recorders have written their records, so exactly one more sync
+** covers both of them. */
+
+typedef struct Group {
+  StMgr *m;
+  State *s;
+  StResource *r;
+  StObject *o[3];
+  int calls;            /* under m->mu */
+  uint64_t seen[4];     /* seq_written when each sync started */
+  int in_first;         /* set once the first sync is running */
+  int fail;             /* make every sync fail with EIO */
+  bool ok[3];
+} Group;
+
+typedef struct GroupArg {
+  Group *g;
+  int i;
+} GroupArg;
+
+static uint64_t written_now(StMgr *m)
+{
+  pthread_mutex_lock(&m->mu);
+  uint64_t v = m->seq_written;
+  pthread_mutex_unlock(&m->mu);
+  return v;
+}
+
+static int group_sync(void *ctx, int fd)
+{
+  Group *g = ctx;
+  pthread_mutex_lock(&g->m->mu);
+  int k = g->calls++;
+  if (k < 4)
+    g->seen[k] = g->m->seq_written;
+  pthread_mutex_unlock(&g->m->mu);
+  if (k == 0 && !g->fail) {
+    __atomic_store_n(&g->in_first, 1, __ATOMIC_SEQ_CST);
+    /* Waits for a condition (both other records written), not a time. */
+    while (written_now(g->m) < 3)
+      sched_yield();
+  }
+  if (g->fail) {
+    errno = EIO;
+    return -1;
+  }
+  return fdatasync(fd);
+}
+
+static void *group_rec(void *p)
+{
+  GroupArg *ga = p;
+  Group *g = ga->g;
+  Diags d;
+  Arena a;
+  arena_init(&a, 0);
+  diag_init(&d, &a);
+  g->ok[ga->i] = stmgr_record_set(g->m, g->s, g->r, st_intkey(ga->i), NULL,
+                                  g->o[ga->i], NULL, &d);
+  /* On return the record is durable: a sync covering it has ended. */
+  pthread_mutex_lock(&g->m->mu);
+  if (g->m->seq_synced < 1)
+    g->ok[ga->i] = false;
+  pthread_mutex_unlock(&g->m->mu);
+  arena_release(&a);
+  return NULL;
+}
+
+static void test_group_commit(void)
+{
+  const char *d = newdir();
+  StMgr m;
+  mgr(&m, d);
+  Diags dg;
+  diag_init(&dg, &A);
+  State *s;
+  T_CHECK(stmgr_lock(&m, "OperationTypeApply", 0, NULL, NULL, &dg));
+  T_CHECK(stmgr_load(&m, &s, &dg));
+  Group g;
+  memset(&g, 0, sizeof g);
+  g.m = &m;
+  g.s = s;
+  g.r = st_ensure_resource(s, "", ST_MANAGED, "null_resource", "n",
+                           "provider[\"registry.terraform.io/hashicorp/"
+                           "null\"]");
+  for (int i = 0; i < 3; i++)
+    g.o[i] = obj(s, arena_printf(&A, "id-%d", i));
+  m.datasync = group_sync;
+  m.hook_ctx = &g;
+  pthread_t t[3];
+  GroupArg ga[3] = {{&g, 0}, {&g, 1}, {&g, 2}};
+  pthread_create(&t[0], NULL, group_rec, &ga[0]);
+  while (!__atomic_load_n(&g.in_first, __ATOMIC_SEQ_CST))
+    sched_yield();
+  pthread_create(&t[1], NULL, group_rec, &ga[1]);
+  pthread_create(&t[2], NULL, group_rec, &ga[2]);
+  for (int i = 0; i < 3; i++)
+    pthread_join(t[i], NULL);
+  T_CHECK(g.ok[0] && g.ok[1] && g.ok[2]);
+  /* three records, two syncs: the second covered records 2 and 3 */
+  T_EQ_INT(g.calls, 2);
+  T_EQ_INT(m.nsyncs, 2);
+  T_EQ_INT(g.seen[0], 1);
+  T_EQ_INT(g.seen[1], 3);
+  T_EQ_INT(m.seq_synced, 3);
+  T_EQ_INT(s->ninstances, 3);
+  stmgr_close(&m);
+
+  /* the journal holds all three: a crash here loses nothing */
+  StMgr m2;
+  mgr(&m2, d);
+  T_CHECK(stmgr_load(&m2, &s, &dg));
+  T_EQ_INT(s->ninstances, 3);
+  T_EQ_INT(dg.errors + dg.warnings, 0);
+  stmgr_close(&m2);
+}
+
+/* A failed fdatasync fails its recorder and every later one; the change
+** stays in memory, and the final snapshot (its own durable write) saves
+** it and starts a clean journal. */
+static void test_sync_failure(void)
+{
+  const char *d = newdir();
+  StMgr m;
+  mgr(&m, d);
+  Diags dg;
+  diag_init(&dg, &A);
+  State *s;
+  T_CHECK(stmgr_lock(&m, "OperationTypeApply", 0, NULL, NULL, &dg));
+  T_CHECK(stmgr_load(&m, &s, &dg));
+  Group g;
+  memset(&g, 0, sizeof g);
+  g.m = &m;
+  g.fail = 1;
+  m.datasync = group_sync;
+  m.hook_ctx = &g;
+  T_CHECK(!apply_one(&m, s, 0, &dg));
+  T_EQ_INT(dg.errors, 1);
+  T_CHECK(dg.head && strstr(dg.head->detail, strerror(EIO)));
+  T_EQ_INT(s->ninstances, 0); /* the intent failed: no create */
+  g.fail = 0;
+  StResource *r = st_ensure_resource(s, "", ST_MANAGED, "null_resource",
+                                     "n", "provider[\"registry.terraform.io/"
+                                     "hashicorp/null\"]");
+  Diags d2;
+  diag_init(&d2, &A);
+  T_CHECK(!stmgr_record_set(&m, s, r, st_intkey(1), NULL, obj(s, "id-1"),
+                            NULL, &d2));
+  T_CHECK(d2.head && strstr(d2.head->detail, "earlier sync"));
+  T_EQ_INT(g.calls, 1);          /* no second sync on a failed journal */
+  T_EQ_INT(s->ninstances, 1);    /* applied in memory all the same */
+  Diags d3;
+  diag_init(&d3, &A);
+  T_CHECK(stmgr_commit(&m, s, &d3));
+  T_EQ_INT(d3.errors, 0);
+  T_CHECK(apply_one(&m, s, 2, &d3));
+  T_EQ_INT(d3.errors, 0);
+  T_CHECK(stmgr_commit(&m, s, &d3));
+  stmgr_close(&m);
+  StMgr m2;
+  mgr(&m2, d);
+  T_CHECK(stmgr_load(&m2, &s, &d3));
+  T_EQ_INT(s->ninstances, 2);
+  T_EQ_INT(s->serial, 2);
+  stmgr_close(&m2);
+}
+
 static void test_journal_stale_and_unrelated(void)
 {
   const char *d = newdir();
@@ -837,6 +1008,8 @@ int main(void)
   T_RUN(test_snapshots);
   T_RUN(test_journal_replay);
   T_RUN(test_journal_stale_and_unrelated);
+  T_RUN(test_group_commit);
+  T_RUN(test_sync_failure);
 #ifdef CAIRN_TEST
   T_RUN(test_crash_walk);
 #endif
