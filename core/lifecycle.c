@@ -57,7 +57,7 @@ static int cmp_cstr(const void *x, const void *y)
   return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
-/* ---- cty paths ------------------------------------------------------------ */
+/* ---- cty paths ---------------------------------------------------------- */
 
 /* One step of a cty.Path: GetAttrStep (attr) or IndexStep (key). */
 typedef struct CStep {
@@ -226,6 +226,16 @@ static bool cur_is_prefix(const Xf *x)
 
 static Value xf_node(Xf *x, Value v);
 
+/* Whether the walk changed a value: identical structs first, which is the
+** common case and keeps the walk linear. */
+static bool differs(Value c, Value old)
+{
+  if (c.type == old.type && c.flags == old.flags && c.len == old.len &&
+      memcmp(&c.u, &old.u, sizeof c.u) == 0)
+    return false;
+  return !val_raw_equal(c, old, true);
+}
+
 /* Visits the children of v (post-order, as cty.Transform does) and
 ** rebuilds v when one of them changed.  Sets are not entered: no
 ** traversal step can address a set element. */
@@ -247,7 +257,7 @@ static Value xf_children(Xf *x, Value v)
       x->depth++;
       Value c = xf_node(x, v.u.elems[i]);
       x->depth--;
-      if (!val_raw_equal(c, v.u.elems[i], true)) {
+      if (differs(c, v.u.elems[i])) {
         if (!nv) {
           nv = ARENA_NEW(a, Value, t->n);
           memcpy(nv, v.u.elems, sizeof(Value) * t->n);
@@ -269,7 +279,7 @@ static Value xf_children(Xf *x, Value v)
       x->depth++;
       Value c = xf_node(x, v.u.elems[i]);
       x->depth--;
-      if (!val_raw_equal(c, v.u.elems[i], true)) {
+      if (differs(c, v.u.elems[i])) {
         if (!nv) {
           nv = ARENA_NEW(a, Value, v.len);
           memcpy(nv, v.u.elems, sizeof(Value) * v.len);
@@ -289,7 +299,7 @@ static Value xf_children(Xf *x, Value v)
       x->depth++;
       Value c = xf_node(x, v.u.entries[i].val);
       x->depth--;
-      if (!val_raw_equal(c, v.u.entries[i].val, true)) {
+      if (differs(c, v.u.entries[i].val)) {
         if (!ne) {
           ne = ARENA_NEW(a, MapEntry, v.len);
           memcpy(ne, v.u.entries, sizeof(MapEntry) * v.len);
@@ -1217,7 +1227,7 @@ bool lc_check_rules(EvalCtx *ctx, const CfgRules *rules, LcRuleKind kind,
   return lc_check_rules_ex(ctx, rules, kind, addr, false, d);
 }
 
-/* ---- prevent_destroy ------------------------------------------------------ */
+/* ---- prevent_destroy ---------------------------------------------------- */
 
 bool lc_prevent_destroy_applies(const CfgResource *r, PlAction action)
 {

@@ -158,9 +158,10 @@ typedef enum LcRuleKind {
 ** Severity is an error, except for check assertions (a warning), or a
 ** warning for every kind when as_warnings is set (refresh-only plans).
 ** addr is the checkable object's address ("aws_x.a[0]", "output.x",
-** "check.c"); Terraform attaches none to these diagnostics, so it is only
-** used for the optional results.  Returns false when a condition failed or
-** was invalid (at any severity) or evaluation added errors. */
+** "check.c"), kept for check results; the diagnostics carry no address,
+** as Terraform's do not (no "with ..." line).  Returns false when a
+** condition failed or was invalid (at any severity) or evaluation added
+** errors. */
 bool lc_check_rules(EvalCtx *ctx, const CfgRules *rules, LcRuleKind kind,
                     const char *addr, Diags *d);
 bool lc_check_rules_ex(EvalCtx *ctx, const CfgRules *rules, LcRuleKind kind,
