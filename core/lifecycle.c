@@ -1141,9 +1141,10 @@ static bool check_rule(EvalCtx *ctx, const CfgCheckRule *rule, LcRuleKind kind,
     return eval_ok;   /* decided later, with more known */
   const SrcRange *crng = &rule->condition->range;
   if (val_is_null(res)) {
-    diag_add(d, sev, crng, "Invalid condition result", "%s",
-             "Condition expression must return either true or false, not "
-             "null.");
+    Diag *g = diag_add(d, sev, crng, "Invalid condition result", "%s",
+                       "Condition expression must return either true or "
+                       "false, not null.");
+    add_values(ctx, rule->condition, g, d);
     return false;
   }
   Value b;
@@ -1153,8 +1154,9 @@ static bool check_rule(EvalCtx *ctx, const CfgCheckRule *rule, LcRuleKind kind,
     Buf eb;
     buf_init(&eb, a);
     conv_error_format(&eb, &ce);
-    diag_add(d, sev, crng, "Invalid condition result",
-             "Invalid condition result value: %s.", buf_str(&eb));
+    Diag *g = diag_add(d, sev, crng, "Invalid condition result",
+                       "Invalid condition result value: %s.", buf_str(&eb));
+    add_values(ctx, rule->condition, g, d);
     return false;
   }
   if (!val_is_known(b))
@@ -1176,17 +1178,19 @@ static bool check_rule(EvalCtx *ctx, const CfgCheckRule *rule, LcRuleKind kind,
       Buf eb;
       buf_init(&eb, a);
       conv_error_format(&eb, &ce);
-      diag_add(d, sev, mrng, "Invalid error message",
-               "Unsuitable value for error message: %s.", buf_str(&eb));
+      Diag *g = diag_add(d, sev, mrng, "Invalid error message",
+                         "Unsuitable value for error message: %s.",
+                         buf_str(&eb));
+      add_values(ctx, rule->error_message, g, d);
     } else if (val_is_sensitive(sv)) {
-      diag_add(d, sev, mrng, "Error message refers to sensitive values",
-               "%s",
-               "The error expression used to explain this condition refers "
-               "to sensitive values. Terraform will not display the "
-               "resulting message.\n\nYou can correct this by removing "
-               "references to sensitive values, or by carefully using the "
-               "nonsensitive() function if the expression will not reveal "
-               "the sensitive data.");
+      Diag *g = diag_add(
+          d, sev, mrng, "Error message refers to sensitive values", "%s",
+          "The error expression used to explain this condition refers to "
+          "sensitive values. Terraform will not display the resulting "
+          "message.\n\nYou can correct this by removing references to "
+          "sensitive values, or by carefully using the nonsensitive() "
+          "function if the expression will not reveal the sensitive data.");
+      add_values(ctx, rule->error_message, g, d);
       message = "The error message included a sensitive value, so it will "
                 "not be displayed.";
     } else if (val_is_known(sv) && !val_is_null(sv)) {

@@ -654,7 +654,7 @@ static const char *TRIG_TF =
     "    replace_triggered_by = [t_x.c[each.key]]\n  }\n}\n"
     "resource \"t_r\" \"whole\" {\n  lifecycle {\n"
     "    replace_triggered_by = [t_x.a, t_x.a[count.index], t_x.nope,\n"
-    "      upper(t_x.b.id)]\n  }\n}\n";
+    "      upper(t_x.b.id), t_x.a[0], t_x.c[\"k\"].id]\n  }\n}\n";
 
 static void trig_init(TrigFx *x, Fake *f, int n, const char *rname)
 {
@@ -792,7 +792,7 @@ static void test_trigger_whole_resource_and_errors(void)
     T_CHECK(x.r != NULL);
     return;
   }
-  T_EQ_INT(x.r->nreplace_triggered_by, 4);
+  T_EQ_INT(x.r->nreplace_triggered_by, 6);
   bool t = true;
   T_CHECK(lc_replace_trigger(&x.ctx, x.r, x.r->replace_triggered_by[0],
                              &x.te, &t, &x.d));
@@ -839,11 +839,27 @@ static void test_trigger_whole_resource_and_errors(void)
   g = x.d.tail;
   if (g)
     T_EQ_STR(g->summary, "no change found for t_x.a in the root module");
+  /* literal keys */
+  Fake lit[] = {{"t_x.a[0]", {.action = PL_UPDATE}},
+                {"t_x.c[\"k\"]", {.action = PL_UPDATE}}};
+  lit[1].c.before = idobj("1");
+  lit[1].c.after = idobj("2");
+  x.env.f = lit;
+  x.env.n = 2;
+  T_CHECK(lc_replace_trigger(&x.ctx, x.r, x.r->replace_triggered_by[4],
+                             &x.te, &t, &x.d));
+  T_CHECK(t);
+  T_EQ_STR(x.env.last, "t_x.a[0]");
+  T_CHECK(lc_replace_trigger(&x.ctx, x.r, x.r->replace_triggered_by[5],
+                             &x.te, &t, &x.d));
+  T_CHECK(t);
+  T_EQ_STR(x.env.last, "t_x.c[\"k\"]");
+  x.env.n = 0;
   /* all together: every error reported, no trigger */
   Diags d2;
   diag_init(&d2, &A);
   T_CHECK(!lc_replace_triggered(&x.ctx, x.r, &x.te, &t, &d2));
-  T_EQ_INT(d2.errors, 4);
+  T_EQ_INT(d2.errors, 6);
 }
 
 /* ---- custom conditions --------------------------------------------------- */
@@ -967,6 +983,9 @@ static void test_rules_invalid_results(void)
     T_EQ_STR(x.d.head->summary, "Invalid condition result");
     T_EQ_STR(x.d.head->detail, "Invalid condition result value: a bool is "
                                "required.");
+    T_EQ_INT(x.d.head->nvalues, 1);
+    if (x.d.head->nvalues)
+      T_EQ_STR(x.d.head->values[0], "var.str is \"maybe\"");
   }
   r = rules_of(&x, "var.list", "\"m\"");
   lc_check_rules(&x.ctx, r, LC_RESOURCE_PRECONDITION, "x", &x.d);
