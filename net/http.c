@@ -604,6 +604,14 @@ static void attempt(HttpClient *c, const HttpEndpoint *e, const Target *t,
     at->retry_after = (long)ra;
   long nconn = 0;
   curl_easy_getinfo(h, CURLINFO_NUM_CONNECTS, &nconn);
+  if (nconn > 0) {
+    double tc = 0, th = 0;
+    curl_easy_getinfo(h, CURLINFO_CONNECT_TIME, &tc);
+    curl_easy_getinfo(h, CURLINFO_APPCONNECT_TIME, &th);
+    logf_(HTTP_LOG_TRACE, "client %p: new connection (connect %.1f ms, "
+          "TLS handshake done at %.1f ms)", (void *)c, tc * 1000.0,
+          th * 1000.0);
+  }
   pthread_mutex_lock(&e->shared->mu);
   e->shared->requests++;
   e->shared->connections += nconn;
