@@ -368,6 +368,7 @@ typedef struct Stmt {
   uint32_t nsyn[2];
   const char **decl_names;
   uint32_t depth;
+  const char *key[2];     /* own bucket keys (graph) */
 } Stmt;
 
 static void synth(Arena *a, Stmt *st, int which)
@@ -396,6 +397,15 @@ typedef struct Ctx {
   Stmt *st;
   uint32_t n, cap;
 } Ctx;
+
+static uint32_t count_moved(const CfgTree *t)
+{
+  uint32_t n = t->m ? t->m->nmoved : 0;
+  for (uint32_t i = 0; t->m && i < t->m->ncalls; i++)
+    if (t->children && t->children[i])
+      n += count_moved(t->children[i]);
+  return n;
+}
 
 static void collect(Ctx *c, const CfgTree *t)
 {
@@ -535,6 +545,15 @@ static const char *noun(EpKind k, bool short_form)
   }
 }
 
+static const char *kind_key(Arena *a, EpKind k, const char *addr)
+{
+  size_t n = strlen(addr);
+  char *p = arena_alloc_raw(a, 1, 1, n + 2);
+  p[0] = (char)('0' + k);
+  memcpy(p + 1, addr, n + 1);
+  return p;
+}
+
 typedef struct Seen {
   const char *other;
   SrcRange range;
@@ -570,9 +589,8 @@ static void validate(Ctx *c)
                  af, nn, start_string(a, where), sn, at);
     /* Keys carry the kind: a module call and its no-key instance print
     ** the same. */
-    char kc = (char)('0' + s->from.kind);
-    const char *kf = arena_printf(a, "%c%s", kc, af);
-    const char *kt = arena_printf(a, "%c%s", kc, at);
+    const char *kf = kind_key(a, s->from.kind, af);
+    const char *kt = kind_key(a, s->from.kind, at);
     void **slot = hm_slot(&from_seen, kf, true);
     if (*slot) {
       Seen *x = *slot;
@@ -755,10 +773,15 @@ static void build_graph(Ctx *c, Graph *g)
   memset(g, 0, sizeof *g);
   g->n = c->n;
   /* Every endpoint goes in the bucket of its own address (names only for
-  ** modules, resource and key for resources); tagged stmt*2 + to. */
+  ** modules, resource and key for resources); tagged stmt*2 + to.  Only
+  ** module and whole-resource endpoints can contain others. */
+  bool containers = false;
   for (uint32_t i = 0; i < c->n; i++)
     for (int w = 0; w < 2; w++) {
-      void **slot = hm_slot(&buckets, own_key(a, &c->st[i], w), true);
+      Stmt *s = &c->st[i];
+      s->key[w] = own_key(a, s, w);
+      containers |= (w ? s->to.kind : s->from.kind) != EP_RESINST;
+      void **slot = hm_slot(&buckets, s->key[w], true);
       if (!*slot)
         *slot = ARENA_NEW(a, U32List, 1);
       u32_push(a, *slot, i * 2 + (uint32_t)w);
@@ -766,7 +789,7 @@ static void build_graph(Ctx *c, Graph *g)
   for (uint32_t i = 0; i < c->n; i++) {
     Stmt *s = &c->st[i];
     /* Chains: a later statement's from is this statement's to. */
-    U32List *l = hm_get(&buckets, own_key(a, s, 1));
+    U32List *l = hm_get(&buckets, s->key[1]);
     for (uint32_t k = 0; l && k < l->n; k++) {
       uint32_t j = l->p[k] / 2;
       if (j != i && (l->p[k] & 1) == 0 && chains(&c->st[j], s))
@@ -774,7 +797,7 @@ static void build_graph(Ctx *c, Graph *g)
     }
     /* Nesting: for each endpoint of s, the endpoints of other statements
     ** that could contain it live in the buckets of its ancestors. */
-    for (int w = 0; w < 2; w++) {
+    for (int w = 0; containers && w < 2; w++) {
       const Ep *e = w ? &s->to : &s->from;
       uint32_t top = ep_is_res(e) ? s->nsyn[w] : s->nsyn[w] - 1;
       for (uint32_t up = 1; up <= top + 1; up++) {
@@ -1142,6 +1165,8 @@ static void move_whole(Idx *x, StResource *r, const char *module,
 
 static const char *join(Arena *a, const char *mi, const MStep *m, uint32_t n)
 {
+  if (n == 0)
+    return mi;
   Buf b;
   buf_init(&b, a);
   buf_puts(&b, mi);
@@ -1329,7 +1354,7 @@ bool rf_apply_moves(Arena *a, const CfgTree *t, State *s, RfMoves *out,
   /* Statements, indexes and the graph are scratch: only the moves (in a),
   ** the State's objects and the diagnostics outlive this call. */
   Arena tmp;
-  arena_init(&tmp, (size_t)1 << 20);
+  arena_init(&tmp, 0);
   Ctx c;
   memset(&c, 0, sizeof c);
   c.a = &tmp;
@@ -1337,6 +1362,8 @@ bool rf_apply_moves(Arena *a, const CfgTree *t, State *s, RfMoves *out,
   c.root = t;
   int before = d->errors;
   bool ok = true;
+  c.cap = count_moved(t);
+  c.st = ARENA_NEW(&tmp, Stmt, c.cap + 1);
   collect(&c, t);
   if (d->errors > before || c.n == 0)
     goto done;
