@@ -44,7 +44,12 @@ typedef enum NodeKind {
   N_RESOURCE,
   N_ORPHAN,
   N_VAR,        /* an input variable of a child module */
-  N_CALL        /* a module call: expands the child module's instances */
+  N_CALL,       /* a module call: expands the child module's instances */
+  N_DESTROY,    /* apply: deletes of a configured resource's instances
+                   (removed keys, the first half of -/+), run before the
+                   resource node and after the deletes of its dependents */
+  N_DEPOSED     /* apply: deletes of the objects a +/- replace deposed,
+                   run after the dependents have moved to the new ones */
 } NodeKind;
 
 /* count/for_each data of one instance (resource or module). */
@@ -138,6 +143,13 @@ typedef struct Node {
   Value *vals;              /* per module instance: the local, variable or
                                output value, or the resource's aggregate */
   bool pending;             /* a planned change exists (data deferral) */
+  bool cbd;                 /* create_before_destroy, own or propagated
+                               from a dependent (seed 002) */
+  uint32_t target;          /* N_DESTROY/N_DEPOSED: the resource node */
+  uint32_t pre, post;       /* N_RESOURCE in apply: its N_DESTROY /
+                               N_DEPOSED node, or UINT32_MAX */
+  const PlChange **work;    /* N_DESTROY/N_DEPOSED: the changes to do */
+  uint32_t nwork;
   const char *const *deps;  /* static resource addresses it refers to */
   uint32_t ndeps;
   Diags diags;
@@ -180,6 +192,8 @@ struct Engine {
   Plan *plan;
   StrMap changes;           /* apply: address(+deposed) -> change index */
   Value *varvals;
+  const char **dkeys;       /* apply: deposed key a +/- change used, by
+                               change index (for its N_DEPOSED node) */
   const char *cwd;
   bool closed;
 };
@@ -552,7 +566,7 @@ static StObject *make_obj(Engine *e, Arena *a, const Node *n, Value v,
   o->nsensitive = pl.n;
   o->deps = n->deps;
   o->ndeps = n->ndeps;
-  o->create_before_destroy = n->res && n->res->create_before_destroy;
+  o->create_before_destroy = n->cbd;
   o->status = ST_READY;
   return o;
 }
@@ -839,6 +853,7 @@ static uint32_t add_node(Engine *e, NodeKind k, const char *name)
   memset(n, 0, sizeof *n);
   n->kind = k;
   n->name = name;
+  n->pre = n->post = UINT32_MAX;
   return e->nnodes++;
 }
 
@@ -1301,6 +1316,7 @@ static void add_module_nodes(Engine *e, EMod *m, const State *s, Diags *d)
       n->ps = resource_slot(e, m->t, r, d);
       n->tschema = type_schema(n->ps, mode, r->type);
       n->repetition = r->count ? 1 : r->for_each ? 2 : 0;
+      n->cbd = r->create_before_destroy;
       map_put(&e->by_name, addr, v);
     }
   (void)s;
@@ -1357,6 +1373,140 @@ static void compute_deps(Engine *e)
     n->deps = deps;
     n->ndeps = nd;
   }
+}
+
+/* create_before_destroy propagates from a resource to everything it
+** depends on (seed 002): dependents first, so chains carry it down. */
+static void propagate_cbd(Engine *e)
+{
+  for (uint32_t i = e->nnodes; i-- > 0;) {
+    Node *n = &e->nodes[e->topo[i]];
+    if (n->kind != N_RESOURCE || !n->cbd)
+      continue;
+    for (uint32_t k = 0; k < n->ndeps; k++) {
+      uint32_t u;
+      if (map_get(&e->by_name, n->deps[k], &u) &&
+          e->nodes[u].kind == N_RESOURCE)
+        e->nodes[u].cbd = true;
+    }
+  }
+}
+
+/* The static resource node of a change's resource, or UINT32_MAX. */
+static uint32_t change_node(Engine *e, const PlChange *c)
+{
+  const char *ra = arena_printf(e->a, "%s%s%s%s.%s", c->module,
+                                c->module[0] ? "." : "",
+                                c->mode == ST_DATA ? "data." : "", c->type,
+                                c->name);
+  uint32_t v;
+  if (!map_get(&e->by_name, static_path(e->a, ra), &v) ||
+      e->nodes[v].kind != N_RESOURCE)
+    return UINT32_MAX;
+  return v;
+}
+
+static uint32_t new_work_node(Engine *e, DagBuilder *b, NodeKind k,
+                              uint32_t target, uint32_t nwork)
+{
+  Node *t = &e->nodes[target];
+  const char *nm = arena_printf(e->a, "%s (%s)", t->addr,
+                                k == N_DESTROY ? "destroy" : "deposed");
+  uint32_t v = add_node(e, k, nm);
+  dag_add_node(b);
+  Node *n = &e->nodes[v];
+  t = &e->nodes[target];   /* add_node may have moved the array */
+  n->target = target;
+  n->mod = t->mod;
+  n->res = t->res;
+  n->ps = t->ps;
+  n->tschema = t->tschema;
+  n->mode = t->mode;
+  n->type = t->type;
+  n->rname = t->rname;
+  n->addr = t->addr;
+  n->work = ARENA_NEW(e->a, const PlChange *, nwork);
+  return v;
+}
+
+/* Apply phase: the delete nodes Terraform's apply graph has.  Deletes of
+** configured resources (removed keys, -/+ replaces) run before the
+** resource's creates and after the deletes of the resources depending on
+** it; the deposed objects of +/- replaces are deleted after everything
+** depending on the resource has been updated.  True when nodes were
+** added (the caller rebuilds the graph). */
+static bool add_apply_nodes(Engine *e, DagBuilder *b)
+{
+  Plan *p = e->plan;
+  uint32_t nn = e->nnodes;
+  uint32_t *npre = ARENA_NEW(e->a, uint32_t, nn + 1);
+  uint32_t *npost = ARENA_NEW(e->a, uint32_t, nn + 1);
+  uint32_t *owner = ARENA_NEW(e->a, uint32_t, p->nchanges + 1);
+  bool any = false;
+  e->dkeys = ARENA_NEW(e->a, const char *, p->nchanges + 1);
+  for (uint32_t i = 0; i < p->nchanges; i++) {
+    const PlChange *c = &p->changes[i];
+    owner[i] = UINT32_MAX;
+    bool pre = (c->action == PL_DELETE && !c->deposed) ||
+               c->action == PL_DELETE_THEN_CREATE;
+    bool post = c->action == PL_CREATE_THEN_DELETE;
+    if (c->mode != ST_MANAGED || (!pre && !post))
+      continue;
+    uint32_t v = change_node(e, c);
+    if (v == UINT32_MAX)
+      continue;   /* orphans keep their place in the forward walk */
+    owner[i] = v;
+    if (pre)
+      npre[v]++;
+    else
+      npost[v]++;
+    any = true;
+  }
+  if (!any)
+    return false;
+  for (uint32_t v = 0; v < nn; v++) {
+    if (npre[v])
+      e->nodes[v].pre = new_work_node(e, b, N_DESTROY, v, npre[v]);
+    if (npost[v])
+      e->nodes[v].post = new_work_node(e, b, N_DEPOSED, v, npost[v]);
+  }
+  for (uint32_t i = 0; i < p->nchanges; i++) {
+    if (owner[i] == UINT32_MAX)
+      continue;
+    Node *t = &e->nodes[owner[i]];
+    Node *w = &e->nodes[p->changes[i].action == PL_CREATE_THEN_DELETE
+                            ? t->post : t->pre];
+    w->work[w->nwork++] = &p->changes[i];
+  }
+  for (uint32_t v = 0; v < nn; v++) {
+    Node *n = &e->nodes[v];
+    if (n->pre != UINT32_MAX) {
+      dag_add_edge(b, n->pre, n->ps->node);
+      dag_add_edge(b, v, n->pre);
+    }
+    if (n->post != UINT32_MAX)
+      dag_add_edge(b, n->post, v);
+  }
+  /* B depends on A: D(A) after D(B); X(A) after B and after X(B) */
+  for (uint32_t bv = 0; bv < nn; bv++) {
+    Node *bn = &e->nodes[bv];
+    if (bn->kind != N_RESOURCE)
+      continue;
+    for (uint32_t k = 0; k < bn->ndeps; k++) {
+      uint32_t av;
+      if (!map_get(&e->by_name, bn->deps[k], &av) || av == bv)
+        continue;
+      Node *an = &e->nodes[av];
+      if (an->pre != UINT32_MAX && bn->pre != UINT32_MAX)
+        dag_add_edge(b, an->pre, bn->pre);
+      if (an->post != UINT32_MAX) {
+        dag_add_edge(b, an->post, bv);
+        if (bn->post != UINT32_MAX)
+          dag_add_edge(b, an->post, bn->post);
+      }
+    }
+  }
+  return true;
 }
 
 /* Resolves (and opens) the provider of every resource of m and below. */
@@ -1527,6 +1677,9 @@ static bool build_graph(Engine *e, const State *s, Diags *d)
       if (mod && mod->parent)
         dag_add_edge(&b, v, mod->call_node);
       break;
+    case N_DESTROY:
+    case N_DEPOSED:
+      break;   /* added by add_apply_nodes, after this pass */
     }
     link_refs(e, &b, v, &l);
   }
@@ -1566,6 +1719,19 @@ static bool build_graph(Engine *e, const State *s, Diags *d)
   e->topo = ARENA_NEW(e->a, uint32_t, e->nnodes ? e->nnodes : 1);
   dag_topo_order(&e->g, e->a, e->topo);
   compute_deps(e);
+  propagate_cbd(e);
+  if (e->phase == PH_APPLY && add_apply_nodes(e, &b)) {
+    dag_build(&b, &e->g);
+    if (dag_cycles(&e->g, e->a, &cyc, &sz)) {
+      diag_error(d, NULL, "Cycle in the apply graph",
+                 "Ordering the deletes of this plan after their dependents "
+                 "creates a cycle (a provider configuration probably "
+                 "depends on a resource being replaced).");
+      return false;
+    }
+    e->topo = ARENA_NEW(e->a, uint32_t, e->nnodes ? e->nnodes : 1);
+    dag_topo_order(&e->g, e->a, e->topo);
+  }
   return true;
 }
 
@@ -2039,7 +2205,7 @@ static PlChange *new_change(Arena *a, Engine *e, const Node *n,
   c->schema_version = (uint64_t)n->tschema->schema.version;
   c->tainted_before = in->prior && in->prior->status == ST_TAINTED &&
                       !in->deposed;
-  c->cbd = n->res && n->res->create_before_destroy;
+  c->cbd = n->cbd;
   return c;
 }
 
@@ -2355,8 +2521,7 @@ static bool plan_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
         return false;
       planned = rs2.planned_state;
       rs.planned_private = rs2.planned_private;
-      act = n->res->create_before_destroy ? PL_CREATE_THEN_DELETE
-                                           : PL_DELETE_THEN_CREATE;
+      act = n->cbd ? PL_CREATE_THEN_DELETE : PL_DELETE_THEN_CREATE;
     } else if (val_is_wholly_known(planned) &&
                val_raw_equal(planned, val_unmark_deep(a, prior), false)) {
       act = PL_NOOP;
@@ -2699,7 +2864,9 @@ static bool apply_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
     return provider_apply(e, n, in, a, d, PL_UPDATE, prior, planned, config,
                           rs.planned_private, NULL, pc);
   case PL_DELETE_THEN_CREATE:
-    if (!provider_apply(e, n, in, a, d, PL_DELETE, prior,
+    /* the delete half ran in the resource's N_DESTROY node */
+    if (in->prior &&
+        !provider_apply(e, n, in, a, d, PL_DELETE, prior,
                         prov_null_object(a, b), prov_null_object(a, b), ppriv,
                         NULL, pc))
       return false;
@@ -2723,22 +2890,61 @@ static bool apply_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
                           NULL, d) ||
         !stmgr_record_remove(e->mgr, e->state, sr, in->key, NULL, d))
       return false;
-    if (!provider_apply(e, n, in, a, d, PL_CREATE, prov_null_object(a, b),
-                        planned, config, rs.planned_private, NULL, pc))
-      return false;
-    Inst old = *in;
-    old.deposed = arena_strdup(a, dkey);
-    bool ok = provider_apply(e, n, &old, a, d, PL_DELETE, prior,
-                             prov_null_object(a, b), prov_null_object(a, b),
-                             ppriv, old.deposed, pc);
-    in->ev_tail = old.ev_tail;
-    if (!in->ev_head)
-      in->ev_head = old.ev_head;
-    return ok;
+    /* the deposed object is deleted by the N_DEPOSED node, after the
+    ** dependents have been updated to the new object */
+    e->dkeys[pc - e->plan->changes] = arena_strdup(a, dkey);
+    return provider_apply(e, n, in, a, d, PL_CREATE, prov_null_object(a, b),
+                          planned, config, rs.planned_private, NULL, pc);
   }
   default:
     return true;
   }
+}
+
+/* N_DESTROY / N_DEPOSED: the instances to delete, from the plan and the
+** working state. */
+static void expand_work(Engine *e, Node *n, Arena *a)
+{
+  n->inst = new_insts(a, n->nwork);
+  n->ninst = 0;
+  for (uint32_t i = 0; i < n->nwork; i++) {
+    const PlChange *c = n->work[i];
+    const char *dkey = NULL;
+    if (n->kind == N_DEPOSED) {
+      dkey = e->dkeys[c - e->plan->changes];
+      if (!dkey)
+        continue;   /* the replacement was not created: nothing deposed */
+    }
+    pthread_mutex_lock(&e->mu);
+    StResource *sr = st_find_resource(e->state, c->module, c->mode, c->type,
+                                      c->name);
+    StInstance *si = sr ? st_find_instance(e->state, sr, c->key) : NULL;
+    const StObject *o = !si ? NULL : dkey ? st_get_deposed(si, dkey)
+                                          : si->current;
+    pthread_mutex_unlock(&e->mu);
+    if (!o)
+      continue;   /* already gone */
+    Inst *in = &n->inst[n->ninst++];
+    in->key = c->key;
+    in->addr = c->addr;
+    in->module = c->module;
+    in->mi = UINT32_MAX;
+    in->deposed = dkey;
+    in->prior = o;
+  }
+}
+
+static bool apply_work(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
+{
+  const ProvBlockSchema *b = n->tschema->schema.block;
+  const PlChange *pc = find_change(e, &(Inst){.addr = in->addr});
+  Value prior;
+  if (!decode_obj(e, a, n, in, in->prior, &prior, d))
+    return false;
+  return provider_apply(e, n, in, a, d, PL_DELETE, prior,
+                        prov_null_object(a, b), prov_null_object(a, b),
+                        (ProvBytes){in->prior->priv, in->prior->priv_len},
+                        in->deposed, pc);
 }
 
 static bool apply_data(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
@@ -2949,6 +3155,10 @@ static bool visit(void *ctx, uint32_t v, PoolWorker *w)
   case N_ORPHAN:
     expand_state(e, n, a);
     return true;
+  case N_DESTROY:
+  case N_DEPOSED:
+    expand_work(e, n, a);
+    return true;
   }
   return false;
 }
@@ -2957,7 +3167,8 @@ static uint32_t fanout(void *ctx, uint32_t v)
 {
   Engine *e = ctx;
   Node *n = &e->nodes[v];
-  if (n->kind != N_RESOURCE && n->kind != N_ORPHAN)
+  if (n->kind != N_RESOURCE && n->kind != N_ORPHAN && n->kind != N_DESTROY &&
+      n->kind != N_DEPOSED)
     return 0;
   return (n->ninst + CHUNK - 1) / CHUNK;
 }
@@ -2984,7 +3195,9 @@ static bool run_inst(Engine *e, Node *n, Inst *in, Arena *a)
                               : plan_managed(e, n, in, a, d);
     }
   } else {
-    if (n->mode == ST_DATA) {
+    if (n->kind == N_DESTROY || n->kind == N_DEPOSED) {
+      ok = apply_work(e, n, in, a, d);
+    } else if (n->mode == ST_DATA) {
       ok = apply_data(e, n, in, a, d);
     } else {
       ok = apply_managed(e, n, in, a, d);

@@ -179,20 +179,20 @@ Each planned action and each delete reason, then applying them.
   terraform_data\.upd: Modifications complete after \d+s \[id=[0-9a-f-]{36}\] (re)
   terraform_data\.rep: Destroying\.\.\. \[id=[0-9a-f-]{36}\] (re)
   terraform_data.rep: Destruction complete after 0s
-  terraform_data.rep: Creating...
-  terraform_data\.rep: Creation complete after \d+s \[id=[0-9a-f-]{36}\] (re)
+  null_resource\.gone: Destroying\.\.\. \[id=\d+\] (re)
+  null_resource.gone: Destruction complete after 0s
   null_resource\.cnt\[1\]: Destroying\.\.\. \[id=\d+\] (re)
   null_resource.cnt[1]: Destruction complete after 0s
   null_resource\.cnt\[2\]: Destroying\.\.\. \[id=\d+\] (re)
   null_resource.cnt[2]: Destruction complete after 0s
   null_resource\.each\["b"\]: Destroying\.\.\. \[id=\d+\] (re)
   null_resource.each["b"]: Destruction complete after 0s
-  null_resource.sw["x"]: Creating...
-  null_resource\.sw\["x"\]: Creation complete after \d+s \[id=\d+\] (re)
   null_resource\.sw\[0\]: Destroying\.\.\. \[id=\d+\] (re)
   null_resource.sw[0]: Destruction complete after 0s
-  null_resource\.gone: Destroying\.\.\. \[id=\d+\] (re)
-  null_resource.gone: Destruction complete after 0s
+  terraform_data.rep: Creating...
+  terraform_data\.rep: Creation complete after \d+s \[id=[0-9a-f-]{36}\] (re)
+  null_resource.sw["x"]: Creating...
+  null_resource\.sw\["x"\]: Creation complete after \d+s \[id=\d+\] (re)
   
   Apply complete! Resources: 2 added, 1 changed, 6 destroyed.
   
