@@ -175,6 +175,62 @@ void cli_diags(Cli *cli, const Diags *d)
   arena_rewind(cli->arena, m);
 }
 
+void cli_diags_compact(Cli *cli, const Diags *d)
+{
+  if (!d->head)
+    return;
+  if (diag_has_errors(d)) {
+    cli_diags(cli, d);
+    return;
+  }
+  ArenaMark m = arena_mark(cli->arena);
+  int n = 0;
+  for (const Diag *g = d->head; g; g = g->next)
+    n++;
+  /* more[i]: how many later warnings fold into warning i; -1 when i
+  ** itself was folded into an earlier one.  Quadratic in the number of
+  ** distinct summaries only, which stays small. */
+  const Diag **lead = ARENA_NEW(cli->arena, const Diag *, (size_t)n);
+  int *more = ARENA_NEW(cli->arena, int, (size_t)n);
+  int nlead = 0;
+  for (const Diag *g = d->head; g; g = g->next) {
+    int j = -1;
+    if (g->subject.file)
+      for (int k = 0; k < nlead; k++)
+        if (lead[k]->subject.file && strcmp(lead[k]->summary,
+                                            g->summary) == 0) {
+          j = k;
+          break;
+        }
+    if (j >= 0) {
+      more[j]++;
+      continue;
+    }
+    lead[nlead++] = g;
+  }
+  Buf b;
+  buf_init(&b, cli->arena);
+  buf_printf(&b, "\n%sWarnings:%s\n\n", cli->color ? "\x1b[1m\x1b[33m" : "",
+             cli->color ? "\x1b[0m" : "");
+  for (int k = 0; k < nlead; k++) {
+    const Diag *g = lead[k];
+    buf_printf(&b, "- %s\n", g->summary);
+    if (!g->subject.file)
+      continue;
+    buf_printf(&b, "  on %s line %u", g->subject.file,
+               (unsigned)g->subject.start.line);
+    if (more[k])
+      buf_printf(&b, " (and %d more)", more[k]);
+    buf_putc(&b, '\n');
+  }
+  buf_puts(&b, "\nTo see the full warning notes, run cairn without "
+               "-compact-warnings.\n");
+  fflush(stdout);
+  fwrite(b.p, 1, b.len, stderr);
+  fflush(stderr);
+  arena_rewind(cli->arena, m);
+}
+
 int cli_levenshtein(const char *a, const char *b)
 {
   size_t la = strlen(a), lb = strlen(b);

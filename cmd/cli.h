@@ -83,6 +83,13 @@ void cli_err(Cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 void cli_out_buf(Cli *cli, const Buf *b);
 /* Renders every diagnostic to stderr (human form). */
 void cli_diags(Cli *cli, const Diags *d);
+/* -compact-warnings: when d holds only warnings, renders them as
+** Terraform's DiagnosticWarningsCompact does (a "Warnings:" list of
+** summaries, each with its first source line; warnings with the same
+** summary and a source range are folded into the first, "(and N more)"),
+** then the hint to run without the flag.  With any error it renders
+** everything in full, since a warning may explain the error. */
+void cli_diags_compact(Cli *cli, const Diags *d);
 
 /* Closest known name within edit distance 3 (for "Did you mean"), or NULL. */
 const char *cli_suggest(const char *given, const char *const *names, int n);

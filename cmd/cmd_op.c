@@ -108,6 +108,8 @@ void op_flush_diags(Op *op)
     jui_diagnostics(&op->ui, &op->d, &op->cli->files);
     cli_out_buf(op->cli, &op->uibuf);
     buf_clear(&op->uibuf);
+  } else if (op->compact_warnings) {
+    cli_diags_compact(op->cli, &op->d);
   } else {
     cli_diags(op->cli, &op->d);
   }
@@ -193,8 +195,7 @@ static void lock_notice(void *ctx)
 bool op_load(Op *op, bool need_vars)
 {
   Cli *cli = op->cli;
-  op->tree = cfg_load_tree(op->a, ".", &cli->files, &op->d);
-  op->m = op->tree->m;
+  op->m = cfg_load_dir(op->a, ".", &cli->files, &op->d);
   if (diag_has_errors(&op->d)) {
     op_flush_diags(op);
     return false;
@@ -386,7 +387,7 @@ bool op_engine(Op *op, PlMode mode)
     op_flush_diags(op);
     return false;
   }
-  op->e = eng_new(op->a, op->tree, &op->cli->files, op->state, &eo, &op->d);
+  op->e = eng_new(op->a, op->m, &op->cli->files, op->state, &eo, &op->d);
   if (!op->e) {
     op_flush_diags(op);
     return false;
