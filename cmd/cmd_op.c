@@ -195,7 +195,8 @@ static void lock_notice(void *ctx)
 bool op_load(Op *op, bool need_vars)
 {
   Cli *cli = op->cli;
-  op->m = cfg_load_dir(op->a, ".", &cli->files, &op->d);
+  op->tree = cfg_load_tree(op->a, ".", &cli->files, &op->d);
+  op->m = op->tree->m;
   if (diag_has_errors(&op->d)) {
     op_flush_diags(op);
     return false;
@@ -387,7 +388,7 @@ bool op_engine(Op *op, PlMode mode)
     op_flush_diags(op);
     return false;
   }
-  op->e = eng_new(op->a, op->m, &op->cli->files, op->state, &eo, &op->d);
+  op->e = eng_new(op->a, op->tree, &op->cli->files, op->state, &eo, &op->d);
   if (!op->e) {
     op_flush_diags(op);
     return false;
