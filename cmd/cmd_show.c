@@ -168,8 +168,8 @@ static int run(Cli *cli, int argc, char **argv)
       diag_init(&cd, cli->arena);
       SrcFiles files;
       diag_files_init(&files, cli->arena);
-      CfgModule *m = cfg_load_dir(cli->arena, ".", &files, &cd);
-      jplan_plan(&b, p, m, schema_of, &sc);
+      CfgTree *t = cfg_load_tree(cli->arena, ".", &files, &cd);
+      jplan_plan(&b, p, t, schema_of, &sc);
     } else {
       RenderOpts ro = {cli->color, "cairn", 0, false};
       render_plan(&b, p, &ro);

@@ -1252,28 +1252,114 @@ static void w_depends_on(Ctx *c, const CfgTraversals *t)
   json_w_end_array(w);
 }
 
+/* "expressions": write_exprs rendered aside and kept only when it is not
+** {} (Go omits an empty map). */
+static void exprs_nonempty(Ctx *c, const HclBody *body,
+                           const ProvBlockSchema *s, const char *const *skip)
+{
+  Buf tmp;
+  buf_init(&tmp, c->a);
+  JsonW tw;
+  json_w_init(&tw, &tmp, JSON_W_UNKNOWN_NULL);
+  JsonW *saved = c->w;
+  c->w = &tw;
+  write_exprs(c, body, s, skip);
+  c->w = saved;
+  if (strcmp(buf_str(&tmp), "{}") != 0) {
+    json_w_keyz(c->w, "expressions");
+    json_w_raw(c->w, tmp.p, tmp.len);
+  }
+}
+
+/* ---- The configuration's provider map ---------------------------------- */
+
+/* One provider_config entry as Terraform's jsonconfig builds it: keyed by
+** "NAME[.ALIAS]" prefixed with "MODULE:" below the root.  An entry with a
+** parent key stands for a configuration its module inherits or is passed;
+** such entries are dropped from the output and resources that use them
+** point at the parent's key instead. */
+typedef struct PCfg {
+  const char *key;
+  const char *name;
+  const char *full_name;
+  const char *alias;
+  const char *version;
+  const char *module_address;   /* "" at the root */
+  const HclBody *body;          /* provider block, or NULL */
+  const char *parent_key;       /* "" when none */
+} PCfg;
+
+typedef struct PCfgs {
+  PCfg *v;
+  uint32_t n, cap;
+} PCfgs;
+
 static const char *fqn_of(Ctx *c, const CfgModule *m, const char *local)
 {
   const char *src = cfg_provider_source(m, local);
   Diags scratch;
   diag_init(&scratch, c->a);
-  const char *f = src ? prov_source_normalize(c->a, src, NULL, &scratch)
-                      : NULL;
+  const char *f = prov_source_normalize(c->a, src ? src : local, NULL,
+                                        &scratch);
   return f ? f : (src ? src : local);
 }
 
-typedef struct PEnt {
-  const char *key;
-  const char *name;
-  const char *alias;
-  const char *version;
-  const HclBody *body;
-  bool has_body;
-} PEnt;
-
-static int cmp_pent(const void *x, const void *y)
+/* The type of a fully-qualified source: its last segment. */
+static const char *fqn_type(const char *fqn)
 {
-  return strcmp(((const PEnt *)x)->key, ((const PEnt *)y)->key);
+  const char *s = strrchr(fqn, '/');
+  return s ? s + 1 : fqn;
+}
+
+static const char *opaque_key(Ctx *c, const char *provider, const char *mod)
+{
+  return mod[0] ? arena_printf(c->a, "%s:%s", mod, provider) : provider;
+}
+
+static const char *ref_str(Ctx *c, const CfgProviderRef *r)
+{
+  return r->alias ? arena_printf(c->a, "%s.%s", r->name, r->alias) : r->name;
+}
+
+static PCfg *pcs_find(PCfgs *p, const char *key)
+{
+  for (uint32_t i = 0; i < p->n; i++)
+    if (strcmp(p->v[i].key, key) == 0)
+      return &p->v[i];
+  return NULL;
+}
+
+/* Go's m[key] = e: replaces an existing entry. */
+static void pcs_set(Ctx *c, PCfgs *p, const PCfg *e)
+{
+  PCfg *old = pcs_find(p, e->key);
+  if (old) {
+    *old = *e;
+    return;
+  }
+  if (p->n == p->cap) {
+    uint32_t nc = p->cap ? p->cap * 2 : 8;
+    p->v = arena_grow(c->a, p->v, sizeof(PCfg), _Alignof(PCfg), p->cap, nc);
+    p->cap = nc;
+  }
+  p->v[p->n++] = *e;
+}
+
+/* findSourceProviderKey: follow parent keys up while the full name
+** matches; the last key reached is the configuration actually used. */
+static const char *find_source_key(PCfgs *p, const char *start,
+                                   const char *full_name)
+{
+  const char *found = "";
+  const char *key = start;
+  for (uint32_t guard = 0; key[0] && guard <= p->n; guard++) {
+    PCfg *e = pcs_find(p, key);
+    if (!e || strcmp(e->full_name, full_name) != 0)
+      break;
+    found = key;
+    key = e->parent_key;
+  }
+  return found;
 }
 
 static const char *required_version(const CfgModule *m, const char *local)
@@ -1284,95 +1370,255 @@ static const char *required_version(const CfgModule *m, const char *local)
   return NULL;
 }
 
-static void write_provider_configs(Ctx *c, const CfgModule *m)
+/* The providers a module needs by itself (ProviderRequirementsShallow):
+** required_providers, resources and provider blocks, deduplicated. */
+static uint32_t module_reqs(Ctx *c, const CfgModule *m, const char ***out)
 {
-  JsonW *w = c->w;
-  uint32_t cap = m->nproviders + m->nrequired_providers;
-  PEnt *p = ARENA_NEW(c->a, PEnt, cap + 1);
+  uint32_t cap = m->nrequired_providers + m->nresources + m->nproviders;
+  const char **v = ARENA_NEW(c->a, const char *, cap + 1);
   uint32_t n = 0;
+  for (uint32_t i = 0; i < cap; i++) {
+    const char *local;
+    if (i < m->nrequired_providers)
+      local = m->required_providers[i].local_name;
+    else if (i < m->nrequired_providers + m->nresources)
+      local = cfg_resource_provider_name(
+          &m->resources[i - m->nrequired_providers]);
+    else
+      local = m->providers[i - m->nrequired_providers - m->nresources].name;
+    const char *f = fqn_of(c, m, local);
+    bool dup = false;
+    for (uint32_t k = 0; k < n && !dup; k++)
+      dup = strcmp(v[k], f) == 0;
+    if (!dup)
+      v[n++] = f;
+  }
+  *out = v;
+  return n;
+}
+
+typedef struct NameIx {
+  const char *name;
+  uint32_t i;
+} NameIx;
+
+static int cmp_name_ix(const void *x, const void *y)
+{
+  return strcmp(((const NameIx *)x)->name, ((const NameIx *)y)->name);
+}
+
+/* Indexes of m's calls in name order (Go ranges over a map; only the
+** output order depends on it, and that is sorted by name). */
+static uint32_t *calls_sorted(Ctx *c, const CfgModule *m)
+{
+  NameIx *ni = ARENA_NEW(c->a, NameIx, m->ncalls + 1);
+  for (uint32_t i = 0; i < m->ncalls; i++)
+    ni[i] = (NameIx){m->calls[i].name, i};
+  qsort(ni, m->ncalls, sizeof(NameIx), cmp_name_ix);
+  uint32_t *ix = ARENA_NEW(c->a, uint32_t, m->ncalls + 1);
+  for (uint32_t i = 0; i < m->ncalls; i++)
+    ix[i] = ni[i].i;
+  return ix;
+}
+
+/* marshalProviderConfigs: t and, recursively, every module it calls. */
+static void collect_pcs(Ctx *c, const CfgTree *t, PCfgs *p, uint32_t depth)
+{
+  const CfgModule *m = t->m;
+  if (!m || depth > 256)
+    return;
+  const char *path = t->path ? t->path : "";
+  const char *ppath = t->parent && t->parent->path ? t->parent->path : "";
   for (uint32_t i = 0; i < m->nproviders; i++) {
     const CfgProvider *pr = &m->providers[i];
-    const char *key = pr->alias ? arena_printf(c->a, "%s.%s", pr->name,
-                                               pr->alias)
-                                : pr->name;
-    p[n++] = (PEnt){key, pr->name, pr->alias,
-                    required_version(m, pr->name), pr->body, true};
+    PCfg e = {opaque_key(c, pr->alias ? arena_printf(c->a, "%s.%s", pr->name,
+                                                     pr->alias)
+                                      : pr->name,
+                         path),
+              pr->name, fqn_of(c, m, pr->name), pr->alias,
+              required_version(m, pr->name), path, pr->body, ""};
+    pcs_set(c, p, &e);
   }
   for (uint32_t i = 0; i < m->nrequired_providers; i++) {
     const CfgRequiredProvider *rp = &m->required_providers[i];
-    bool exists = false;
-    for (uint32_t k = 0; k < n && !exists; k++)
-      exists = strcmp(p[k].key, rp->local_name) == 0;
-    if (!exists)
-      p[n++] = (PEnt){rp->local_name, rp->local_name, NULL, rp->version,
-                      NULL, false};
+    const char *key = opaque_key(c, rp->local_name, path);
+    if (pcs_find(p, key))
+      continue;
+    PCfg e = {key, rp->local_name, fqn_of(c, m, rp->local_name), NULL,
+              rp->version, path, NULL, ""};
+    if (t->parent)
+      e.parent_key = find_source_key(
+          p, opaque_key(c, rp->local_name, ppath), e.full_name);
+    pcs_set(c, p, &e);
   }
+  if (t->parent) {
+    /* Implicit inheritance of default configurations. */
+    const char **reqs;
+    uint32_t nreqs = module_reqs(c, m, &reqs);
+    for (uint32_t i = 0; i < nreqs; i++) {
+      const char *type = fqn_type(reqs[i]);
+      const char *key = opaque_key(c, type, path);
+      if (pcs_find(p, key))
+        continue;
+      PCfg e = {key, type, reqs[i], NULL, NULL, path, NULL, ""};
+      e.parent_key = find_source_key(p, opaque_key(c, type, ppath), reqs[i]);
+      pcs_set(c, p, &e);
+    }
+  }
+  uint32_t *ix = calls_sorted(c, m);
+  for (uint32_t k = 0; k < m->ncalls; k++) {
+    uint32_t i = ix[k];
+    const CfgTree *ch = t->children ? t->children[i] : NULL;
+    if (!ch || !ch->m)
+      continue;
+    const CfgModuleCall *mc = &m->calls[i];
+    for (uint32_t j = 0; j < mc->nproviders; j++) {
+      const char *in_child = ref_str(c, &mc->providers[j].in_child);
+      const char *in_parent = ref_str(c, &mc->providers[j].in_parent);
+      PCfg e = {opaque_key(c, in_child, ch->path), in_child,
+                fqn_of(c, ch->m, mc->providers[j].in_child.name), NULL, NULL,
+                ch->path, NULL, ""};
+      e.parent_key = find_source_key(p, opaque_key(c, in_parent, path),
+                                     e.full_name);
+      pcs_set(c, p, &e);
+    }
+    collect_pcs(c, ch, p, depth + 1);
+  }
+}
+
+static int cmp_pcfg(const void *x, const void *y)
+{
+  return strcmp(((const PCfg *)x)->key, ((const PCfg *)y)->key);
+}
+
+static void write_provider_configs(Ctx *c, PCfgs *p)
+{
+  JsonW *w = c->w;
+  PCfg *v = ARENA_NEW(c->a, PCfg, p->n + 1);
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < p->n; i++)
+    if (!p->v[i].parent_key[0])
+      v[n++] = p->v[i];
   if (n == 0)
     return;
-  qsort(p, n, sizeof(PEnt), cmp_pent);
+  qsort(v, n, sizeof(PCfg), cmp_pcfg);
   json_w_keyz(w, "provider_config");
   json_w_begin_object(w);
   for (uint32_t i = 0; i < n; i++) {
-    /* Go map: a repeated key keeps one entry. */
-    if (i > 0 && strcmp(p[i].key, p[i - 1].key) == 0)
-      continue;
-    json_w_keyz(w, p[i].key);
+    json_w_keyz(w, v[i].key);
     json_w_begin_object(w);
-    w_str_field(w, "name", p[i].name);
-    w_str_field(w, "full_name", fqn_of(c, m, p[i].name));
-    if (p[i].alias && p[i].alias[0])
-      w_str_field(w, "alias", p[i].alias);
-    if (p[i].version && p[i].version[0])
-      w_str_field(w, "version_constraint", p[i].version);
-    if (p[i].has_body && body_has_items(p[i].body)) {
-      json_w_keyz(w, "expressions");
+    w_str_field(w, "name", v[i].name);
+    w_str_field(w, "full_name", v[i].full_name);
+    if (v[i].alias && v[i].alias[0])
+      w_str_field(w, "alias", v[i].alias);
+    if (v[i].version && v[i].version[0])
+      w_str_field(w, "version_constraint", v[i].version);
+    if (v[i].module_address[0])
+      w_str_field(w, "module_address", v[i].module_address);
+    if (body_has_items(v[i].body)) {
       static const char *const meta[] = {"alias", "version", NULL};
-      write_exprs(c, p[i].body, NULL, meta);
+      exprs_nonempty(c, v[i].body, NULL, meta);
     }
     json_w_end_object(w);
   }
   json_w_end_object(w);
 }
 
+/* ---- The configuration's modules --------------------------------------- */
+
 static int cmp_cfgres(const void *x, const void *y)
 {
   return strcmp(((const char *const *)x)[0], ((const char *const *)y)[0]);
 }
 
-/* schema_version of a configured resource: taken from a planned change
-** of it (the plan knows the provider's schema version), else 0. */
-static uint64_t cfg_schema_version(Ctx *c, const Plan *p,
-                                   const CfgResource *r, const char *addr)
+/* Schema versions of the planned changes, by resource: (static module
+** path, mode, type, name). */
+typedef struct SVer {
+  const char *path;
+  const char *type;
+  const char *name;
+  int mode;
+  uint64_t version;
+} SVer;
+
+static int cmp_sver(const void *x, const void *y)
 {
-  (void)c;
-  if (!p || p->nchanges == 0)
-    return 0;
-  /* Changes are sorted by address (plan_sort): find the first one at or
-  ** after addr and look at the run that starts with it. */
-  size_t len = strlen(addr);
-  uint32_t lo = 0, hi = p->nchanges;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    const char *a = p->changes[mid].addr ? p->changes[mid].addr : "";
-    if (strcmp(a, addr) < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  for (uint32_t i = lo; i < p->nchanges; i++) {
-    const PlChange *ch = &p->changes[i];
-    const char *a = ch->addr ? ch->addr : "";
-    if (strncmp(a, addr, len) != 0)
-      break;
-    if ((a[len] == 0 || a[len] == '[') && (int)ch->mode == (int)r->mode)
-      return ch->schema_version;
-  }
-  return 0;
+  const SVer *a = x, *b = y;
+  int r = strcmp(a->path, b->path);
+  if (!r)
+    r = strcmp(a->type, b->type);
+  if (!r)
+    r = strcmp(a->name, b->name);
+  if (!r && a->mode != b->mode)
+    r = a->mode < b->mode ? -1 : 1;
+  return r;
 }
 
-static void write_cfg_resource(Ctx *c, const CfgModule *m,
-                               const CfgResource *r, const char *addr,
-                               const Plan *p)
+typedef struct CfgCtx {
+  PCfgs pcs;
+  SVer *sv;
+  uint32_t nsv;
+} CfgCtx;
+
+/* A module instance address without its instance keys:
+** module.a["x"].module.b[0] -> module.a.module.b. */
+static const char *static_path(Ctx *c, const char *m)
+{
+  if (!strchr(m, '['))
+    return m;
+  Buf b;
+  buf_init(&b, c->a);
+  int depth = 0;
+  bool in_str = false;
+  for (size_t i = 0; m[i]; i++) {
+    char ch = m[i];
+    if (in_str) {
+      if (ch == '\\' && m[i + 1])
+        i++;
+      else if (ch == '"')
+        in_str = false;
+    } else if (ch == '"' && depth > 0) {
+      in_str = true;
+    } else if (ch == '[') {
+      depth++;
+    } else if (ch == ']') {
+      if (depth > 0)
+        depth--;
+    } else if (depth == 0) {
+      buf_putc(&b, ch);
+    }
+  }
+  return buf_str(&b);
+}
+
+static void sver_build(Ctx *c, CfgCtx *cc, const Plan *p)
+{
+  cc->sv = ARENA_NEW(c->a, SVer, (p ? p->nchanges : 0) + 1);
+  cc->nsv = 0;
+  for (uint32_t i = 0; p && i < p->nchanges; i++) {
+    const PlChange *ch = &p->changes[i];
+    if (!ch->type || !ch->name)
+      continue;
+    cc->sv[cc->nsv++] = (SVer){static_path(c, ch->module ? ch->module : ""),
+                               ch->type, ch->name, (int)ch->mode,
+                               ch->schema_version};
+  }
+  qsort(cc->sv, cc->nsv, sizeof(SVer), cmp_sver);
+}
+
+/* schema_version of a configured resource: from a planned change of it
+** (the plan knows the provider's schema version), else 0. */
+static uint64_t cfg_schema_version(const CfgCtx *cc, const char *path,
+                                   StMode mode, const CfgResource *r)
+{
+  SVer key = {path, r->type, r->name, (int)mode, 0};
+  const SVer *f = bsearch(&key, cc->sv, cc->nsv, sizeof(SVer), cmp_sver);
+  return f ? f->version : 0;
+}
+
+static void write_cfg_resource(Ctx *c, CfgCtx *cc, const CfgModule *m,
+                               const char *path, const CfgResource *r,
+                               const char *addr)
 {
   JsonW *w = c->w;
   StMode mode = r->mode == CFG_DATA ? ST_DATA : ST_MANAGED;
@@ -1382,9 +1628,15 @@ static void write_cfg_resource(Ctx *c, const CfgModule *m,
   w_str_field(w, "mode", mode_name(mode));
   w_str_field(w, "type", r->type);
   w_str_field(w, "name", r->name);
-  const char *key = r->provider.alias
-                        ? arena_printf(c->a, "%s.%s", local, r->provider.alias)
-                        : local;
+  const char *key = opaque_key(
+      c, r->provider.alias ? arena_printf(c->a, "%s.%s", local,
+                                          r->provider.alias)
+                           : local,
+      path);
+  /* normalizeModuleProviderKeys */
+  const PCfg *pc = pcs_find(&cc->pcs, key);
+  if (pc && pc->parent_key[0] && pcs_find(&cc->pcs, pc->parent_key))
+    key = pc->parent_key;
   w_str_field(w, "provider_config_key", key);
   if (r->nprovisioners > 0) {
     json_w_keyz(w, "provisioners");
@@ -1400,27 +1652,16 @@ static void write_cfg_resource(Ctx *c, const CfgModule *m,
     }
     json_w_end_array(w);
   }
-  const ProvBlockSchema *s = schema_for(c, mode, fqn_of(c, m, local), r->type);
+  const char *fqn = fqn_of(c, m, local);
+  const ProvBlockSchema *s = schema_for(c, mode, fqn, r->type);
   if (body_has_items(r->body)) {
-    /* Go omits an empty map: render aside and keep it only if not {}. */
-    Buf tmp;
-    buf_init(&tmp, c->a);
-    JsonW tw;
-    json_w_init(&tw, &tmp, JSON_W_UNKNOWN_NULL);
-    JsonW *saved = c->w;
-    c->w = &tw;
     static const char *const meta[] = {"count", "for_each", "provider",
                                        "depends_on", "lifecycle",
                                        "provisioner", "connection", NULL};
-    write_exprs(c, r->body, s, meta);
-    c->w = saved;
-    if (strcmp(buf_str(&tmp), "{}") != 0) {
-      json_w_keyz(w, "expressions");
-      json_w_raw(w, tmp.p, tmp.len);
-    }
+    exprs_nonempty(c, r->body, s, meta);
   }
   json_w_keyz(w, "schema_version");
-  json_w_uint(w, cfg_schema_version(c, p, r, addr));
+  json_w_uint(w, cfg_schema_version(cc, path, mode, r));
   w_repetition(c, r->count, r->for_each);
   w_depends_on(c, &r->depends_on);
   json_w_end_object(w);
@@ -1432,10 +1673,54 @@ static int cmp_name(const void *x, const void *y)
                 **(const char *const *const *)y);
 }
 
-static void write_cfg_module(Ctx *c, const CfgModule *m, const Plan *p)
+static void write_cfg_module(Ctx *c, CfgCtx *cc, const CfgTree *t,
+                             uint32_t depth);
+
+/* One module_calls entry (marshalModuleCall). */
+static void write_module_call(Ctx *c, CfgCtx *cc, const CfgModuleCall *mc,
+                              const CfgTree *ch, uint32_t depth)
 {
   JsonW *w = c->w;
   json_w_begin_object(w);
+  if (!ch || !ch->m) {
+    /* Terraform writes an empty call for a module it could not load. */
+    json_w_keyz(w, "module");
+    json_w_begin_object(w);
+    json_w_end_object(w);
+    json_w_end_object(w);
+    return;
+  }
+  if (mc->source && mc->source[0])
+    w_str_field(w, "source", mc->source);
+  if (body_has_items(mc->body)) {
+    /* Only the child's declared variables count, as with a schema. */
+    const CfgModule *cm = ch->m;
+    ProvAttrSchema *as = ARENA_NEW(c->a, ProvAttrSchema, cm->nvariables + 1);
+    for (uint32_t i = 0; i < cm->nvariables; i++)
+      as[i].name = cm->variables[i].name;
+    ProvBlockSchema s = {as, cm->nvariables, NULL, 0, NULL, false, NULL};
+    exprs_nonempty(c, mc->body, &s, NULL);
+  }
+  w_repetition(c, mc->count, mc->for_each);
+  json_w_keyz(w, "module");
+  write_cfg_module(c, cc, ch, depth + 1);
+  if (mc->version && mc->version[0])
+    w_str_field(w, "version_constraint", mc->version);
+  w_depends_on(c, &mc->depends_on);
+  json_w_end_object(w);
+}
+
+static void write_cfg_module(Ctx *c, CfgCtx *cc, const CfgTree *t,
+                             uint32_t depth)
+{
+  JsonW *w = c->w;
+  const CfgModule *m = t->m;
+  const char *path = t->path ? t->path : "";
+  json_w_begin_object(w);
+  if (!m || depth > 256) {
+    json_w_end_object(w);
+    return;
+  }
   if (m->noutputs > 0) {
     const CfgOutput **o = ARENA_NEW(c->a, const CfgOutput *, m->noutputs);
     for (uint32_t i = 0; i < m->noutputs; i++)
@@ -1474,38 +1759,18 @@ static void write_cfg_module(Ctx *c, const CfgModule *m, const Plan *p)
     json_w_keyz(w, "resources");
     json_w_begin_array(w);
     for (uint32_t i = 0; i < m->nresources; i++)
-      write_cfg_resource(c, m, ra[i].r, ra[i].addr, p);
+      write_cfg_resource(c, cc, m, path, ra[i].r, ra[i].addr);
     json_w_end_array(w);
   }
   if (m->ncalls > 0) {
-    const CfgModuleCall **mc = ARENA_NEW(c->a, const CfgModuleCall *,
-                                         m->ncalls);
-    for (uint32_t i = 0; i < m->ncalls; i++)
-      mc[i] = &m->calls[i];
-    qsort(mc, m->ncalls, sizeof *mc, cmp_name);
+    uint32_t *ix = calls_sorted(c, m);
     json_w_keyz(w, "module_calls");
     json_w_begin_object(w);
-    for (uint32_t i = 0; i < m->ncalls; i++) {
-      json_w_keyz(w, mc[i]->name);
-      json_w_begin_object(w);
-      if (mc[i]->source && mc[i]->source[0])
-        w_str_field(w, "source", mc[i]->source);
-      if (body_has_items(mc[i]->body)) {
-        json_w_keyz(w, "expressions");
-        static const char *const meta[] = {"source", "version", "count",
-                                           "for_each", "depends_on",
-                                           "providers", NULL};
-        write_exprs(c, mc[i]->body, NULL, meta);
-      }
-      w_repetition(c, mc[i]->count, mc[i]->for_each);
-      /* The child module's own configuration is not part of CfgModule. */
-      json_w_keyz(w, "module");
-      json_w_begin_object(w);
-      json_w_end_object(w);
-      if (mc[i]->version && mc[i]->version[0])
-        w_str_field(w, "version_constraint", mc[i]->version);
-      w_depends_on(c, &mc[i]->depends_on);
-      json_w_end_object(w);
+    for (uint32_t k = 0; k < m->ncalls; k++) {
+      uint32_t i = ix[k];
+      json_w_keyz(w, m->calls[i].name);
+      write_module_call(c, cc, &m->calls[i],
+                        t->children ? t->children[i] : NULL, depth);
     }
     json_w_end_object(w);
   }
@@ -1537,17 +1802,21 @@ static void write_cfg_module(Ctx *c, const CfgModule *m, const Plan *p)
   json_w_end_object(w);
 }
 
-static void write_configuration(Ctx *c, const CfgModule *m, const Plan *p)
+static void write_configuration(Ctx *c, const CfgTree *t, const Plan *p)
 {
   JsonW *w = c->w;
   json_w_keyz(w, "configuration");
   json_w_begin_object(w);
-  if (m)
-    write_provider_configs(c, m);
-  json_w_keyz(w, "root_module");
-  if (m) {
-    write_cfg_module(c, m, p);
+  if (t && t->m) {
+    CfgCtx cc;
+    memset(&cc, 0, sizeof cc);
+    collect_pcs(c, t, &cc.pcs, 0);
+    sver_build(c, &cc, p);
+    write_provider_configs(c, &cc.pcs);
+    json_w_keyz(w, "root_module");
+    write_cfg_module(c, &cc, t, 0);
   } else {
+    json_w_keyz(w, "root_module");
     json_w_begin_object(w);
     json_w_end_object(w);
   }
@@ -1592,7 +1861,7 @@ static void write_variables(Ctx *c, const Plan *p, const CfgModule *m)
   json_w_end_object(w);
 }
 
-void jplan_plan(Buf *out, const Plan *p, const CfgModule *cfg,
+void jplan_plan(Buf *out, const Plan *p, const CfgTree *cfg,
                 JplanSchemaFn schema_of, void *sctx)
 {
   Arena a;
@@ -1602,7 +1871,7 @@ void jplan_plan(Buf *out, const Plan *p, const CfgModule *cfg,
   json_w_begin_object(&w);
   w_str_field(&w, "format_version", JPLAN_FORMAT_VERSION);
   w_str_field(&w, "terraform_version", CAIRN_VERSION);
-  write_variables(&c, p, cfg);
+  write_variables(&c, p, cfg ? cfg->m : NULL);
   write_planned_values(&c, p);
   /* Outside refresh-only mode, move-only drift shows in the changes. */
   write_changes(&c, "resource_drift", p->drift, p->ndrift,

@@ -43,9 +43,13 @@ typedef const ProvBlockSchema *(*JplanSchemaFn)(void *ctx, StMode mode,
                                                 const char *provider_fqn,
                                                 const char *type);
 
-/* `show -json PLANFILE`.  cfg is the root module (NULL: an empty
-** configuration section). */
-void jplan_plan(Buf *out, const Plan *p, const CfgModule *cfg,
+/* `show -json PLANFILE`.  cfg is the module tree (cfg_load_tree; NULL: an
+** empty configuration section): "configuration" holds every module call
+** with its module, and "provider_config" every provider configuration of
+** the tree keyed as Terraform does ("NAME[.ALIAS]", "module.a:NAME" below
+** the root; configurations a module inherits or is passed are left out
+** and its resources' provider_config_key names the one actually used). */
+void jplan_plan(Buf *out, const Plan *p, const CfgTree *cfg,
                 JplanSchemaFn schema_of, void *ctx);
 
 /* `show -json` of a state: {"format_version":"1.0","terraform_version":..,

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "json.h"
@@ -167,8 +168,11 @@ static void test_provider_fqn(void)
            "provider[\"unterminated");
 }
 
-/* Writes files into a fresh directory and loads it. */
-static CfgModule *load_cfg(const char *main_tf)
+/* Writes files into a fresh directory and loads its module tree: main_tf
+** at the top, each child_tf[i] (NULL-terminated) as CHILD_DIRS[i]/main.tf. */
+static const char *const CHILD_DIRS[] = {"m", "m/n", "o"};
+
+static CfgTree *load_tree(const char *main_tf, const char *const *child_tf)
 {
   char tmpl[] = "/tmp/cairn-jsonplan-XXXXXX";
   char *dir = mkdtemp(tmpl);
@@ -176,22 +180,46 @@ static CfgModule *load_cfg(const char *main_tf)
   if (!dir)
     return NULL;
   char path[256];
-  snprintf(path, sizeof path, "%s/main.tf", dir);
-  FILE *f = fopen(path, "w");
-  T_CHECK(f != NULL);
-  if (!f)
-    return NULL;
-  fputs(main_tf, f);
-  fclose(f);
+  uint32_t nchild = 0;
+  while (child_tf && child_tf[nchild] && nchild < 3)
+    nchild++;
+  for (uint32_t i = 0; i <= nchild; i++) {
+    if (i > 0) {
+      snprintf(path, sizeof path, "%s/%s", dir, CHILD_DIRS[i - 1]);
+      T_CHECK(mkdir(path, 0700) == 0);
+    }
+    if (i == 0)
+      snprintf(path, sizeof path, "%s/main.tf", dir);
+    else
+      snprintf(path, sizeof path, "%s/%s/main.tf", dir, CHILD_DIRS[i - 1]);
+    FILE *f = fopen(path, "w");
+    T_CHECK(f != NULL);
+    if (!f)
+      return NULL;
+    fputs(i == 0 ? main_tf : child_tf[i - 1], f);
+    fclose(f);
+  }
   SrcFiles fs;
   diag_files_init(&fs, &A);
   Diags d;
   diag_init(&d, &A);
-  CfgModule *m = cfg_load_dir(&A, arena_strdup(&A, dir), &fs, &d);
+  CfgTree *t = cfg_load_tree(&A, arena_strdup(&A, dir), &fs, &d);
   T_EQ_INT(d.errors, 0);
+  for (uint32_t i = nchild; i > 0; i--) {
+    snprintf(path, sizeof path, "%s/%s/main.tf", dir, CHILD_DIRS[i - 1]);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/%s", dir, CHILD_DIRS[i - 1]);
+    rmdir(path);
+  }
+  snprintf(path, sizeof path, "%s/main.tf", dir);
   unlink(path);
   rmdir(dir);
-  return m;
+  return t;
+}
+
+static CfgTree *load_cfg(const char *main_tf)
+{
+  return load_tree(main_tf, NULL);
 }
 
 static const char *MAIN_TF =
@@ -245,9 +273,20 @@ static const char *MAIN_TF =
   "  depends_on = [null_resource.a]\n"
   "}\n";
 
+static const char *const MAIN_CHILD[] = {
+  "variable \"in\" {}\n"
+  "variable \"unused\" {\n"
+  "  default = null\n"
+  "}\n"
+  "resource \"null_resource\" \"c\" {}\n"
+  "output \"out\" {\n"
+  "  value = var.in\n"
+  "}\n",
+  NULL};
+
 static void test_configuration(void)
 {
-  CfgModule *m = load_cfg(MAIN_TF);
+  CfgTree *m = load_tree(MAIN_TF, MAIN_CHILD);
   T_CHECK(m != NULL);
   if (!m)
     return;
@@ -301,7 +340,11 @@ static void test_configuration(void)
     "\"module_calls\":{\"m\":{\"source\":\"./m\",\"expressions\":{\"in\":{"
     "\"references\":[\"local.l[\\\"k\\\"].z\",\"local.l[\\\"k\\\"]\","
     "\"local.l\"]}},\"count_expression\":{\"constant_value\":1},"
-    "\"module\":{}}},"
+    "\"module\":{\"outputs\":{\"out\":{\"expression\":{\"references\":["
+    "\"var.in\"]}}},\"resources\":[{\"address\":\"null_resource.c\","
+    "\"mode\":\"managed\",\"type\":\"null_resource\",\"name\":\"c\","
+    "\"provider_config_key\":\"null\",\"schema_version\":0}],"
+    "\"variables\":{\"in\":{},\"unused\":{\"default\":null}}}}},"
     "\"variables\":{\"v\":{\"default\":\"d\",\"description\":\"a var\"},"
     "\"w\":{\"sensitive\":true}}}},"
     "\"applyable\":false,\"complete\":true,\"errored\":false}\n");
@@ -594,7 +637,7 @@ static void test_many_blocks(void)
   for (int i = 0; i < NB; i++)
     buf_printf(&src, "  rule { v = \"%d\" }\n", i);
   buf_puts(&src, "}\n");
-  CfgModule *m = load_cfg(buf_str(&src));
+  CfgTree *m = load_cfg(buf_str(&src));
   T_CHECK(m != NULL);
   if (!m)
     return;
@@ -625,6 +668,111 @@ static void test_many_blocks(void)
   T_CHECK(strstr(out, "\"schema_version\":3}]") != NULL);
 }
 
+/* Module calls carry their modules; provider_config lists the tree's
+** configurations keyed as Terraform does, dropping those a module inherits
+** or is passed, whose resources name the configuration used instead. */
+static void test_configuration_tree(void)
+{
+  static const char *const children[] = {
+    /* m */
+    "variable \"in\" {}\n"
+    "resource \"random_id\" \"r\" {\n"
+    "  byte_length = 2\n"
+    "}\n"
+    "module \"n\" {\n"
+    "  source = \"./n\"\n"
+    "}\n",
+    /* m/n */
+    "resource \"random_id\" \"deep\" {\n"
+    "  byte_length = 1\n"
+    "}\n"
+    "resource \"null_resource\" \"z\" {}\n",
+    /* o */
+    "provider \"null\" {}\n"
+    "resource \"null_resource\" \"o\" {}\n",
+    NULL};
+  CfgTree *t = load_tree(
+      "provider \"random\" {\n"
+      "  alias = \"alt\"\n"
+      "}\n"
+      "module \"a\" {\n"
+      "  source = \"./m\"\n"
+      "  in = \"x\"\n"
+      "  not_a_variable = 1\n"
+      "  providers = {\n"
+      "    random = random.alt\n"
+      "  }\n"
+      "}\n"
+      "module \"b\" {\n"
+      "  source = \"./o\"\n"
+      "  for_each = { k = 1 }\n"
+      "  depends_on = [module.a]\n"
+      "}\n",
+      children);
+  T_CHECK(t != NULL);
+  if (!t)
+    return;
+  PlChange cs[1];
+  cs[0] = mk_change("module.a.module.n.random_id.deep", "deep", st_nokey(),
+                    PL_CREATE);
+  cs[0].module = "module.a.module.n";
+  cs[0].type = "random_id";
+  cs[0].schema_version = 4;
+  Plan p;
+  memset(&p, 0, sizeof p);
+  p.arena = &A;
+  p.changes = cs;
+  p.nchanges = 1;
+  Buf b;
+  buf_init(&b, &A);
+  jplan_plan(&b, &p, t, NULL, NULL);
+  const char *s = buf_str(&b);
+  check_json_line(s);
+  const char *cfg = strstr(s, "\"configuration\":");
+  T_CHECK(cfg != NULL);
+  if (!cfg)
+    return;
+  T_EQ_STR(cfg,
+    "\"configuration\":{\"provider_config\":{"
+    "\"module.a.module.n:null\":{\"name\":\"null\",\"full_name\":"
+    "\"registry.terraform.io/hashicorp/null\",\"module_address\":"
+    "\"module.a.module.n\"},"
+    "\"module.b:null\":{\"name\":\"null\",\"full_name\":"
+    "\"registry.terraform.io/hashicorp/null\",\"module_address\":"
+    "\"module.b\"},"
+    "\"random.alt\":{\"name\":\"random\",\"full_name\":"
+    "\"registry.terraform.io/hashicorp/random\",\"alias\":\"alt\"}},"
+    "\"root_module\":{\"module_calls\":{"
+    "\"a\":{\"source\":\"./m\",\"expressions\":{\"in\":{"
+    "\"constant_value\":\"x\"}},\"module\":{\"resources\":[{"
+    "\"address\":\"random_id.r\",\"mode\":\"managed\",\"type\":"
+    "\"random_id\",\"name\":\"r\",\"provider_config_key\":\"random.alt\","
+    "\"expressions\":{\"byte_length\":{\"constant_value\":2}},"
+    "\"schema_version\":0}],"
+    "\"module_calls\":{\"n\":{\"source\":\"./n\",\"module\":{"
+    "\"resources\":[{\"address\":\"null_resource.z\",\"mode\":"
+    "\"managed\",\"type\":\"null_resource\",\"name\":\"z\","
+    "\"provider_config_key\":\"module.a.module.n:null\","
+    "\"schema_version\":0},"
+    "{\"address\":\"random_id.deep\",\"mode\":\"managed\",\"type\":"
+    "\"random_id\",\"name\":\"deep\",\"provider_config_key\":"
+    "\"random.alt\",\"expressions\":{\"byte_length\":{"
+    "\"constant_value\":1}},\"schema_version\":4}]}}},"
+    "\"variables\":{\"in\":{}}}},"
+    "\"b\":{\"source\":\"./o\",\"for_each_expression\":{"
+    "\"constant_value\":{\"k\":1}},\"module\":{\"resources\":[{"
+    "\"address\":\"null_resource.o\",\"mode\":\"managed\",\"type\":"
+    "\"null_resource\",\"name\":\"o\",\"provider_config_key\":"
+    "\"module.b:null\",\"schema_version\":0}]},\"depends_on\":"
+    "[\"module.a\"]}}}},"
+    "\"applyable\":false,\"complete\":false,\"errored\":false}\n");
+  /* No configuration at all: an empty root module. */
+  buf_init(&b, &A);
+  jplan_plan(&b, &p, NULL, NULL, NULL);
+  T_CHECK(strstr(buf_str(&b), "\"configuration\":{\"root_module\":{}}")
+          != NULL);
+}
+
 int main(void)
 {
   arena_init(&A, 0);
@@ -633,6 +781,7 @@ int main(void)
   T_RUN(test_state_values);
   T_RUN(test_provider_fqn);
   T_RUN(test_configuration);
+  T_RUN(test_configuration_tree);
   T_RUN(test_plan_changes);
   T_RUN(test_plan_prior_state_and_modules);
   T_RUN(test_refresh_only_drift_keeps_noop);
