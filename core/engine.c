@@ -26,6 +26,7 @@
 #include "decode.h"
 #include "eval.h"
 #include "json.h"
+#include "lifecycle.h"
 #include "objchange.h"
 #include "planfile.h"
 #include "pool.h"
@@ -124,6 +125,8 @@ typedef struct Node {
   const char *name;         /* for cycle messages */
   EMod *mod;                /* the module the node belongs to */
   const CfgResource *res;
+  const CfgResource *lc_res;  /* destroy mode: the still-configured block
+                                 whose prevent_destroy applies */
   const CfgLocal *local;
   const CfgOutput *out;
   const CfgVariable *var;   /* N_VAR */
@@ -1565,6 +1568,11 @@ static bool build_graph(Engine *e, const State *s, Diags *d)
         n->type = sr->type;
         n->rname = sr->name;
         n->mod = emod_find(e->root, static_path(e->a, sr->module));
+        if (destroy && n->mod)
+          n->lc_res = cfg_resource(n->mod->t->m,
+                                   sr->mode == ST_DATA ? CFG_DATA
+                                                       : CFG_MANAGED,
+                                   sr->type, sr->name);
         n->ps = state_slot(e, sr->provider, d);
         n->tschema = type_schema(n->ps, sr->mode, sr->type);
         map_put(&e->by_name, sa, v);
@@ -1649,6 +1657,11 @@ static bool build_graph(Engine *e, const State *s, Diags *d)
       expr_refs(e->a, &l, mod, n->out->expr);
       for (uint32_t i = 0; i < n->out->depends_on.n; i++)
         refs_add(e->a, &l, mod, &n->out->depends_on.items[i], 1);
+      for (uint32_t i = 0; i < n->out->preconditions.n; i++) {
+        expr_refs(e->a, &l, mod, n->out->preconditions.items[i].condition);
+        expr_refs(e->a, &l, mod,
+                  n->out->preconditions.items[i].error_message);
+      }
       break;
     case N_RESOURCE: {
       const CfgResource *r = n->res;
@@ -1662,6 +1675,16 @@ static bool build_graph(Engine *e, const State *s, Diags *d)
       }
       for (uint32_t i = 0; i < r->depends_on.n; i++)
         refs_add(e->a, &l, mod, &r->depends_on.items[i], 1);
+      for (uint32_t i = 0; i < r->nreplace_triggered_by; i++)
+        expr_refs(e->a, &l, mod, r->replace_triggered_by[i]);
+      for (uint32_t i = 0; i < r->preconditions.n; i++) {
+        expr_refs(e->a, &l, mod, r->preconditions.items[i].condition);
+        expr_refs(e->a, &l, mod, r->preconditions.items[i].error_message);
+      }
+      for (uint32_t i = 0; i < r->postconditions.n; i++) {
+        expr_refs(e->a, &l, mod, r->postconditions.items[i].condition);
+        expr_refs(e->a, &l, mod, r->postconditions.items[i].error_message);
+      }
       /* depends_on of the calls that lead here applies to everything
       ** inside (Terraform: module depends_on) */
       for (EMod *am = mod; am->parent; am = am->parent) {
@@ -2107,7 +2130,7 @@ static bool expand_call(Engine *e, Node *n, Arena *a, Diags *d)
   const EMod *pm = n->mod;
   const CfgModuleCall *mc = ch->t->call;
   bool destroy = e->o.mode == PL_MODE_DESTROY;
-  uint32_t *start = ARENA_NEW(e->a, uint32_t, pm->nmi + 1);
+  uint32_t *start = ARENA_NEW(a, uint32_t, pm->nmi + 1);
   MInst *all = NULL;
   uint32_t nall = 0, cap = 0;
   for (uint32_t p = 0; p < pm->nmi; p++) {
@@ -2129,7 +2152,7 @@ static bool expand_call(Engine *e, Node *n, Arena *a, Diags *d)
     }
     if (nall + nk > cap) {
       uint32_t nc = (nall + nk) * 2 + 4;
-      MInst *na = ARENA_NEW(e->a, MInst, nc);
+      MInst *na = ARENA_NEW(a, MInst, nc);
       if (nall)
         memcpy(na, all, sizeof(MInst) * nall);
       all = na;
@@ -2138,7 +2161,7 @@ static bool expand_call(Engine *e, Node *n, Arena *a, Diags *d)
     for (uint32_t i = 0; i < nk; i++) {
       MInst *mi = &all[nall++];
       Buf b;
-      buf_init(&b, e->a);
+      buf_init(&b, a);
       if (pm->mi[p].addr[0])
         buf_printf(&b, "%s.", pm->mi[p].addr);
       buf_printf(&b, "module.%s", mc->name);
@@ -2174,7 +2197,7 @@ static bool expand_call(Engine *e, Node *n, Arena *a, Diags *d)
   }
   if (diag_has_errors(d))
     return false;
-  ch->mi = all ? all : ARENA_NEW(e->a, MInst, 1);
+  ch->mi = all ? all : ARENA_NEW(a, MInst, 1);
   ch->nmi = nall;
   ch->child_start = start;
   return true;
@@ -2394,6 +2417,14 @@ static bool provider_plan(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
 static bool plan_delete(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
                         PlReason why)
 {
+  /* prevent_destroy holds while the block is in the configuration:
+  ** removed keys of a configured resource, and everything in destroy
+  ** mode (n->lc_res) */
+  const CfgResource *cr = n->res ? n->res : n->lc_res;
+  if (!in->deposed && lc_prevent_destroy_applies(cr, PL_DELETE)) {
+    lc_prevent_destroy_error(d, cr, in->addr);
+    return false;
+  }
   Value prior;
   if (!decode_obj(e, a, n, in, in->prior, &prior, d))
     return false;
@@ -2443,6 +2474,81 @@ static PlReason gone_reason(const Node *n, const Inst *in)
                             : PL_REASON_DELETE_EACH_KEY;
 }
 
+/* replace_triggered_by lookups (lifecycle.h): the planned change of an
+** instance / every instance of a resource.  The referenced nodes have
+** finished (the graph has edges to them), so their changes are final. */
+typedef struct TrigCtx {
+  Engine *e;
+  Arena *a;   /* the worker's arena */
+} TrigCtx;
+
+static Node *trig_node(Engine *e, Arena *a, const char *addr, bool instance)
+{
+  const char *ra = addr;
+  size_t n = strlen(addr);
+  if (instance && n && addr[n - 1] == ']') {
+    const char *lb = strrchr(addr, '[');
+    /* the key of the resource, not of a module: "x.y[0]" */
+    if (lb)
+      ra = arena_strndup(a, addr, (size_t)(lb - addr));
+  }
+  uint32_t v;
+  const char *sp = static_path(a, ra);
+  if (!map_get(&e->by_name, sp, &v) || e->nodes[v].kind != N_RESOURCE)
+    return NULL;
+  return &e->nodes[v];
+}
+
+static const PlChange *trig_change_of(void *ctx, const char *addr)
+{
+  TrigCtx *tc = ctx;
+  Node *t = trig_node(tc->e, tc->a, addr, true);
+  if (!t)
+    return NULL;
+  for (uint32_t i = 0; i < t->ninst; i++)
+    if (!t->inst[i].deposed && strcmp(t->inst[i].addr, addr) == 0)
+      return t->inst[i].change;
+  return NULL;
+}
+
+static uint32_t trig_changes_of(void *ctx, const char *raddr,
+                                const PlChange *const **out)
+{
+  TrigCtx *tc = ctx;
+  Node *t = trig_node(tc->e, tc->a, raddr, false);
+  *out = NULL;
+  if (!t)
+    return 0;
+  const PlChange **v = ARENA_NEW(tc->a, const PlChange *, t->ninst + 1);
+  size_t pl = strlen(raddr);
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < t->ninst; i++) {
+    const Inst *in = &t->inst[i];
+    if (in->deposed || !in->change || strncmp(in->addr, raddr, pl) != 0 ||
+        (in->addr[pl] != '\0' && in->addr[pl] != '['))
+      continue;
+    v[k++] = in->change;
+  }
+  *out = v;
+  return k;
+}
+
+/* Postconditions with self = the planned (or new) object. */
+static bool check_post(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
+                       Value self, LcRuleKind kind)
+{
+  Scope sc;
+  EvalCtx ctx;
+  inst_scope(&ctx, &sc, e, n, in, a, d);
+  EvalVar *sv = ARENA_NEW(a, EvalVar, 1);
+  sv->name = "self";
+  sv->val = self;
+  ctx.vars = sv;
+  ctx.nvars = 1;
+  return lc_check_rules_ex(&ctx, &n->res->postconditions, kind, in->addr,
+                           e->o.mode == PL_MODE_REFRESH_ONLY, d);
+}
+
 static bool plan_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
 {
   if (in->deposed)
@@ -2467,12 +2573,31 @@ static bool plan_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
         tainted = false;
     }
   }
+  const CfgResource *r = n->res;
+  Scope sc;
+  EvalCtx ctx;
+  inst_scope(&ctx, &sc, e, n, in, a, d);
+  bool refresh_only = e->o.mode == PL_MODE_REFRESH_ONLY;
+  if (r->preconditions.n &&
+      !lc_check_rules_ex(&ctx, &r->preconditions, LC_RESOURCE_PRECONDITION,
+                         in->addr, refresh_only, d))
+    return false;
   Value config;
   if (!eval_config(e, n, in, a, d, &config))
     return false;
-  if (e->o.mode == PL_MODE_REFRESH_ONLY) {
+  if (refresh_only) {
     in->value = val_is_null(prior) ? config : prior;
     return true;
+  }
+  if (!val_is_null(prior) && (r->ignore_all_changes || r->ignore_changes.n))
+    config = lc_ignore_changes(a, config, prior, r, b);
+  bool triggered = false;
+  if (r->nreplace_triggered_by) {
+    TrigCtx tc = {e, a};
+    LcTriggerEnv env = {in->module, n->mod->t->m, trig_change_of,
+                        trig_changes_of, &tc};
+    if (!lc_replace_triggered(&ctx, r, &env, &triggered, d))
+      return false;
   }
   {
     ProvCall c = {a, d, NULL};
@@ -2493,7 +2618,10 @@ static bool plan_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
     act = PL_CREATE;
   } else {
     bool repl = false;
-    if (tainted) {
+    if (triggered) {
+      repl = true;
+      why = PL_REASON_REPLACE_BY_TRIGGERS;
+    } else if (tainted) {
       repl = true;
       why = PL_REASON_REPLACE_BECAUSE_TAINTED;
     } else if (replace_requested(e, in)) {
@@ -2529,8 +2657,15 @@ static bool plan_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
       act = PL_UPDATE;
     }
   }
+  if (lc_prevent_destroy_applies(r, act)) {
+    lc_prevent_destroy_error(d, r, in->addr);
+    return false;
+  }
   Value after = prov_mark_sensitive(a, b, planned);
   after = copy_marks(a, after, config);
+  if (r->postconditions.n &&
+      !check_post(e, n, in, a, d, after, LC_RESOURCE_POSTCONDITION))
+    return false;
   PlChange *c = new_change(a, e, n, in, act, why, prior, after);
   c->replace_paths = rp;
   c->nreplace_paths = nrp;
@@ -2606,6 +2741,15 @@ static bool plan_data(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
     in->new_obj = NULL;
     return true;
   }
+  if (n->res->preconditions.n) {
+    Scope sc;
+    EvalCtx ctx;
+    inst_scope(&ctx, &sc, e, n, in, a, d);
+    if (!lc_check_rules_ex(&ctx, &n->res->preconditions,
+                           LC_RESOURCE_PRECONDITION, in->addr,
+                           e->o.mode == PL_MODE_REFRESH_ONLY, d))
+      return false;
+  }
   Value config;
   if (!eval_config(e, n, in, a, d, &config))
     return false;
@@ -2625,6 +2769,9 @@ static bool plan_data(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
   }
   Value v;
   if (!read_data(e, n, in, a, d, config, &v))
+    return false;
+  if (n->res->postconditions.n &&
+      !check_post(e, n, in, a, d, v, LC_RESOURCE_POSTCONDITION))
     return false;
   in->value = v;
   in->refreshed = true;
@@ -2800,6 +2947,16 @@ static bool provider_apply(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
   return !failed;
 }
 
+/* Postconditions after apply, with self = the new object: a failure is
+** an error for this instance (its dependents are skipped); the object is
+** already recorded, as Terraform keeps it. */
+static bool apply_post(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
+{
+  if (!n->res || !n->res->postconditions.n)
+    return true;
+  return check_post(e, n, in, a, d, in->value, LC_RESOURCE_POSTCONDITION);
+}
+
 static bool apply_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
 {
   const ProvBlockSchema *b = n->tschema->schema.block;
@@ -2825,6 +2982,9 @@ static bool apply_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
     return false;
   bool replace = pc->action == PL_DELETE_THEN_CREATE ||
                  pc->action == PL_CREATE_THEN_DELETE;
+  if (!replace && in->prior && n->res &&
+      (n->res->ignore_all_changes || n->res->ignore_changes.n))
+    config = lc_ignore_changes(a, config, prior, n->res, b);
   Value plan_prior = replace ? prov_null_object(a, b) : prior;
   ProvPlanResp rs;
   if (!provider_plan(e, n, in, a, d, plan_prior, config,
@@ -2859,10 +3019,12 @@ static bool apply_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
   switch (pc->action) {
   case PL_CREATE:
     return provider_apply(e, n, in, a, d, PL_CREATE, prov_null_object(a, b),
-                          planned, config, rs.planned_private, NULL, pc);
+                          planned, config, rs.planned_private, NULL, pc) &&
+           apply_post(e, n, in, a, d);
   case PL_UPDATE:
     return provider_apply(e, n, in, a, d, PL_UPDATE, prior, planned, config,
-                          rs.planned_private, NULL, pc);
+                          rs.planned_private, NULL, pc) &&
+           apply_post(e, n, in, a, d);
   case PL_DELETE_THEN_CREATE:
     /* the delete half ran in the resource's N_DESTROY node */
     if (in->prior &&
@@ -2871,7 +3033,8 @@ static bool apply_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
                         NULL, pc))
       return false;
     return provider_apply(e, n, in, a, d, PL_CREATE, prov_null_object(a, b),
-                          planned, config, rs.planned_private, NULL, pc);
+                          planned, config, rs.planned_private, NULL, pc) &&
+           apply_post(e, n, in, a, d);
   case PL_CREATE_THEN_DELETE: {
     char dkey[9];
     StResource *sr = state_res(e, n, in);
@@ -2894,7 +3057,8 @@ static bool apply_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
     ** dependents have been updated to the new object */
     e->dkeys[pc - e->plan->changes] = arena_strdup(a, dkey);
     return provider_apply(e, n, in, a, d, PL_CREATE, prov_null_object(a, b),
-                          planned, config, rs.planned_private, NULL, pc);
+                          planned, config, rs.planned_private, NULL, pc) &&
+           apply_post(e, n, in, a, d);
   }
   default:
     return true;
@@ -2959,6 +3123,9 @@ static bool apply_data(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
     Value v;
     if (!read_data(e, n, in, a, d, config, &v))
       return false;
+    if (n->res->postconditions.n &&
+        !check_post(e, n, in, a, d, v, LC_RESOURCE_POSTCONDITION))
+      return false;
     StObject *o = make_obj(e, a, n, v, (ProvBytes){0}, config, d);
     if (!o)
       return false;
@@ -3013,16 +3180,18 @@ static bool visit_provider(Engine *e, Node *n, Arena *a, Diags *d)
   return !diag_has_errors(d);
 }
 
-static Value *node_vals(Engine *e, Node *n)
+/* Workers allocate from their own arena (a), never from e->a, which the
+** owner thread uses concurrently (aggregate). */
+static Value *node_vals(Arena *a, Node *n)
 {
   uint32_t k = n->mod->nmi;
-  n->vals = ARENA_NEW(e->a, Value, k ? k : 1);
+  n->vals = ARENA_NEW(a, Value, k ? k : 1);
   return n->vals;
 }
 
 static bool visit_local(Engine *e, Node *n, Arena *a, Diags *d)
 {
-  Value *vals = node_vals(e, n);
+  Value *vals = node_vals(a, n);
   for (uint32_t m = 0; m < n->mod->nmi; m++) {
     Scope sc;
     EvalCtx ctx;
@@ -3043,7 +3212,7 @@ static bool visit_var(Engine *e, Node *n, Arena *a, Diags *d)
   const CfgModuleCall *mc = mod->t->call;
   const HclAttribute *at = mc->body ? hcl_body_attr(mc->body, cv->name)
                                     : NULL;
-  Value *vals = node_vals(e, n);
+  Value *vals = node_vals(a, n);
   for (uint32_t m = 0; m < mod->nmi; m++) {
     const MInst *mi = &mod->mi[m];
     Value v = cv->has_default ? cv->default_val : val_null(cv->type);
@@ -3086,11 +3255,16 @@ static bool visit_var(Engine *e, Node *n, Arena *a, Diags *d)
 
 static bool visit_output(Engine *e, Node *n, Arena *a, Diags *d)
 {
-  Value *vals = node_vals(e, n);
+  Value *vals = node_vals(a, n);
   for (uint32_t m = 0; m < n->mod->nmi; m++) {
     Scope sc;
     EvalCtx ctx;
     scope_ctx(&ctx, &sc, e, n, n->mod, m, &n->mod->mi[m].rep, a, d);
+    if (n->out->preconditions.n &&
+        !lc_check_rules_ex(&ctx, &n->out->preconditions,
+                           LC_OUTPUT_PRECONDITION, n->name,
+                           e->o.mode == PL_MODE_REFRESH_ONLY, d))
+      return false;
     if (!eval_expr(&ctx, n->out->expr, &vals[m]))
       return false;
     if (val_has_sensitive(vals[m]) && !n->out->sensitive)
@@ -3421,6 +3595,15 @@ static void prepare_module(Engine *e, const CfgTree *t, Diags *d)
     return;
   VldCtx vc = {e, t};
   vld_module_ex(e->a, m, vld_schema, vld_types, &vc, d);
+  for (uint32_t i = 0; i < m->nresources; i++) {
+    const CfgResource *r = &m->resources[i];
+    if (r->mode != CFG_MANAGED)
+      continue;
+    const ProvBlockSchema *b = vld_schema(&vc, r->mode, r);
+    if (b && b != VLD_SCHEMA_SKIP)
+      lc_check_ignore_changes(e->a, r, b, d);
+    lc_check_replace_triggers(r, d);
+  }
   for (uint32_t i = 0; i < m->ncalls; i++)
     if (t->children[i])
       prepare_module(e, t->children[i], d);
