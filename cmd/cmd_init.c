@@ -2,8 +2,17 @@
 ** cmd_init.c: `cairn init`: resolve the configuration's providers, fetch
 ** the schemas of remote ones, record them in the lock file and cache.
 **
-** Providers: every required_providers entry of the root module, every
-** provider block, and every provider a resource implies.  Each is opened
+** Modules: the module tree is loaded from local paths (cfg_load_tree; a
+** registry or VCS source is the loader's "Module source not supported"
+** error, since cairn runs offline).  Each module is listed as Terraform's
+** installer does ("- net.sub in modules/net/sub", depth first, calls by
+** name) and recorded in .terraform/modules/modules.json (Terraform's
+** manifest: Key, Source, Dir per module; the root has Key "" and Dir
+** "."), so tools that read the manifest find local modules where they are.
+**
+** Providers: every required_providers entry, every provider block, and
+** every provider a resource implies, in every module of the tree (each
+** module maps local names through its own required_providers).  Each is opened
 ** through net/provreg (a built-in, or an HTTPS endpoint of the host
 ** configuration); remote ones answer GetProviderSchema, whose canonical
 ** JSON is hashed (sha256) and cached in .terraform/providers/ADDR/
@@ -304,6 +313,163 @@ static const char *short_addr(const char *addr)
   return addr;
 }
 
+/* One module of the tree for the installer's lines and the manifest. */
+typedef struct ModRec {
+  const char *key;         /* "net.sub" ("" for the root) */
+  const char *source;      /* as the call normalises it ("./modules/net") */
+  const char *dir;         /* relative to the root ("modules/net/sub") */
+} ModRec;
+
+typedef struct ModRecs {
+  ModRec *v;
+  uint32_t n, cap;
+} ModRecs;
+
+/* Terraform's ModuleSourceLocal: path.Clean of the source with "./" kept
+** in front of paths that do not start with "../". */
+static const char *clean_local_source(Arena *a, const char *src)
+{
+  size_t n = strlen(src);
+  const char **seg = ARENA_NEW(a, const char *, n + 1);
+  size_t *len = ARENA_NEW(a, size_t, n + 1);
+  uint32_t ns = 0, up = 0;
+  for (const char *p = src; *p;) {
+    while (*p == '/')
+      p++;
+    const char *q = p;
+    while (*q && *q != '/')
+      q++;
+    size_t l = (size_t)(q - p);
+    if (l == 2 && p[0] == '.' && p[1] == '.') {
+      if (ns > up)
+        ns--;
+      else {
+        seg[ns] = p;
+        len[ns++] = l;
+        up++;
+      }
+    } else if (l > 0 && !(l == 1 && p[0] == '.')) {
+      seg[ns] = p;
+      len[ns++] = l;
+    }
+    p = q;
+  }
+  Buf b;
+  buf_init(&b, a);
+  for (uint32_t i = 0; i < ns; i++) {
+    if (i)
+      buf_putc(&b, '/');
+    buf_put(&b, seg[i], len[i]);
+  }
+  if (b.len == 0)
+    buf_putc(&b, '.');
+  const char *c = buf_str(&b);
+  return strncmp(c, "../", 3) == 0 || strcmp(c, "..") == 0
+             ? c
+             : arena_printf(a, "./%s", strcmp(c, ".") == 0 ? "" : c);
+}
+
+static void modrec_add(Arena *a, ModRecs *r, const char *key,
+                       const char *source, const char *dir)
+{
+  if (r->n == r->cap) {
+    uint32_t nc = r->cap ? r->cap * 2 : 8;
+    r->v = arena_grow(a, r->v, sizeof(ModRec), _Alignof(ModRec), r->cap, nc);
+    r->cap = nc;
+  }
+  r->v[r->n++] = (ModRec){key, source, dir};
+}
+
+static int cmp_call_name(const void *x, const void *y)
+{
+  const CfgTree *a = *(const CfgTree *const *)x;
+  const CfgTree *b = *(const CfgTree *const *)y;
+  return strcmp(a->call->name, b->call->name);
+}
+
+/* Depth first, calls in name order (Terraform's BuildConfig walk). */
+static void collect_mods(Arena *a, const CfgTree *t, const char *key,
+                         ModRecs *r)
+{
+  uint32_t n = 0;
+  const CfgTree **kids = ARENA_NEW(a, const CfgTree *, t->m->ncalls + 1);
+  for (uint32_t i = 0; i < t->m->ncalls; i++)
+    if (t->children && t->children[i] && t->children[i]->m)
+      kids[n++] = t->children[i];
+  qsort(kids, n, sizeof *kids, cmp_call_name);
+  for (uint32_t i = 0; i < n; i++) {
+    const CfgTree *ch = kids[i];
+    const char *k = key[0] ? arena_printf(a, "%s.%s", key, ch->call->name)
+                           : ch->call->name;
+    modrec_add(a, r, k, clean_local_source(a, ch->call->source), ch->m->dir);
+    collect_mods(a, ch, k, r);
+  }
+}
+
+static int cmp_modrec(const void *x, const void *y)
+{
+  return strcmp(((const ModRec *)x)->key, ((const ModRec *)y)->key);
+}
+
+/* .terraform/modules/modules.json as Terraform's modsdir writes it: one
+** line of compact JSON, records sorted by key, no trailing newline. */
+static bool write_manifest(Arena *a, const ModRecs *mods, Diags *d)
+{
+  ModRec *v = ARENA_NEW(a, ModRec, mods->n + 1);
+  v[0] = (ModRec){"", "", "."};
+  for (uint32_t i = 0; i < mods->n; i++)
+    v[i + 1] = mods->v[i];
+  qsort(v, mods->n + 1, sizeof(ModRec), cmp_modrec);
+  Buf b;
+  buf_init(&b, a);
+  JsonW w;
+  json_w_init(&w, &b, 0);
+  json_w_begin_object(&w);
+  json_w_keyz(&w, "Modules");
+  json_w_begin_array(&w);
+  for (uint32_t i = 0; i <= mods->n; i++) {
+    json_w_begin_object(&w);
+    json_w_keyz(&w, "Key");
+    json_w_stringz(&w, v[i].key);
+    json_w_keyz(&w, "Source");
+    json_w_stringz(&w, v[i].source);
+    json_w_keyz(&w, "Dir");
+    json_w_stringz(&w, v[i].dir);
+    json_w_end_object(&w);
+  }
+  json_w_end_array(&w);
+  json_w_end_object(&w);
+  const char *dir = ".terraform/modules";
+  const char *file = ".terraform/modules/modules.json";
+  const char *tmp = ".terraform/modules/modules.json.tmp";
+  FILE *f = mkdirs(a, dir) ? fopen(tmp, "w") : NULL;
+  if (!f || fwrite(b.p, 1, b.len, f) != b.len || fclose(f) != 0 ||
+      rename(tmp, file) != 0) {
+    diag_error(d, NULL, "Failed to update module manifest",
+               "Unable to write the module manifest file %s: %s", file,
+               strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+/* Every provider module m needs, mapped through m's own names. */
+static void need_module(Arena *a, const CfgModule *m, Need **need,
+                        uint32_t *nneed, uint32_t *capneed, Diags *d)
+{
+  for (uint32_t i = 0; i < m->nrequired_providers; i++)
+    need_add(a, need, nneed, capneed, m->required_providers[i].source,
+             &m->required_providers[i].range, d);
+  for (uint32_t i = 0; i < m->nproviders; i++)
+    need_add(a, need, nneed, capneed,
+             source_of(a, m, m->providers[i].name),
+             &m->providers[i].range, d);
+  for (uint32_t i = 0; i < m->nresources; i++)
+    need_add(a, need, nneed, capneed,
+             source_of(a, m, cfg_resource_provider_name(&m->resources[i])),
+             &m->resources[i].range, d);
+}
+
 static int run(Cli *cli, int argc, char **argv)
 {
   Arena *a = cli->arena;
@@ -345,32 +511,41 @@ static int run(Cli *cli, int argc, char **argv)
   }
   bool readonly = lockfile != NULL;
 
-  CfgModule *m = cfg_load_dir(a, ".", &cli->files, &d);
+  CfgTree *tree = cfg_load_tree(a, ".", &cli->files, &d);
+  const CfgModule *m = tree->m;
+  bool has_calls = m->ncalls > 0;
+  if (diag_has_errors(&d) && !has_calls) {
+    cli_diags(cli, &d);
+    return 1;
+  }
+  cli_out(cli, "\nInitializing the backend...\n");
+  if (has_calls && get) {
+    /* Local modules are used where they are: "installing" one is listing
+    ** it and recording it in the manifest. */
+    cli_out(cli, "Initializing modules...\n");
+    ModRecs mods = {0};
+    collect_mods(a, tree, "", &mods);
+    for (uint32_t i = 0; i < mods.n; i++)
+      cli_out(cli, "- %s in %s\n", mods.v[i].key, mods.v[i].dir);
+    write_manifest(a, &mods, &d);
+  }
   if (diag_has_errors(&d)) {
     cli_diags(cli, &d);
     return 1;
   }
   Need *need = NULL;
   uint32_t nneed = 0, capneed = 0;
-  for (uint32_t i = 0; i < m->nrequired_providers; i++)
-    need_add(a, &need, &nneed, &capneed, m->required_providers[i].source,
-             &m->required_providers[i].range, &d);
-  for (uint32_t i = 0; i < m->nproviders; i++)
-    need_add(a, &need, &nneed, &capneed,
-             source_of(a, m, m->providers[i].name),
-             &m->providers[i].range, &d);
-  for (uint32_t i = 0; i < m->nresources; i++)
-    need_add(a, &need, &nneed, &capneed,
-             source_of(a, m, cfg_resource_provider_name(&m->resources[i])),
-             &m->resources[i].range, &d);
+  const CfgModule **all;
+  uint32_t nall;
+  cfg_tree_modules(a, tree, &all, &nall);
+  for (uint32_t i = 0; i < nall; i++)
+    need_module(a, all[i], &need, &nneed, &capneed, &d);
   if (nneed)
     qsort(need, nneed, sizeof *need, cmp_need);
   if (diag_has_errors(&d)) {
     cli_diags(cli, &d);
     return 1;
   }
-
-  cli_out(cli, "\nInitializing the backend...\n");
   ProvReg reg;
   bool reg_ok = preg_init(&reg, a, config, &d);
   reg.fetch = true;   /* check the live server, not the cache */
@@ -533,14 +708,17 @@ const CmdEntry cmd_init = {
     "init",
     "Prepare your working directory for other commands",
     "Usage: cairn [global options] init [options]\n\n"
-    "  Initialize a new or existing cairn working directory: resolve every\n"
-    "  provider the configuration needs to a built-in provider or to an\n"
+    "  Initialize a new or existing cairn working directory: list the local\n"
+    "  modules the configuration calls (.terraform/modules/modules.json),\n"
+    "  resolve every provider the configuration and its modules need to a\n"
+    "  built-in provider or to an\n"
     "  HTTPS endpoint of the host configuration (cairn.ini), fetch the\n"
     "  schemas of remote providers, record them in .terraform.lock.hcl and\n"
     "  cache them under .terraform/providers/.\n\n"
     "Options:\n\n"
     "  -config=FILE        Host configuration file (default: $CAIRN_CONFIG,\n"
     "                      ~/.config/cairn/cairn.ini, /etc/cairn/cairn.ini).\n\n"
+    "  -get=false          Do not list modules or write their manifest.\n\n"
     "  -upgrade            Accept a changed endpoint identity (server\n"
     "                      public key) recorded in the lock file.\n\n"
     "  -lockfile=readonly  Fail instead of changing the lock file.\n\n"
