@@ -277,6 +277,32 @@ static void go_duration(Buf *b, double secs)
     buf_printf(b, "%lds", s);
 }
 
+/* refresh_start for the instance ev names (the event carries its address
+** only: no planned change exists yet while refreshing). */
+static void json_refresh(Op *op, const EngEvent *ev)
+{
+  Arena a;
+  arena_init(&a, 4096);
+  Diags d;
+  diag_init(&d, &a);
+  StAddr sa;
+  if (st_parse_addr(&a, ev->addr, &sa, &d) && sa.kind != ST_ADDR_MODULE) {
+    StResource r;
+    memset(&r, 0, sizeof r);
+    r.module = sa.module;
+    r.mode = sa.mode;
+    r.type = sa.type;
+    r.name = sa.name;
+    Buf ra;
+    buf_init(&ra, &a);
+    st_format_resource(&ra, sa.module, sa.mode, sa.type, sa.name);
+    r.addr = buf_str(&ra);
+    StKey key = sa.kind == ST_ADDR_INSTANCE ? sa.key : st_nokey();
+    jui_refresh_start(&op->ui, &r, key, ev->id_key, ev->id_value);
+  }
+  arena_release(&a);
+}
+
 static void on_event(void *ctx, const EngEvent *ev)
 {
   Op *op = ctx;
@@ -291,6 +317,12 @@ static void on_event(void *ctx, const EngEvent *ev)
       op->destroyed++;
   }
   if (op->json) {
+    if (ev->kind == ENG_EV_REFRESH_START) {
+      json_refresh(op, ev);
+      cli_out_buf(op->cli, &op->uibuf);
+      buf_clear(&op->uibuf);
+      return;
+    }
     if (!ev->change)
       return;
     PlChange c = *ev->change;

@@ -20,5 +20,23 @@
   {"@level":"info","@message":"Outputs: 1","@module":"terraform.ui","@timestamp":"T","outputs":{"out":{"sensitive":false,"type":"string","value":"x"}},"type":"outputs"}
   $ cairn plan -json -detailed-exitcode | grep -o '"type":"[a-z_]*"'
   "type":"version"
+  "type":"refresh_start"
   "type":"change_summary"
   "type":"outputs"
+
+Refreshing the prior objects during a plan streams refresh_start, with
+the object's id in the message and the hook (Terraform's PreRefresh hook);
+resource keys appear in the address.
+
+  $ cat >> main.tf <<'TF'
+  > resource "terraform_data" "n" {
+  >   count = 2
+  >   input = count.index
+  > }
+  > TF
+  $ cairn apply -json -auto-approve > /dev/null; echo "exit $?"
+  exit 0
+  $ cairn plan -json | grep '"refresh_' | sed -E 's/"@timestamp":"[^"]*"/"@timestamp":"T"/; s/[0-9a-f]{8}-[0-9a-f-]{27}/ID/g'
+  {"@level":"info","@message":"terraform_data.a: Refreshing state... [id=ID]","@module":"terraform.ui","@timestamp":"T","hook":{"resource":{"addr":"terraform_data.a","module":"","resource":"terraform_data.a","implied_provider":"terraform","resource_type":"terraform_data","resource_name":"a","resource_key":null},"id_key":"id","id_value":"ID"},"type":"refresh_start"}
+  {"@level":"info","@message":"terraform_data.n[0]: Refreshing state... [id=ID]","@module":"terraform.ui","@timestamp":"T","hook":{"resource":{"addr":"terraform_data.n[0]","module":"","resource":"terraform_data.n[0]","implied_provider":"terraform","resource_type":"terraform_data","resource_name":"n","resource_key":0},"id_key":"id","id_value":"ID"},"type":"refresh_start"}
+  {"@level":"info","@message":"terraform_data.n[1]: Refreshing state... [id=ID]","@module":"terraform.ui","@timestamp":"T","hook":{"resource":{"addr":"terraform_data.n[1]","module":"","resource":"terraform_data.n[1]","implied_provider":"terraform","resource_type":"terraform_data","resource_name":"n","resource_key":1},"id_key":"id","id_value":"ID"},"type":"refresh_start"}
