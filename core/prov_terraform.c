@@ -354,13 +354,15 @@ static void read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
     return;
   Value wsv = prov_get(d, "workspace");
   const char *ws = val_is_null(wsv) ? "default" : wsv.u.s;
+  /* As the local backend: path names the default workspace's state
+  ** only; another workspace's state is always
+  ** <workspace_dir>/<name>/terraform.tfstate. */
   const char *file;
   if (strcmp(ws, "default") == 0)
     file = path ? path : "terraform.tfstate";
   else
-    file = arena_printf(a, "%s/%s/%s",
-                        wsdir ? wsdir : "terraform.tfstate.d", ws,
-                        path ? path : "terraform.tfstate");
+    file = arena_printf(a, "%s/%s/terraform.tfstate",
+                        wsdir ? wsdir : "terraform.tfstate.d", ws);
 
   Value outputs = val_dynamic_null;
   bool found;
