@@ -1,0 +1,12 @@
+variable "name" {
+  type = string
+}
+
+module "zone" {
+  source = "./zone"
+  label  = "${var.name}-1a"
+}
+
+output "record" {
+  value = module.zone.record
+}
