@@ -1,0 +1,4 @@
+module "m" {
+  source = "../mod"
+  size   = 1
+}

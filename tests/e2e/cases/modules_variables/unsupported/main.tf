@@ -1,0 +1,5 @@
+module "m" {
+  source = "../mod"
+  name   = "x"
+  colour = "blue"
+}
