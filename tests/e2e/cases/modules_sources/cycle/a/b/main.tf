@@ -1,0 +1,3 @@
+module "back" {
+  source = "../"
+}

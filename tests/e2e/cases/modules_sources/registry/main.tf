@@ -1,0 +1,4 @@
+module "consul" {
+  source  = "hashicorp/consul/aws"
+  version = "0.1.0"
+}
