@@ -1,0 +1,7 @@
+module "ok" {
+  source = "./here"
+}
+
+module "consul" {
+  source = "hashicorp/consul/aws"
+}

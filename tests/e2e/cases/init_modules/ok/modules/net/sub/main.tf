@@ -1,0 +1,4 @@
+resource "local_file" "f" {
+  filename = "${path.module}/out.txt"
+  content  = "x"
+}
