@@ -1,0 +1,4 @@
+module "own" {
+  count  = 2
+  source = "../ok/own"
+}

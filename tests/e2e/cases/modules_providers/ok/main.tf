@@ -1,0 +1,9 @@
+provider "random" {}
+
+module "inherit" {
+  source = "./inherit"
+}
+
+module "own" {
+  source = "./own"
+}

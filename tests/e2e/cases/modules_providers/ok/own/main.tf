@@ -1,0 +1,6 @@
+provider "local" {}
+
+resource "local_file" "f" {
+  filename = "${path.root}/own.txt"
+  content  = "own configuration"
+}
