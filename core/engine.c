@@ -30,6 +30,7 @@
 #include "objchange.h"
 #include "planfile.h"
 #include "pool.h"
+#include "refactor.h"
 #include "validate.h"
 
 #ifndef CAIRN_VERSION
@@ -194,6 +195,7 @@ struct Engine {
   StMgr *mgr;
   Plan *plan;
   StrMap changes;           /* apply: address(+deposed) -> change index */
+  RfMoves moves;            /* moved blocks applied to the state */
   Value *varvals;
   const char **dkeys;       /* apply: deposed key a +/- change used, by
                                change index (for its N_DEPOSED node) */
@@ -2209,7 +2211,6 @@ static PlChange *new_change(Arena *a, Engine *e, const Node *n,
                             const Inst *in, PlAction act, PlReason why,
                             Value before, Value after)
 {
-  (void)e;
   PlChange *c = ARENA_NEW(a, PlChange, 1);
   c->addr = in->addr;
   c->module = in->module ? in->module : "";
@@ -2218,6 +2219,8 @@ static PlChange *new_change(Arena *a, Engine *e, const Node *n,
   c->name = n->rname;
   c->key = in->key;
   c->deposed = in->deposed;
+  if (e->moves.n && !in->deposed)
+    c->prev_addr = rf_prev_addr(&e->moves, in->addr);
   c->provider = n->ps->state_addr;
   c->provider_name = n->ps->fqn;
   c->action = act;
@@ -2456,6 +2459,27 @@ static bool plan_delete(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
     }
   }
   in->change = new_change(a, e, n, in, PL_DELETE, why, prior,
+                          prov_null_object(a, n->tschema->schema.block));
+  return true;
+}
+
+/* A removed block with lifecycle { destroy = false } covers it. */
+static bool forgotten(Engine *e, const Node *n, const Inst *in)
+{
+  if (in->deposed)
+    return false;
+  const CfgRemoved *rm = rf_removed_for(e->tree, in->module, n->mode,
+                                        n->type, n->rname);
+  return rm && !rm->destroy;
+}
+
+/* "will no longer be managed": the object leaves the state, untouched. */
+static bool plan_forget(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
+{
+  Value prior;
+  if (!decode_obj(e, a, n, in, in->prior, &prior, d))
+    return false;
+  in->change = new_change(a, e, n, in, PL_FORGET, PL_REASON_NONE, prior,
                           prov_null_object(a, n->tschema->schema.block));
   return true;
 }
@@ -2972,6 +2996,10 @@ static bool apply_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
   ProvBytes ppriv = in->prior ? (ProvBytes){in->prior->priv,
                                             in->prior->priv_len}
                               : (ProvBytes){0};
+  if (pc->action == PL_FORGET) {
+    StResource *sr = state_res(e, n, in);
+    return stmgr_record_remove(e->mgr, e->state, sr, in->key, NULL, d);
+  }
   if (pc->action == PL_DELETE) {
     return provider_apply(e, n, in, a, d, PL_DELETE, prior,
                           prov_null_object(a, b), prov_null_object(a, b),
@@ -3355,6 +3383,9 @@ static bool run_inst(Engine *e, Node *n, Inst *in, Arena *a)
     if (e->o.mode == PL_MODE_DESTROY || n->kind == N_ORPHAN) {
       ok = n->mode == ST_DATA
                ? true
+               : n->kind == N_ORPHAN && e->o.mode != PL_MODE_DESTROY &&
+                         forgotten(e, n, in)
+               ? plan_forget(e, n, in, a, d)
                : plan_delete(e, n, in, a, d,
                              n->kind == N_ORPHAN && e->o.mode !=
                                  PL_MODE_DESTROY
@@ -3685,6 +3716,12 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
   e->phase = PH_PLAN;
   e->state = st_clone(a, prior);
   p->prior_state = e->state;
+  memset(&e->moves, 0, sizeof e->moves);
+  if (!rf_check_removed(a, e->tree, d) ||
+      !rf_apply_moves(a, e->tree, e->state, &e->moves, d)) {
+    p->errored = true;
+    return false;
+  }
   set_vars(e, e->o.vars, e->o.nvars);
   reset_nodes(e);
   if (!build_graph(e, e->state, d)) {
@@ -3760,6 +3797,19 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
     po->sensitive = ps->outputs[i].sensitive;
   }
   plan_sort(p);
+  /* removed { lifecycle { destroy = false } }: Terraform's warning */
+  Buf fl;
+  buf_init(&fl, a);
+  for (uint32_t i = 0; i < p->nchanges; i++)
+    if (p->changes[i].action == PL_FORGET)
+      buf_printf(&fl, "\n - %s", p->changes[i].addr);
+  if (fl.len)
+    diag_warning(d, NULL, "Some objects will no longer be managed by cairn",
+                 "If you apply this plan, cairn will discard its tracking "
+                 "information for the following objects, but it will not "
+                 "delete them:%s\n\nAfter applying this plan, cairn will no "
+                 "longer manage these objects. You will need to import them "
+                 "into cairn to manage them again.", buf_str(&fl));
   p->errored = !ok;
   p->complete = true;
   if (e->o.mode == PL_MODE_REFRESH_ONLY) {
@@ -3791,6 +3841,13 @@ bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
       c->schema = eng_schema(e, c->mode, c->provider_name, c->type);
   }
   set_vars(e, p->vars, p->nvars);
+  /* the plan was made after moving; move the working state the same way
+  ** and make that durable before any operation */
+  memset(&e->moves, 0, sizeof e->moves);
+  if (!rf_apply_moves(a, e->tree, state, &e->moves, d))
+    return false;
+  if (e->moves.n && !stmgr_commit(m, state, d))
+    return false;
   reset_nodes(e);
   if (!build_graph(e, state, d))
     return false;
