@@ -18,9 +18,10 @@ int cmd_plan_run(Op *op, PlMode mode, Plan **out)
   Plan *p = NULL;
   bool ok = eng_plan(op->e, op->state, &p, &op->d);
   *out = p;
-  op_flush_diags(op);
-  if (!ok || !p)
+  if (!ok || !p) {
+    op_flush_diags(op);
     return 1;
+  }
   if (op->json) {
     for (uint32_t i = 0; i < p->ndrift; i++)
       jui_resource_drift(&op->ui, &p->drift[i]);
@@ -30,6 +31,7 @@ int cmd_plan_run(Op *op, PlMode mode, Plan **out)
     /* Terraform ends the plan stream with the root output changes. */
     if (p->noutputs)
       jui_outputs(&op->ui, p->outputs, p->noutputs);
+    op_flush_diags(op);
     cli_out_buf(op->cli, &op->uibuf);
     buf_clear(&op->uibuf);
     return 0;
@@ -39,6 +41,8 @@ int cmd_plan_run(Op *op, PlMode mode, Plan **out)
   RenderOpts ro = {op->cli->color, "cairn", 0, false};
   render_plan(&b, p, &ro);
   cli_out_buf(op->cli, &b);
+  /* warnings follow the rendered plan, as Terraform prints them */
+  op_flush_diags(op);
   return 0;
 }
 

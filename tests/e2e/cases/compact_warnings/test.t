@@ -5,13 +5,6 @@ first, "(and N more)"), as Terraform's DiagnosticWarningsCompact does.
   $ cairn init > /dev/null 2>&1
   $ cairn plan -compact-warnings
   
-  Warnings:
-  
-  - Version constraints inside provider configuration blocks are deprecated
-    on main.tf line 2 (and 1 more)
-  
-  To see the full warning notes, run cairn without -compact-warnings.
-  
   cairn used the selected providers to generate the following execution plan.
   Resource actions are indicated with the following symbols:
     + create
@@ -26,6 +19,13 @@ first, "(and N more)"), as Terraform's DiagnosticWarningsCompact does.
       }
   
   Plan: 1 to add, 0 to change, 0 to destroy.
+  
+  Warnings:
+  
+  - Version constraints inside provider configuration blocks are deprecated
+    on main.tf line 2 (and 1 more)
+  
+  To see the full warning notes, run cairn without -compact-warnings.
   
   ─────────────────────────────────────────────────────────────────────────────
   
@@ -34,26 +34,17 @@ first, "(and N more)"), as Terraform's DiagnosticWarningsCompact does.
 
 Without the flag, the same warnings in full.
 
-  $ cairn plan 2>&1 | head -8
-  
+  $ cairn plan 2>&1 | sed -n '/^Warning/,/^cairn ignores/{p;/^cairn ignores/q}'
   Warning: Version constraints inside provider configuration blocks are deprecated
   
     on main.tf line 2, in provider "null":
      2:   version = "3.0.0"
   
   cairn ignores the version argument in provider blocks; use required_providers in the terraform block instead.
-  
 
 apply, refresh and destroy take the flag too.
 
   $ cairn apply -auto-approve -compact-warnings
-  
-  Warnings:
-  
-  - Version constraints inside provider configuration blocks are deprecated
-    on main.tf line 2 (and 1 more)
-  
-  To see the full warning notes, run cairn without -compact-warnings.
   
   cairn used the selected providers to generate the following execution plan.
   Resource actions are indicated with the following symbols:
@@ -69,6 +60,13 @@ apply, refresh and destroy take the flag too.
       }
   
   Plan: 1 to add, 0 to change, 0 to destroy.
+  
+  Warnings:
+  
+  - Version constraints inside provider configuration blocks are deprecated
+    on main.tf line 2 (and 1 more)
+  
+  To see the full warning notes, run cairn without -compact-warnings.
   terraform_data.a: Creating...
   terraform_data\.a: Creation complete after 0s \[id=[-0-9a-f]+\] (re)
   
@@ -76,28 +74,21 @@ apply, refresh and destroy take the flag too.
   $ cairn refresh -compact-warnings
   terraform_data\.a: Refreshing state\.\.\. \[id=[-0-9a-f]+\] (re)
   
-  Warnings:
-  
-  - Version constraints inside provider configuration blocks are deprecated
-    on main.tf line 2 (and 1 more)
-  
-  To see the full warning notes, run cairn without -compact-warnings.
-  
   No changes. Your infrastructure still matches the configuration.
   
   cairn has checked that the real remote objects still match the result of your
   most recent changes, and found no differences.
   
-  Apply complete! Resources: 0 added, 0 changed, 0 destroyed.
-  $ cairn destroy -auto-approve -compact-warnings
-  terraform_data\.a: Refreshing state\.\.\. \[id=[-0-9a-f]+\] (re)
-  
   Warnings:
   
   - Version constraints inside provider configuration blocks are deprecated
     on main.tf line 2 (and 1 more)
   
   To see the full warning notes, run cairn without -compact-warnings.
+  
+  Apply complete! Resources: 0 added, 0 changed, 0 destroyed.
+  $ cairn destroy -auto-approve -compact-warnings
+  terraform_data\.a: Refreshing state\.\.\. \[id=[-0-9a-f]+\] (re)
   
   cairn used the selected providers to generate the following execution plan.
   Resource actions are indicated with the following symbols:
@@ -113,6 +104,13 @@ apply, refresh and destroy take the flag too.
       }
   
   Plan: 0 to add, 0 to change, 1 to destroy.
+  
+  Warnings:
+  
+  - Version constraints inside provider configuration blocks are deprecated
+    on main.tf line 2 (and 1 more)
+  
+  To see the full warning notes, run cairn without -compact-warnings.
   terraform_data\.a: Destroying\.\.\. \[id=[-0-9a-f]+\] (re)
   terraform_data.a: Destruction complete after 0s
   
