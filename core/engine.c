@@ -30,6 +30,7 @@
 #include "objchange.h"
 #include "planfile.h"
 #include "pool.h"
+#include "provisioner.h"
 #include "refactor.h"
 #include "validate.h"
 
@@ -1336,8 +1337,8 @@ static int cmp_sres_module(const void *a, const void *b)
                 (*(StResource *const *)b)->module);
 }
 
-/* Resource nodes reachable from v through locals, variables, outputs and
-** module calls (not through other resources or providers): the
+/* Resource nodes reachable from v through locals, variables, outputs,
+** module calls and other resources (not through providers): the
 ** "dependencies" Terraform records in the state, also across modules. */
 static void collect_deps(Engine *e, uint32_t v, uint32_t *seen,
                          uint32_t stamp, const char **out, uint32_t *n)
@@ -1350,7 +1351,9 @@ static void collect_deps(Engine *e, uint32_t v, uint32_t *seen,
     Node *d = &e->nodes[u];
     if (d->kind == N_RESOURCE)
       out[(*n)++] = d->addr;
-    else if (d->kind != N_PROVIDER && d->kind != N_ORPHAN)
+    /* transitive, through resources too: Terraform records every
+    ** resource ancestor (AttachDependenciesTransformer) */
+    if (d->kind != N_PROVIDER && d->kind != N_ORPHAN)
       collect_deps(e, u, seen, stamp, out, n);
   }
 }
@@ -1647,6 +1650,13 @@ static bool build_graph(Engine *e, const State *s, Diags *d)
     }
     case N_CALL: {
       const CfgModuleCall *mc = n->child->t->call;
+      if (e->o.mode == PL_MODE_DESTROY) {
+        /* destroying: every resource is an orphan ordered by its recorded
+        ** dependencies; the call's references would only add cycles */
+        if (mod->parent)
+          dag_add_edge(&b, v, mod->call_node);
+        break;
+      }
       expr_refs(e->a, &l, mod, mc->count);
       expr_refs(e->a, &l, mod, mc->for_each);
       for (uint32_t i = 0; i < mc->depends_on.n; i++)
@@ -1679,6 +1689,13 @@ static bool build_graph(Engine *e, const State *s, Diags *d)
         refs_add(e->a, &l, mod, &r->depends_on.items[i], 1);
       for (uint32_t i = 0; i < r->nreplace_triggered_by; i++)
         expr_refs(e->a, &l, mod, r->replace_triggered_by[i]);
+      for (uint32_t i = 0; i < r->nprovisioners; i++) {
+        HclTraversal *t;
+        uint32_t k;
+        dec_body_refs(e->a, r->provisioners[i].body, prv_local_exec_schema(),
+                      &t, &k);
+        refs_add(e->a, &l, mod, t, k);
+      }
       for (uint32_t i = 0; i < r->preconditions.n; i++) {
         expr_refs(e->a, &l, mod, r->preconditions.items[i].condition);
         expr_refs(e->a, &l, mod, r->preconditions.items[i].error_message);
@@ -2825,6 +2842,69 @@ static StResource *state_res(Engine *e, Node *n, const Inst *in)
   return r;
 }
 
+/* Provisioner output as events (deterministic order, like the rest). */
+typedef struct ProvOut {
+  Arena *a;          /* events (the worker's arena) */
+  Arena *scratch;    /* prv_run / prv_ui_lines rewind this one */
+  Inst *in;
+  const char *type;
+} ProvOut;
+
+static void prov_emit(void *ctx, const char *line)
+{
+  ProvOut *po = ctx;
+  add_event(po->a, po->in, ENG_EV_PROVISION_OUTPUT, PL_NOOP, NULL,
+            (Value){0}, 0);
+  po->in->ev_tail->text = line ? arena_strdup(po->a, line) : NULL;
+}
+
+static void prov_line(void *ctx, const char *text)
+{
+  ProvOut *po = ctx;
+  prv_ui_lines(text, prov_emit, po, po->scratch);
+}
+
+/* Runs the create-time (when_destroy false) or destroy-time provisioners
+** of the instance's resource with self = obj.  False when one failed with
+** on_failure = fail (diagnostics in d); `continue` drops its errors, as
+** Terraform does. */
+static bool run_provisioners(Engine *e, Node *n, Inst *in, Arena *a,
+                             Diags *d, Value self, bool when_destroy)
+{
+  const CfgResource *r = n->res ? n->res : n->lc_res;
+  if (!r)
+    return true;
+  for (uint32_t i = 0; i < r->nprovisioners; i++) {
+    const CfgProvisioner *p = &r->provisioners[i];
+    if (p->when_destroy != when_destroy)
+      continue;
+    add_event(a, in, ENG_EV_PROVISION_START, PL_NOOP, NULL, (Value){0}, 0);
+    in->ev_tail->text = p->type;
+    Diags pd;
+    diag_init(&pd, a);
+    Scope sc;
+    EvalCtx ctx;
+    scope_ctx(&ctx, &sc, e, n, n->mod, in->mi, &in->rep, a, &pd);
+    EvalVar *sv = ARENA_NEW(a, EvalVar, 1);
+    sv->name = "self";
+    sv->val = self;
+    ctx.vars = sv;
+    ctx.nvars = 1;
+    PrvLocalExec x;
+    Arena scratch;
+    arena_init(&scratch, 0);
+    ProvOut po = {a, &scratch, in, p->type};
+    bool ok = prv_decode(&ctx, p, false, &x) &&
+              prv_run(&scratch, &x, in->addr, prov_line, &po, e->o.stop, &pd);
+    arena_release(&scratch);
+    if (!ok && !p->on_failure_continue) {
+      diag_move(d, &pd);
+      return false;
+    }
+  }
+  return true;
+}
+
 /* ApplyResourceChange and the checks on its answer.  Records the result.
 ** act is CREATE, UPDATE or DELETE. */
 static bool provider_apply(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
@@ -2856,6 +2936,13 @@ static bool provider_apply(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
   }
   double t0 = now_sec();
   add_event(a, in, ENG_EV_APPLY_START, act, pc, prior, 0);
+  /* destroy-time provisioners run before the delete, but not for the
+  ** deposed half of a create_before_destroy replace (seed 002) */
+  if (act == PL_DELETE && !dkey &&
+      !run_provisioners(e, n, in, a, d, prior, true)) {
+    add_event(a, in, ENG_EV_APPLY_ERRORED, act, pc, prior, now_sec() - t0);
+    return false;
+  }
   ProvCall c = {a, d, NULL};
   ProvApplyReq rq = {n->type, val_unmark_deep(a, prior),
                      val_unmark_deep(a, planned), val_unmark_deep(a, config),
@@ -2965,6 +3052,17 @@ static bool provider_apply(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
   if (!stmgr_record_set(e->mgr, e->state, sr, in->key, dkey, o,
                         intent[0] ? intent : NULL, d))
     return false;
+  /* create-time provisioners, after the object is durable; a failure
+  ** taints it so the next plan replaces it */
+  if (act == PL_CREATE && !failed &&
+      !run_provisioners(e, n, in, a, d, marked, false)) {
+    failed = true;
+    StObject *t = ARENA_NEW(a, StObject, 1);
+    *t = *o;
+    t->status = ST_TAINTED;
+    if (!stmgr_record_set(e->mgr, e->state, sr, in->key, dkey, t, NULL, d))
+      return false;
+  }
   in->value = marked;
   add_event(a, in, failed ? ENG_EV_APPLY_ERRORED : ENG_EV_APPLY_DONE, act, pc,
             marked, now_sec() - t0);
@@ -3254,7 +3352,9 @@ static bool visit_var(Engine *e, Node *n, Arena *a, Diags *d)
         v = cv->default_val;
       Value cv2;
       ConvError ce = {0};
-      if (!conv_convert(a, v, cv->type, false, &cv2, &ce)) {
+      /* Terraform converts module arguments the permissive way
+      ** ("5" for a number) */
+      if (!conv_convert(a, v, cv->type, true, &cv2, &ce)) {
         Buf tn;
         buf_init(&tn, a);
         ty_friendly(&tn, cv->type);
@@ -3634,6 +3734,8 @@ static void prepare_module(Engine *e, const CfgTree *t, Diags *d)
     if (b && b != VLD_SCHEMA_SKIP)
       lc_check_ignore_changes(e->a, r, b, d);
     lc_check_replace_triggers(r, d);
+    for (uint32_t k = 0; k < r->nprovisioners; k++)
+      prv_check(&r->provisioners[k], d);
   }
   for (uint32_t i = 0; i < m->ncalls; i++)
     if (t->children[i])

@@ -53,7 +53,10 @@ typedef enum EngEventKind {
   ENG_EV_READ_DONE,          /* "A: Read complete after 0s [id=x]" */
   ENG_EV_APPLY_START,        /* "A: Creating..." / Modifying / Destroying */
   ENG_EV_APPLY_DONE,         /* "A: Creation complete after 1s [id=x]" */
-  ENG_EV_APPLY_ERRORED       /* (JSON stream only) */
+  ENG_EV_APPLY_ERRORED,      /* (JSON stream only) */
+  ENG_EV_PROVISION_START,    /* "A: Provisioning with 'local-exec'..." */
+  ENG_EV_PROVISION_OUTPUT    /* "A (local-exec): TEXT" (text NULL: an
+                                empty line) */
 } EngEventKind;
 
 typedef struct EngEvent {
@@ -66,6 +69,8 @@ typedef struct EngEvent {
   const char *id_key;        /* "id" / "name" or NULL: the [k=v] suffix */
   const char *id_value;
   double elapsed;            /* seconds, for *_DONE and ERRORED */
+  const char *text;          /* PROVISION_*: the provisioner type /
+                                output line */
   struct EngEvent *next;
 } EngEvent;
 

@@ -23,7 +23,7 @@ names module resources with their module address.
   terraform_data.first module='' provider=provider["terraform.io/builtin/terraform"]
     key=null deps=[]
   terraform_data.last module='' provider=provider["terraform.io/builtin/terraform"]
-    key=null deps=['module.m.terraform_data.inner', 'terraform_data.first']
+    key=null deps=['module.m.random_pet.p', 'module.m.terraform_data.inner', 'terraform_data.first']
   module.m.random_pet.p module='module.m' provider=provider["registry.terraform.io/hashicorp/random"]
     key=null deps=['terraform_data.first']
   module.m.terraform_data.inner module='module.m' provider=provider["terraform.io/builtin/terraform"]
@@ -37,3 +37,12 @@ names module resources with their module address.
       resource random_pet.p key=module.m:random
       resource terraform_data.inner key=module.m:terraform
       output id
+
+Destroying follows the recorded dependencies (no cycle through the call's
+depends_on): the consumers first, terraform_data.first last.
+
+  $ cairn destroy -auto-approve 2>&1 | grep 'Destruction complete' | sed 's/ after.*//'
+  terraform_data.last: Destruction complete
+  module.m.terraform_data.inner: Destruction complete
+  module.m.random_pet.p: Destruction complete
+  terraform_data.first: Destruction complete

@@ -1,0 +1,4 @@
+resource "random_integer" "i" {
+  min = 1
+  max = 9
+}
