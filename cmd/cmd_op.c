@@ -316,6 +316,22 @@ static void on_event(void *ctx, const EngEvent *ev)
     else if (ev->action == PL_DELETE)
       op->destroyed++;
   }
+  if (ev->kind == ENG_EV_PROVISION_START ||
+      ev->kind == ENG_EV_PROVISION_OUTPUT) {
+    if (op->json)
+      return;   /* provision_* UI messages: not emitted yet */
+    if (ev->kind == ENG_EV_PROVISION_START)
+      buf_printf(&b, "%s: Provisioning with '%s'...\n", ev->addr, ev->text);
+    else if (ev->text)
+      buf_printf(&b, "%s (local-exec): %s\n", ev->addr, ev->text);
+    else
+      buf_putc(&b, '\n');
+    if (op->cli->color && ev->kind == ENG_EV_PROVISION_START)
+      cli_out(op->cli, "\x1b[0m\x1b[1m%s\x1b[0m", buf_str(&b));
+    else
+      cli_out_buf(op->cli, &b);
+    return;
+  }
   if (op->json) {
     if (ev->kind == ENG_EV_REFRESH_START) {
       json_refresh(op, ev);
@@ -379,6 +395,8 @@ static void on_event(void *ctx, const EngEvent *ev)
       idk = NULL;
     break;
   case ENG_EV_APPLY_ERRORED:
+  case ENG_EV_PROVISION_START:
+  case ENG_EV_PROVISION_OUTPUT:
     return;   /* errors show as diagnostics at the end */
   }
   if (idk && idv)
