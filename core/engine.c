@@ -148,6 +148,7 @@ typedef struct Node {
   Value *vals;              /* per module instance: the local, variable or
                                output value, or the resource's aggregate */
   bool pending;             /* a planned change exists (data deferral) */
+  bool disabled;            /* lifecycle { enabled = false } */
   bool cbd;                 /* create_before_destroy, own or propagated
                                from a dependent (seed 002) */
   uint32_t target;          /* N_DESTROY/N_DEPOSED: the resource node */
@@ -2061,6 +2062,26 @@ static bool expand(Engine *e, Node *n, Arena *a, Diags *d)
     uint32_t nin;
     if (!expand_keys(&ctx, r->count, r->for_each, a, d, &keys, &reps, &nin))
       return false;
+    if (r->enabled) {
+      /* OpenTofu's lifecycle { enabled = false }: as if the block were
+      ** not in the configuration */
+      Value en;
+      if (!eval_expr(&ctx, r->enabled, &en))
+        return false;
+      Value bv;
+      ConvError ce = {0};
+      if (!val_is_wholly_known(en) || val_is_null(en) ||
+          !conv_convert(a, en, &ty_bool, true, &bv, &ce)) {
+        diag_error(d, &r->enabled->range, "Invalid enabled argument",
+                   "The \"enabled\" argument must be a known boolean value "
+                   "(true or false) during planning.");
+        return false;
+      }
+      if (!bv.u.b) {
+        nin = 0;
+        n->disabled = true;
+      }
+    }
     StResource *sr = sres_for(n, mi->addr);
     uint32_t first = iv.n;
     for (uint32_t i = 0; i < nin; i++) {
@@ -2505,7 +2526,7 @@ static PlReason gone_reason(const Node *n, const Inst *in)
 {
   if (in->no_module)
     return PL_REASON_DELETE_NO_MODULE;
-  if (!n->res)
+  if (!n->res || n->disabled)
     return PL_REASON_DELETE_NO_RESOURCE_CONFIG;
   StKeyKind want = n->repetition == 1 ? ST_INTKEY
                    : n->repetition == 2 ? ST_STRKEY : ST_NOKEY;
@@ -3554,7 +3575,9 @@ static void aggregate(Engine *e, Node *n)
       k++;
     }
     if (n->repetition == 0)
-      n->vals[m] = k ? vals[first] : val_dynamic_unknown;
+      n->vals[m] = k ? vals[first]
+                   : n->disabled ? val_dynamic_null   /* OpenTofu: null */
+                                 : val_dynamic_unknown;
     else if (n->repetition == 1)
       n->vals[m] = val_tuple(e->a, vals + first, k);
     else
