@@ -364,6 +364,16 @@ static void check_expr_iter(V *v, const HclExpr *e, Scope sc, const Iter *it)
       check_travs(v, &ts[i], 1, sc);
 }
 
+/* A partial-content remainder hides what its parent decoded (a
+** provisioner's when/on_failure, its connection block). */
+static bool hidden(const char *const *names, uint32_t n, const char *name)
+{
+  for (uint32_t i = 0; i < n; i++)
+    if (strcmp(names[i], name) == 0)
+      return true;
+  return false;
+}
+
 static void check_body_generic(V *v, const HclBody *b, Scope sc,
                                const Iter *it, uint32_t depth)
 {
@@ -380,9 +390,12 @@ static void check_body_generic(V *v, const HclBody *b, Scope sc,
     return;
   }
   for (uint32_t i = 0; i < b->nattrs; i++)
-    check_expr_iter(v, b->attrs[i]->expr, sc, it);
+    if (!hidden(b->hidden_attrs, b->nhidden_attrs, b->attrs[i]->name))
+      check_expr_iter(v, b->attrs[i]->expr, sc, it);
   for (uint32_t i = 0; i < b->nblocks; i++) {
     const HclBlock *blk = b->blocks[i];
+    if (hidden(b->hidden_blocks, b->nhidden_blocks, blk->type))
+      continue;
     if (strcmp(blk->type, "dynamic") != 0 || blk->nlabels != 1) {
       check_body_generic(v, blk->body, sc, it, depth + 1);
       continue;
