@@ -277,7 +277,7 @@ static void go_duration(Buf *b, double secs)
     buf_printf(b, "%lds", s);
 }
 
-/* refresh_start for the instance ev names (the event carries its address
+/* refresh_start / refresh_complete for the instance ev names (the event carries its address
 ** only: no planned change exists yet while refreshing). */
 static void json_refresh(Op *op, const EngEvent *ev)
 {
@@ -298,7 +298,10 @@ static void json_refresh(Op *op, const EngEvent *ev)
     st_format_resource(&ra, sa.module, sa.mode, sa.type, sa.name);
     r.addr = buf_str(&ra);
     StKey key = sa.kind == ST_ADDR_INSTANCE ? sa.key : st_nokey();
-    jui_refresh_start(&op->ui, &r, key, ev->id_key, ev->id_value);
+    if (ev->kind == ENG_EV_REFRESH_DONE)
+      jui_refresh_complete(&op->ui, &r, key, ev->id_key, ev->id_value);
+    else
+      jui_refresh_start(&op->ui, &r, key, ev->id_key, ev->id_value);
   }
   arena_release(&a);
 }
@@ -333,7 +336,7 @@ static void on_event(void *ctx, const EngEvent *ev)
     return;
   }
   if (op->json) {
-    if (ev->kind == ENG_EV_REFRESH_START) {
+    if (ev->kind == ENG_EV_REFRESH_START || ev->kind == ENG_EV_REFRESH_DONE) {
       json_refresh(op, ev);
       cli_out_buf(op->cli, &op->uibuf);
       buf_clear(&op->uibuf);
@@ -395,6 +398,7 @@ static void on_event(void *ctx, const EngEvent *ev)
       idk = NULL;
     break;
   case ENG_EV_APPLY_ERRORED:
+  case ENG_EV_REFRESH_DONE:
   case ENG_EV_PROVISION_START:
   case ENG_EV_PROVISION_OUTPUT:
     return;   /* errors show as diagnostics at the end */
