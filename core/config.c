@@ -1074,7 +1074,8 @@ CfgModule *cfg_load_dir(Arena *a, const char *dir, SrcFiles *files, Diags *d)
     *PUSH(&L, names, n, cap) = arena_strdup(a, nm);
   }
   closedir(dh);
-  qsort(names, n, sizeof *names, cmp_names);
+  if (n)
+    qsort(names, n, sizeof *names, cmp_names);
   for (uint32_t i = 0; i < n; i++) {
     const char *nm = names[i];
     bool json = has_suffix(nm, ".tf.json");

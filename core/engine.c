@@ -145,6 +145,7 @@ typedef struct Node {
   int repetition;           /* 0 none, 1 count, 2 for_each */
   Inst *inst;
   uint32_t ninst;
+  uint32_t chunk;           /* instances per piece (fanout) */
   Value *vals;              /* per module instance: the local, variable or
                                output value, or the resource's aggregate */
   bool pending;             /* a planned change exists (data deferral) */
@@ -2309,6 +2310,7 @@ static bool refresh_obj(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
   Value nv = rs.new_state;
   if (!nv.type) {
     *cur = prior;
+    add_event(a, in, ENG_EV_REFRESH_DONE, PL_NOOP, NULL, prior, 0);
     return true;
   }
   if (!conforms(nv.type, implied(e, b)) && !val_is_null(nv)) {
@@ -2337,6 +2339,8 @@ static bool refresh_obj(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
     nv = copy_marks(a, nv, prior);
     *cur = nv;
   }
+  add_event(a, in, ENG_EV_REFRESH_DONE, PL_NOOP, NULL,
+            val_is_null(nv) ? (Value){0} : nv, 0);
   ProvBytes priv = rs.private_data.p ? rs.private_data
                                      : (ProvBytes){in->prior->priv,
                                                    in->prior->priv_len};
@@ -3493,7 +3497,12 @@ static uint32_t fanout(void *ctx, uint32_t v)
   if (n->kind != N_RESOURCE && n->kind != N_ORPHAN && n->kind != N_DESTROY &&
       n->kind != N_DEPOSED)
     return 0;
-  return (n->ninst + CHUNK - 1) / CHUNK;
+  /* pieces small enough to keep every worker busy on a few hundred
+  ** instances (slow remote providers), at most CHUNK to amortise the pool
+  ** on large counts */
+  uint32_t c = n->ninst / ((uint32_t)e->nworkers * 16);
+  n->chunk = c < 1 ? 1 : c > CHUNK ? CHUNK : c;
+  return (n->ninst + n->chunk - 1) / n->chunk;
 }
 
 static bool run_inst(Engine *e, Node *n, Inst *in, Arena *a)
@@ -3539,7 +3548,7 @@ static bool sub(void *ctx, uint32_t v, uint32_t i, PoolWorker *w)
   Engine *e = ctx;
   Node *n = &e->nodes[v];
   Arena *a = worker_arena(e, w);
-  uint32_t from = i * CHUNK, to = from + CHUNK;
+  uint32_t from = i * n->chunk, to = from + n->chunk;
   if (to > n->ninst)
     to = n->ninst;
   bool ok = true;

@@ -49,6 +49,7 @@
 
 typedef enum EngEventKind {
   ENG_EV_REFRESH_START = 1,  /* "A: Refreshing state... [id=x]" */
+  ENG_EV_REFRESH_DONE,       /* (JSON stream only: refresh_complete) */
   ENG_EV_READ_START,         /* data source: "A: Reading..." */
   ENG_EV_READ_DONE,          /* "A: Read complete after 0s [id=x]" */
   ENG_EV_APPLY_START,        /* "A: Creating..." / Modifying / Destroying */

@@ -21,6 +21,7 @@
   $ cairn plan -json -detailed-exitcode | grep -o '"type":"[a-z_]*"'
   "type":"version"
   "type":"refresh_start"
+  "type":"refresh_complete"
   "type":"change_summary"
   "type":"outputs"
 
@@ -38,5 +39,8 @@ resource keys appear in the address.
   exit 0
   $ cairn plan -json | grep '"refresh_' | sed -E 's/"@timestamp":"[^"]*"/"@timestamp":"T"/; s/[0-9a-f]{8}-[0-9a-f-]{27}/ID/g'
   {"@level":"info","@message":"terraform_data.a: Refreshing state... [id=ID]","@module":"terraform.ui","@timestamp":"T","hook":{"resource":{"addr":"terraform_data.a","module":"","resource":"terraform_data.a","implied_provider":"terraform","resource_type":"terraform_data","resource_name":"a","resource_key":null},"id_key":"id","id_value":"ID"},"type":"refresh_start"}
+  {"@level":"info","@message":"terraform_data.a: Refresh complete [id=ID]","@module":"terraform.ui","@timestamp":"T","hook":{"resource":{"addr":"terraform_data.a","module":"","resource":"terraform_data.a","implied_provider":"terraform","resource_type":"terraform_data","resource_name":"a","resource_key":null},"id_key":"id","id_value":"ID"},"type":"refresh_complete"}
   {"@level":"info","@message":"terraform_data.n[0]: Refreshing state... [id=ID]","@module":"terraform.ui","@timestamp":"T","hook":{"resource":{"addr":"terraform_data.n[0]","module":"","resource":"terraform_data.n[0]","implied_provider":"terraform","resource_type":"terraform_data","resource_name":"n","resource_key":0},"id_key":"id","id_value":"ID"},"type":"refresh_start"}
+  {"@level":"info","@message":"terraform_data.n[0]: Refresh complete [id=ID]","@module":"terraform.ui","@timestamp":"T","hook":{"resource":{"addr":"terraform_data.n[0]","module":"","resource":"terraform_data.n[0]","implied_provider":"terraform","resource_type":"terraform_data","resource_name":"n","resource_key":0},"id_key":"id","id_value":"ID"},"type":"refresh_complete"}
   {"@level":"info","@message":"terraform_data.n[1]: Refreshing state... [id=ID]","@module":"terraform.ui","@timestamp":"T","hook":{"resource":{"addr":"terraform_data.n[1]","module":"","resource":"terraform_data.n[1]","implied_provider":"terraform","resource_type":"terraform_data","resource_name":"n","resource_key":1},"id_key":"id","id_value":"ID"},"type":"refresh_start"}
+  {"@level":"info","@message":"terraform_data.n[1]: Refresh complete [id=ID]","@module":"terraform.ui","@timestamp":"T","hook":{"resource":{"addr":"terraform_data.n[1]","module":"","resource":"terraform_data.n[1]","implied_provider":"terraform","resource_type":"terraform_data","resource_name":"n","resource_key":1},"id_key":"id","id_value":"ID"},"type":"refresh_complete"}
