@@ -25,7 +25,8 @@ static int do_apply(Op *op, Plan *p, bool destroy)
   if (!ok || !committed)
     return 1;
   if (op->json) {
-    PlCounts c = {op->added, op->changed, op->destroyed, 0, 0, 0};
+    PlCounts c = {op->added, op->changed, op->destroyed, op->imported, 0,
+                  0};
     jui_change_summary(&op->ui, c, destroy ? "destroy" : "apply");
     cli_out_buf(op->cli, &op->uibuf);
     buf_clear(&op->uibuf);
@@ -34,10 +35,13 @@ static int do_apply(Op *op, Plan *p, bool destroy)
             op->cli->color ? "\x1b[0m\x1b[1m\x1b[32m" : "", op->destroyed,
             op->cli->color ? "\x1b[0m" : "");
   } else {
+    char imp[32] = "";
+    if (op->imported)
+      snprintf(imp, sizeof imp, "%u imported, ", op->imported);
     cli_out(op->cli,
-            "\n%sApply complete! Resources: %u added, %u changed, %u "
+            "\n%sApply complete! Resources: %s%u added, %u changed, %u "
             "destroyed.%s\n", op->cli->color ? "\x1b[0m\x1b[1m\x1b[32m" : "",
-            op->added, op->changed, op->destroyed,
+            imp, op->added, op->changed, op->destroyed,
             op->cli->color ? "\x1b[0m" : "");
   }
   if (!destroy)

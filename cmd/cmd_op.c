@@ -319,6 +319,17 @@ static void on_event(void *ctx, const EngEvent *ev)
     else if (ev->action == PL_DELETE)
       op->destroyed++;
   }
+  if (ev->kind == ENG_EV_IMPORT_DONE) {
+    op->imported++;
+    if (op->json)
+      return;
+    const char *id = ev->change && ev->change->import_id
+                         ? ev->change->import_id : "";
+    buf_printf(&b, "%s: Importing... [id=%s]\n%s: Import complete [id=%s]\n",
+               ev->addr, id, ev->addr, id);
+    cli_out_buf(op->cli, &b);
+    return;
+  }
   if (ev->kind == ENG_EV_PROVISION_START ||
       ev->kind == ENG_EV_PROVISION_OUTPUT) {
     if (op->json)
@@ -399,6 +410,7 @@ static void on_event(void *ctx, const EngEvent *ev)
     break;
   case ENG_EV_APPLY_ERRORED:
   case ENG_EV_REFRESH_DONE:
+  case ENG_EV_IMPORT_DONE:
   case ENG_EV_PROVISION_START:
   case ENG_EV_PROVISION_OUTPUT:
     return;   /* errors show as diagnostics at the end */

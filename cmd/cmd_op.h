@@ -64,7 +64,7 @@ typedef struct Op {
   /* output */
   JUi ui;
   Buf uibuf;
-  uint32_t added, changed, destroyed;
+  uint32_t added, changed, destroyed, imported;
 } Op;
 
 /* The flags every operation takes, for cli_parse_flags; *n receives the

@@ -199,6 +199,9 @@ struct Engine {
   Plan *plan;
   StrMap changes;           /* apply: address(+deposed) -> change index */
   RfMoves moves;            /* moved blocks applied to the state */
+  StrMap imports;           /* plan: instance address -> import id index */
+  const char **import_ids;
+  uint32_t nimports;
   Value *varvals;
   const char **dkeys;       /* apply: deposed key a +/- change used, by
                                change index (for its N_DEPOSED node) */
@@ -2540,6 +2543,76 @@ static PlReason gone_reason(const Node *n, const Inst *in)
                             : PL_REASON_DELETE_EACH_KEY;
 }
 
+/* An import: ImportResourceState, then ReadResource of the result (which
+** must exist); *out and in->prior become the imported object, which the
+** plan carries as the change's "before" and apply records. */
+static bool import_obj(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
+                       const char *id, Value *out)
+{
+  const ProvBlockSchema *b = n->tschema->schema.block;
+  ProvCall c = {a, d, NULL};
+  ProvImportReq rq = {n->type, id};
+  ProvImportResp rs = {0};
+  Diag *mark = d->tail;
+  n->ps->prov->ops->import_resource_state(n->ps->prov, &c, &rq, &rs);
+  attribute_prov_diags(d, mark, n, in);
+  if (diag_has_errors(d))
+    return false;
+  const ProvImported *im = NULL;
+  for (uint32_t i = 0; i < rs.nimported && !im; i++)
+    if (!rs.imported[i].type_name ||
+        strcmp(rs.imported[i].type_name, n->type) == 0)
+      im = &rs.imported[i];
+  if (!im || !im->state.type || val_is_null(im->state)) {
+    inst_error(d, n, in, "Cannot import non-existent remote object",
+               "While attempting to import an existing object to \"%s\", "
+               "the provider detected that no object exists with the given "
+               "id. Only pre-existing objects can be imported; check that "
+               "the id is correct and that it is associated with the "
+               "provider's configured region or endpoint, or use \"cairn "
+               "apply\" to create a new remote object for this resource.",
+               in->addr);
+    return false;
+  }
+  Value v = im->state;
+  if (!conforms(v.type, implied(e, b))) {
+    Value conv;
+    ConvError ce = {0};
+    if (!conv_convert(a, v, implied(e, b), true, &conv, &ce)) {
+      inst_error(d, n, in, "Provider produced invalid object",
+                 "Provider \"%s\" returned an invalid imported object for "
+                 "%s: %s.%s", n->ps->fqn, in->addr,
+                 ce.msg ? ce.msg : "wrong type", bug_suffix);
+      return false;
+    }
+    v = conv;
+  }
+  StObject *o = make_obj(e, a, n, prov_mark_sensitive(a, b, v),
+                         im->private_data, (Value){0}, d);
+  if (!o)
+    return false;
+  in->prior = o;
+  Value cur;
+  if (!refresh_obj(e, n, in, a, d, prov_mark_sensitive(a, b, v), &cur))
+    return false;
+  /* an import is not drift, and the refreshed prior state keeps no
+  ** object for it (apply records the imported one) */
+  in->drift = NULL;
+  in->refreshed = false;
+  if (val_is_null(cur)) {
+    inst_error(d, n, in, "Cannot import non-existent remote object",
+               "While attempting to import an existing object to \"%s\", "
+               "the provider detected that no object exists with the given "
+               "id.", in->addr);
+    return false;
+  }
+  if (in->new_obj)
+    in->prior = in->new_obj;
+  in->new_obj = NULL;
+  *out = cur;
+  return true;
+}
+
 /* replace_triggered_by lookups (lifecycle.h): the planned change of an
 ** instance / every instance of a resource.  The referenced nodes have
 ** finished (the graph has edges to them), so their changes are final. */
@@ -2625,7 +2698,14 @@ static bool plan_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
   Value prior = prov_null_object(a, b);
   bool tainted = false;
   ProvBytes ppriv = {0};
-  if (in->prior) {
+  const char *import_id = NULL;
+  uint32_t ii;
+  if (!in->prior && e->nimports && map_get(&e->imports, in->addr, &ii)) {
+    import_id = e->import_ids[ii];
+    if (!import_obj(e, n, in, a, d, import_id, &prior))
+      return false;
+    ppriv = (ProvBytes){in->prior->priv, in->prior->priv_len};
+  } else if (in->prior) {
     if (!decode_obj(e, a, n, in, in->prior, &prior, d))
       return false;
     ppriv = (ProvBytes){in->prior->priv, in->prior->priv_len};
@@ -2733,6 +2813,10 @@ static bool plan_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
       !check_post(e, n, in, a, d, after, LC_RESOURCE_POSTCONDITION))
     return false;
   PlChange *c = new_change(a, e, n, in, act, why, prior, after);
+  if (import_id) {
+    c->importing = true;
+    c->import_id = import_id;
+  }
   c->replace_paths = rp;
   c->nreplace_paths = nrp;
   c->priv = rs.planned_private;
@@ -3108,6 +3192,17 @@ static bool apply_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
 {
   const ProvBlockSchema *b = n->tschema->schema.block;
   const PlChange *pc = find_change(e, in);
+  if (pc && pc->importing && !in->prior && !in->deposed) {
+    /* the imported object (the plan's "before") enters the state first */
+    StObject *o = make_obj(e, a, n, pc->before, pc->priv, pc->before, d);
+    if (!o)
+      return false;
+    StResource *sr = state_res(e, n, in);
+    if (!stmgr_record_set(e->mgr, e->state, sr, in->key, NULL, o, NULL, d))
+      return false;
+    in->prior = o;
+    add_event(a, in, ENG_EV_IMPORT_DONE, PL_NOOP, pc, pc->before, 0);
+  }
   Value prior = prov_null_object(a, b);
   if (in->prior && !decode_obj(e, a, n, in, in->prior, &prior, d))
     return false;
@@ -3816,6 +3911,135 @@ Engine *eng_new(Arena *a, const CfgTree *t, SrcFiles *files,
   return e;
 }
 
+/* The instance address an import block's `to` names (with each.key /
+** each.value evaluated), or NULL with a diagnostic. */
+static const char *import_to(Engine *e, EvalCtx *ctx, const HclExpr *to,
+                             Diags *d)
+{
+  const HclExpr *x = hcl_expr_unwrap(to);
+  const HclExpr *base = x->kind == HCL_E_INDEX ? x->u.index.coll : x;
+  HclTraversal t;
+  EvalRef r;
+  Diags q;
+  diag_init(&q, e->a);
+  if (!hcl_expr_as_traversal(e->a, base, &t, &q) ||
+      !eval_parse_ref(&t, &r, &q) || r.kind != EVAL_REF_RESOURCE ||
+      r.nrest > 0) {
+    diag_error(d, &to->range, "Invalid import address",
+               "The \"to\" argument must be the address of a managed "
+               "resource instance in the root module, such as "
+               "aws_instance.a or aws_instance.a[\"key\"].");
+    return NULL;
+  }
+  Buf b;
+  buf_init(&b, e->a);
+  buf_printf(&b, "%s.%s", r.type, r.name);
+  Value key = r.key;
+  bool has_key = r.has_key;
+  if (x->kind == HCL_E_INDEX) {
+    if (!eval_expr(ctx, x->u.index.key, &key))
+      return NULL;
+    has_key = true;
+  }
+  if (has_key) {
+    if (!val_is_wholly_known(key) || val_is_null(key) ||
+        (key.type->kind != TY_STRING && key.type->kind != TY_NUMBER)) {
+      diag_error(d, &to->range, "Invalid import address",
+                 "The instance key in \"to\" must be a known string or "
+                 "whole number.");
+      return NULL;
+    }
+    int64_t i;
+    if (key.type->kind == TY_NUMBER && val_num_int(key, &i))
+      st_format_key(&b, st_intkey(i));
+    else if (key.type->kind == TY_STRING)
+      st_format_key(&b, st_strkey(e->a, key.u.s, key.len));
+    else {
+      diag_error(d, &to->range, "Invalid import address",
+                 "The instance key in \"to\" must be a whole number.");
+      return NULL;
+    }
+  }
+  return buf_str(&b);
+}
+
+static bool add_import(Engine *e, const char *addr, const char *id,
+                       const SrcRange *rg, Diags *d)
+{
+  uint32_t old;
+  if (map_get(&e->imports, addr, &old)) {
+    diag_error(d, rg, "Duplicate import configuration for \"%s\"",
+               "An import block for the resource \"%s\" was already "
+               "declared. A resource can have only one import block.", addr);
+    return false;
+  }
+  map_put(&e->imports, addr, e->nimports);
+  e->import_ids[e->nimports++] = id;
+  return true;
+}
+
+/* Evaluates the root module's import blocks (and `cairn import`'s target)
+** into e->imports. */
+static bool collect_imports(Engine *e, Diags *d)
+{
+  const CfgModule *m = e->m;
+  uint32_t cap = e->o.import_addr ? 1 : 0;
+  memset(&e->imports, 0, sizeof e->imports);
+  e->nimports = 0;
+  bool ok = true;
+  /* first pass: how many targets the for_each arguments give */
+  for (uint32_t i = 0; i < m->nimports; i++) {
+    const CfgImport *im = &m->imports[i];
+    Scope sc;
+    EvalCtx ctx;
+    scope_ctx(&ctx, &sc, e, NULL, e->root, 0, NULL, e->a, d);
+    StKey *keys;
+    Rep *reps;
+    uint32_t nk;
+    if (!expand_keys(&ctx, NULL, im->for_each, e->a, d, &keys, &reps, &nk))
+      return false;
+    cap += nk;
+  }
+  map_init(&e->imports, e->a, cap + 1);
+  e->import_ids = ARENA_NEW(e->a, const char *, cap + 1);
+  if (e->o.import_addr &&
+      !add_import(e, e->o.import_addr, e->o.import_id, NULL, d))
+    return false;
+  for (uint32_t i = 0; i < m->nimports; i++) {
+    const CfgImport *im = &m->imports[i];
+    Scope sc;
+    EvalCtx ctx;
+    scope_ctx(&ctx, &sc, e, NULL, e->root, 0, NULL, e->a, d);
+    StKey *keys;
+    Rep *reps;
+    uint32_t nk;
+    if (!expand_keys(&ctx, NULL, im->for_each, e->a, d, &keys, &reps, &nk))
+      return false;
+    for (uint32_t k = 0; k < nk; k++) {
+      scope_ctx(&ctx, &sc, e, NULL, e->root, 0, &reps[k], e->a, d);
+      const char *to = import_to(e, &ctx, im->to, d);
+      Value idv;
+      if (!to || !im->id || !eval_expr(&ctx, im->id, &idv)) {
+        if (!im->id)
+          diag_error(d, &im->range, "Missing required argument",
+                     "The argument \"id\" is required, but no definition "
+                     "was found.");
+        ok = false;
+        continue;
+      }
+      if (!val_is_wholly_known(idv) || val_is_null(idv) ||
+          idv.type->kind != TY_STRING || idv.len == 0) {
+        diag_error(d, &im->id->range, "Invalid import id argument",
+                   "The import ID must be a known, non-empty string.");
+        ok = false;
+        continue;
+      }
+      ok &= add_import(e, to, idv.u.s, &im->range, d);
+    }
+  }
+  return ok;
+}
+
 static void reset_nodes(Engine *e)
 {
   e->nnodes = 0;
@@ -3852,7 +4076,8 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
   p->prior_state = e->state;
   memset(&e->moves, 0, sizeof e->moves);
   if (!rf_check_removed(a, e->tree, d) ||
-      !rf_apply_moves(a, e->tree, e->state, &e->moves, d)) {
+      !rf_apply_moves(a, e->tree, e->state, &e->moves, d) ||
+      !collect_imports(e, d)) {
     p->errored = true;
     return false;
   }

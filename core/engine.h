@@ -55,6 +55,7 @@ typedef enum EngEventKind {
   ENG_EV_APPLY_START,        /* "A: Creating..." / Modifying / Destroying */
   ENG_EV_APPLY_DONE,         /* "A: Creation complete after 1s [id=x]" */
   ENG_EV_APPLY_ERRORED,      /* (JSON stream only) */
+  ENG_EV_IMPORT_DONE,        /* "A: Import complete [id=x]" */
   ENG_EV_PROVISION_START,    /* "A: Provisioning with 'local-exec'..." */
   ENG_EV_PROVISION_OUTPUT    /* "A (local-exec): TEXT" (text NULL: an
                                 empty line) */
@@ -93,6 +94,10 @@ typedef struct EngOpts {
   void *event_ctx;
   volatile sig_atomic_t *stop;
   const char *root_dir;      /* path.root / path.module ("." usually) */
+  /* `cairn import ADDR ID`: one more import target besides the import
+  ** blocks (NULL when none). */
+  const char *import_addr;
+  const char *import_id;
 } EngOpts;
 
 typedef struct Engine Engine;
