@@ -27,6 +27,12 @@
 **   _read_deletes          ReadResource reports the object gone
 **   _read_changes          ReadResource changes `value` ("drifted")
 **   _read_unknown          ReadResource returns an unknown `computed`
+** and one that behaves but blocks, for interrupt tests:
+**   _gate                  apply (create or update) first creates the file
+**                          named `value` + ".started", then waits until
+**                          the file named `value` exists (polling every
+**                          5 ms, ignoring StopProvider, so the operation
+**                          is really in flight; at most 60 s, then fails)
 ** Any type: fail = true makes apply fail (create: no object); delay_ms
 ** makes apply wait (polling StopProvider) so progress lines show.
 ** Data sources misbehave_ok, misbehave_null (null result) and
@@ -35,8 +41,10 @@
 #ifdef CAIRN_TEST
 #include "provider.h"
 
+#include <fcntl.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static const ProvAttrSchema item_attrs[] = {
   {.name = "name", .type = &ty_string, .flags = PROV_OPTIONAL},
@@ -77,6 +85,7 @@ static const ProvTypeSchema resources[] = {
   T("read_deletes"),
   T("read_changes"),
   T("read_unknown"),
+  T("gate"),
 };
 static const ProvTypeSchema data_sources[] = {
   T("ok"),
@@ -193,6 +202,28 @@ static bool delay(Prov *p, Value plan)
   return true;
 }
 
+/* misbehave_gate: announces the operation, then blocks until the test
+** opens the gate.  Waiting for a file (a condition), not for a time. */
+static bool gate(ProvCall *c, Value plan)
+{
+  Value path = prov_get(plan, "value");
+  if (val_is_null(path) || !val_is_known(path) || !*path.u.s)
+    return true;
+  const char *started = arena_printf(c->arena, "%s.started", path.u.s);
+  int fd = open(started, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd >= 0)
+    close(fd);
+  for (int i = 0; i < 12000; i++) {
+    if (access(path.u.s, F_OK) == 0)
+      return true;
+    struct timespec ts = {0, 5000000L};
+    nanosleep(&ts, NULL);
+  }
+  diag_error(c->diags, NULL, "Gate never opened",
+             "misbehave: the file %s did not appear within 60 s.", path.u.s);
+  return false;
+}
+
 static void apply(Prov *p, ProvCall *c, const ProvApplyReq *req,
                   ProvApplyResp *resp)
 {
@@ -202,6 +233,11 @@ static void apply(Prov *p, ProvCall *c, const ProvApplyReq *req,
   if (val_is_null(v)) {
     resp->new_state = v;
     if (is(t, "delete_nonnull"))
+      resp->new_state = req->prior_state;
+    return;
+  }
+  if (is(t, "gate") && !gate(c, v)) {
+    if (!val_is_null(req->prior_state))
       resp->new_state = req->prior_state;
     return;
   }

@@ -373,6 +373,7 @@ void stmgr_init(StMgr *m, Arena *a, const StMgrOpts *o)
   pthread_mutex_init(&m->mu, NULL);
   pthread_cond_init(&m->synced_cv, NULL);
   arena_init(&m->jarena, 0);
+  arena_init(&m->rarena, 0);
   buf_init(&m->orig_content, a);
   buf_init(&m->disk_bytes, a);
 }
@@ -385,6 +386,9 @@ void stmgr_close(StMgr *m)
     m->journal_fd = -1;
   }
   arena_release(&m->jarena);
+  arena_release(&m->rarena);
+  m->intents = NULL;
+  m->nintents = m->cap_intents = 0;
 }
 
 /* ---- Atomic writes ------------------------------------------------------- */
@@ -794,15 +798,15 @@ static void intent_add(StMgr *m, const StIntent *in)
 {
   if (m->nintents == m->cap_intents) {
     uint32_t nc = m->cap_intents ? m->cap_intents * 2 : 8;
-    m->intents = arena_grow(m->arena, m->intents, sizeof *m->intents,
+    m->intents = arena_grow(&m->rarena, m->intents, sizeof *m->intents,
                             _Alignof(StIntent), m->cap_intents, nc);
     m->cap_intents = nc;
   }
   StIntent *t = &m->intents[m->nintents++];
-  t->id = arena_strdup(m->arena, in->id);
-  t->addr = arena_strdup(m->arena, in->addr ? in->addr : "");
-  t->action = arena_strdup(m->arena, in->action ? in->action : "create");
-  t->time = arena_strdup(m->arena, in->time ? in->time : "");
+  t->id = arena_strdup(&m->rarena, in->id);
+  t->addr = arena_strdup(&m->rarena, in->addr ? in->addr : "");
+  t->action = arena_strdup(&m->rarena, in->action ? in->action : "create");
+  t->time = arena_strdup(&m->rarena, in->time ? in->time : "");
 }
 
 static void intent_drop(StMgr *m, const char *id)
@@ -934,8 +938,13 @@ static bool load_journal(StMgr *m, State *s, Diags *d)
   /* Kept apart so the list a plan reports does not change under it. */
   m->ndangling = m->nintents;
   m->dangling = ARENA_NEW(m->arena, StIntent, m->nintents ? m->nintents : 1);
-  if (m->nintents)
-    memcpy(m->dangling, m->intents, m->nintents * sizeof *m->dangling);
+  for (uint32_t i = 0; i < m->nintents; i++) {
+    const StIntent *in = &m->intents[i];
+    m->dangling[i] = (StIntent){arena_strdup(m->arena, in->id),
+                                arena_strdup(m->arena, in->addr),
+                                arena_strdup(m->arena, in->action),
+                                arena_strdup(m->arena, in->time)};
+  }
   return true;
 }
 
@@ -995,8 +1004,13 @@ static bool journal_open(StMgr *m, State *s, Diags *d)
       return true;
     }
   }
-  if (!*s->lineage)
-    s->lineage = st_new_lineage(s->arena);
+  if (!*s->lineage) {
+    if (m->state_mu)
+      pthread_mutex_lock(m->state_mu);
+    s->lineage = st_new_lineage(&m->rarena);
+    if (m->state_mu)
+      pthread_mutex_unlock(m->state_mu);
+  }
   {
     ArenaMark mk = arena_mark(&m->jarena);
     Buf b, p;
@@ -1157,8 +1171,17 @@ static bool record(StMgr *m, State *s, Buf *payload, const char *resolves,
   /* Applied even when the journal failed: the operation happened, and
   ** the final snapshot (a separate durable write) can still save it. */
   StRecInfo info;
+  if (m->state_mu)
+    pthread_mutex_lock(m->state_mu);
+  /* The State's own arena belongs to the caller's main thread: what the
+  ** record adds goes to m->rarena, which only holders of mu use. */
+  Arena *own = s->arena;
+  s->arena = &m->rarena;
   bool applied = st_rec_apply(s->arena, s, payload->p, payload->len, &info,
                               d);
+  s->arena = own;
+  if (m->state_mu)
+    pthread_mutex_unlock(m->state_mu);
   if (resolves)
     intent_drop(m, resolves);
   ok = ok && journal_wait(m, seq, d) && applied;

@@ -37,7 +37,17 @@
 **
 ** Threads: stmgr_record_* and stmgr_intent_* may be called from several
 ** threads at once (a mutex serialises them and their changes to the
-** State).  Everything else is for the main thread.
+** State).  Everything else is for the main thread.  What a record adds to
+** the State (objects, instances, resources) is allocated in an arena of
+** m's, not in s->arena (the caller's arena, which its main thread keeps
+** using meanwhile; an arena is for one thread at a time), so it stays
+** valid until stmgr_close(m): use a State changed by records only before
+** closing its StMgr.  A caller whose other
+** threads also touch the State (lookups, st_ensure_resource) sets
+** StMgr.state_mu to the mutex it guards the State with: the record
+** functions then hold it while they apply a record, so both sides
+** exclude each other.  Lock order: m->mu, then *state_mu; so a thread
+** holding *state_mu must not call stmgr_record_* or stmgr_intent_*.
 **
 ** Locking: the fcntl lock belongs to the process; closing any descriptor
 ** of a locked file drops the lock, so every access to the lock file and to
@@ -131,6 +141,10 @@ typedef struct StMgr {
   StIntent *dangling;         /* intents open at load time */
   uint32_t ndangling;
   Arena jarena;               /* scratch for record encoding */
+
+  pthread_mutex_t *state_mu;  /* the caller's lock on the State, or NULL */
+  Arena rarena;               /* what records add to the State, and open
+                                 intents: used under mu only */
 
   /* group commit (all under mu) */
   pthread_cond_t synced_cv;   /* broadcast when a group fdatasync ends */
