@@ -5,6 +5,8 @@
 #include "cmd_op.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +20,92 @@
 
 volatile sig_atomic_t op_interrupted;
 
+/* SIGINT, as Terraform: the first one sets op_interrupted (the engine
+** starts nothing new, running operations finish and are recorded) and
+** prints Terraform's notice; the second exits at once (the state stays
+** whole: snapshots are renamed into place and the journal replays).  The
+** notice goes through stdio, which a handler must not touch, so the
+** handler wakes a watcher thread through a pipe; the thread flushes what
+** is buffered first, keeping the output in order. */
+static const char msg_interrupted[] =
+    "\nInterrupt received.\nPlease wait for cairn to exit or data loss "
+    "may occur.\nGracefully shutting down...\n";
+static const char msg_fatal[] =
+    "\nTwo interrupts received. Exiting immediately. Note that data loss "
+    "may have occurred.\n\n";
+static int sig_pipe[2] = {-1, -1};
+static pthread_t sig_thread;
+static bool sig_watching;
+
 static void on_sigint(int sig)
 {
   (void)sig;
+  if (op_interrupted) {
+    if (write(STDERR_FILENO, msg_fatal, sizeof msg_fatal - 1) < 0) {
+      /* exiting anyway */
+    }
+    _exit(1);
+  }
   op_interrupted = 1;
+  char c = 1;
+  if (sig_pipe[1] >= 0 && write(sig_pipe[1], &c, 1) < 0) {
+    /* the watcher is gone: the flag alone still stops the engine */
+  }
+}
+
+static void *sig_watch(void *arg)
+{
+  Op *op = arg;
+  char c;
+  ssize_t k;
+  do
+    k = read(sig_pipe[0], &c, 1);
+  while (k < 0 && errno == EINTR);
+  if (k != 1)
+    return NULL;    /* op_finish closed the pipe */
+  if (op->json) {
+    Arena a;
+    arena_init(&a, 0);
+    Buf b;
+    buf_init(&b, &a);
+    JUi u = {&b, op->ui.now, op->ui.now_ctx};
+    jui_log(&u, "info", msg_interrupted);
+    jui_log(&u, "info", "Stopping operation...");
+    fwrite(b.p, 1, b.len, stdout);
+    arena_release(&a);
+  } else {
+    fprintf(stdout, "%s\nStopping operation...\n", msg_interrupted);
+  }
+  fflush(stdout);
+  return NULL;
+}
+
+static void sigint_install(Op *op)
+{
+  if (!sig_watching && pipe2(sig_pipe, O_CLOEXEC) == 0) {
+    if (pthread_create(&sig_thread, NULL, sig_watch, op) == 0) {
+      sig_watching = true;
+    } else {
+      close(sig_pipe[0]);
+      close(sig_pipe[1]);
+      sig_pipe[0] = sig_pipe[1] = -1;
+    }
+  }
+  signal(SIGINT, on_sigint);
+}
+
+static void sigint_remove(void)
+{
+  signal(SIGINT, SIG_DFL);
+  if (!sig_watching)
+    return;
+  int w = sig_pipe[1];
+  sig_pipe[1] = -1;
+  close(w);         /* wakes the watcher if no signal came */
+  pthread_join(sig_thread, NULL);
+  close(sig_pipe[0]);
+  sig_pipe[0] = -1;
+  sig_watching = false;
 }
 
 void op_init(Op *op, Cli *cli)
@@ -260,7 +344,7 @@ bool op_load(Op *op, bool need_vars)
                  "did not record the result (idempotency key %s). If the "
                  "provider created it, import it; otherwise nothing needs "
                  "doing.", dang[i].addr, dang[i].time, dang[i].id);
-  signal(SIGINT, on_sigint);
+  sigint_install(op);
   return true;
 }
 
@@ -495,7 +579,7 @@ int op_finish(Op *op, int status)
   if (op->reg_ready)
     preg_close(&op->reg);
   op->reg_ready = false;
-  signal(SIGINT, SIG_DFL);
+  sigint_remove();
   return status;
 }
 
