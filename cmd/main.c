@@ -26,6 +26,7 @@ extern const CmdEntry cmd_plan;
 extern const CmdEntry cmd_destroy;
 extern const CmdEntry cmd_apply;
 extern const CmdEntry cmd_help;
+extern const CmdEntry cmd_import;
 extern const CmdEntry cmd_fmt;
 extern const CmdEntry cmd_init;
 extern const CmdEntry cmd_console;
@@ -57,6 +58,7 @@ static const CmdEntry *const commands[] = {
     &cmd_force_unlock,
     &cmd_graph,
     &cmd_help,
+    &cmd_import,
     &cmd_init,
     &cmd_output,
     &cmd_plan,

@@ -4264,6 +4264,30 @@ bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
   return ok && !diag_has_errors(d);
 }
 
+void eng_set_import(Engine *e, const char *addr, const char *id)
+{
+  e->o.import_addr = addr;
+  e->o.import_id = id;
+}
+
+bool eng_record_import(Engine *e, const PlChange *c, State *state, StMgr *m,
+                       Diags *d)
+{
+  uint32_t v = change_node(e, c);
+  if (v == UINT32_MAX || !c->importing) {
+    diag_error(d, NULL, "Import failed",
+               "The plan has no import for %s.", c->addr);
+    return false;
+  }
+  Node *n = &e->nodes[v];
+  StObject *o = make_obj(e, e->a, n, c->before, c->priv, c->before, d);
+  if (!o)
+    return false;
+  StResource *sr = st_ensure_resource(state, c->module, n->mode, n->type,
+                                      n->rname, n->ps->state_addr);
+  return stmgr_record_set(m, state, sr, c->key, NULL, o, NULL, d);
+}
+
 const ProvBlockSchema *eng_schema(const Engine *e, StMode mode,
                                   const char *provider_fqn, const char *type)
 {

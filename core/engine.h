@@ -118,6 +118,15 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d);
 ** failed; the state then holds everything that completed. */
 bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d);
 
+/* `cairn import ADDR ID`: adds ADDR (a root managed resource instance
+** address) with ID to the imports of the next eng_plan. */
+void eng_set_import(Engine *e, const char *addr, const char *id);
+
+/* `cairn import`: records the imported object a plan's importing change
+** carries (c->before) in state through m, without applying anything. */
+bool eng_record_import(Engine *e, const PlChange *c, State *state, StMgr *m,
+                       Diags *d);
+
 /* The block schema of a resource type of a loaded provider, or NULL. */
 const ProvBlockSchema *eng_schema(const Engine *e, StMode mode,
                                   const char *provider_fqn,
