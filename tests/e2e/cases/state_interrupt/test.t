@@ -2,12 +2,13 @@ SIGINT during apply, made deterministic without sleeps: misbehave_gate
 creates gate.started when its apply begins and then blocks until the file
 "gate" exists.  The transcript waits for gate.started, sends SIGINT, waits
 for the notice (so the signal was handled), and only then opens the gate.
-The background apply's exit status lands in the file "status".
+The background apply's exit status lands in the file "status"; every wait
+also ends when it appears, so a broken build fails instead of spinning.
 
   $ (cairn apply -auto-approve -parallelism=1 > out 2>&1 & echo $! > pid; wait $!; echo $? > status) > /dev/null 2>&1 &
-  $ while [ ! -f gate.started ]; do :; done
+  $ while [ ! -f gate.started ] && [ ! -f status ]; do :; done; cat status 2>/dev/null || true
   $ kill -INT $(cat pid)
-  $ while ! grep -q 'Stopping operation' out; do :; done
+  $ while ! grep -q 'Stopping operation' out && [ ! -f status ]; do :; done; cat status 2>/dev/null || true
   $ touch gate
   $ while [ ! -f status ]; do :; done; cat status
   1
@@ -52,9 +53,9 @@ dead process's lock, so it blocks nobody).
 
   $ mkdir two && cp main.tf two/
   $ cd two && (cairn apply -auto-approve -parallelism=1 > out 2>&1 & echo $! > pid; wait $!; echo $? > status) > /dev/null 2>&1 &
-  $ while [ ! -f two/gate.started ]; do :; done
+  $ while [ ! -f two/gate.started ] && [ ! -f two/status ]; do :; done; cat two/status 2>/dev/null || true
   $ kill -INT $(cat two/pid)
-  $ while ! grep -q 'Stopping operation' two/out; do :; done
+  $ while ! grep -q 'Stopping operation' two/out && [ ! -f two/status ]; do :; done; cat two/status 2>/dev/null || true
   $ kill -INT $(cat two/pid)
   $ while [ ! -f two/status ]; do :; done; cat two/status
   1
