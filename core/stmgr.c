@@ -676,7 +676,20 @@ bool stmgr_lock(StMgr *m, const char *operation, long timeout_ms,
   long (*now)(void *) = m->now_ms ? m->now_ms : real_now_ms;
   void (*sleep_fn)(void *, long) = m->sleep_ms ? m->sleep_ms : real_sleep_ms;
   long start = now(m->hook_ctx);
-  long delay = LOCK_DELAY_MS;
+  long delay = LOCK_DELAY_MS, max_delay = LOCK_MAX_DELAY_MS;
+#ifdef CAIRN_TEST
+  /* Test builds: CAIRN_TEST_LOCK_DELAY_MS=N scales the backoff (N, 2N,
+  ** ... 16N ms), so a test of many contending processes stays short. */
+  const char *ts = getenv("CAIRN_TEST_LOCK_DELAY_MS");
+  if (ts && *ts) {
+    char *e;
+    long v = strtol(ts, &e, 10);
+    if (!*e && v > 0 && v <= LOCK_DELAY_MS) {
+      delay = v;
+      max_delay = v * (LOCK_MAX_DELAY_MS / LOCK_DELAY_MS);
+    }
+  }
+#endif
   bool noticed = false;
   for (;;) {
     int e = 0;
@@ -704,10 +717,10 @@ bool stmgr_lock(StMgr *m, const char *operation, long timeout_ms,
     } else {
       sleep_fn(m->hook_ctx, wait);
     }
-    if (delay < LOCK_MAX_DELAY_MS)
+    if (delay < max_delay)
       delay *= 2;
-    if (delay > LOCK_MAX_DELAY_MS)
-      delay = LOCK_MAX_DELAY_MS;
+    if (delay > max_delay)
+      delay = max_delay;
   }
   stmgr_new_lock_info(m->arena, &m->lock, operation, m->read_path);
   ArenaMark mk = arena_mark(&m->jarena);
