@@ -1596,8 +1596,8 @@ static int run_push(Cli *cli, int argc, char **argv)
     cli_diags(cli, &d);
     goto out;
   }
-  if (!force && cur && !cmd_state_empty(cur) && *src->lineage &&
-      *cur->lineage) {
+  /* Terraform's CheckValidImport: any state may replace an empty one. */
+  if (!force && cur && !cmd_state_empty(cur)) {
     const char *err = NULL;
     if (strcmp(src->lineage, cur->lineage) != 0) {
       err = arena_printf(cli->arena,
@@ -1628,11 +1628,9 @@ static int run_push(Cli *cli, int argc, char **argv)
       goto out;
     }
   }
-  /* Terraform writes the pushed snapshot with its own lineage and serial,
-  ** the serial bumped once when the content differs from what was on
-  ** disk: stmgr_commit bumps from last_serial. */
-  m.last_serial = src->serial;
-  if (!stmgr_commit(&m, src, &d)) {
+  /* The pushed lineage and serial, the serial bumped once when the
+  ** content differs from what was on disk (see stmgr_commit_import). */
+  if (!stmgr_commit_import(&m, src, &d)) {
     cli_err(cli, "Failed to persist state: %s\n", first_error(&d));
     goto out;
   }

@@ -1422,3 +1422,13 @@ out:
   pthread_mutex_unlock(&m->mu);
   return ok;
 }
+
+bool stmgr_commit_import(StMgr *m, State *s, Diags *d)
+{
+  /* stmgr_commit bumps from last_serial when the content differs from the
+  ** snapshot read at load (or when none existed). */
+  pthread_mutex_lock(&m->mu);
+  m->last_serial = s->serial;
+  pthread_mutex_unlock(&m->mu);
+  return stmgr_commit(m, s, d);
+}

@@ -212,6 +212,17 @@ bool stmgr_load(StMgr *m, State **out, Diags *d);
 ** in a fresh journal).  Atomic and durable. */
 bool stmgr_commit(StMgr *m, State *s, Diags *d);
 
+/* `state push`: writes s, a state from elsewhere, as the new snapshot,
+** keeping its lineage (a new one when it has none) and basing the serial
+** on its own: the file gets s->serial + 1 when s's content differs from
+** the snapshot on disk at stmgr_load (or there was none), else s->serial
+** (Terraform's WriteStateForMigration with the pushed serial, then
+** WriteState, which bumps it when the content changed).  So a forced push
+** can lower the serial.  The lineage and serial checks are the caller's
+** (Terraform's CheckValidImport; skipped by -force).  Backup, atomic write
+** and journal as stmgr_commit; s->serial is updated. */
+bool stmgr_commit_import(StMgr *m, State *s, Diags *d);
+
 /* Writes data to path atomically and durably (mode 0600), with crash
 ** points.  Used for snapshots, backups, lock info, and by `state push`. */
 bool stmgr_write_file(StMgr *m, const char *path, const void *data,

@@ -553,6 +553,50 @@ static void test_snapshots(void)
   stmgr_close(&mb);
 }
 
+/* state push: the pushed lineage and serial, bumped once when the content
+** differs from the snapshot on disk, so a forced push may lower it. */
+static void test_commit_import(void)
+{
+  const char *d = newdir();
+  StMgr m;
+  mgr(&m, d);
+  Diags dg;
+  diag_init(&dg, &A);
+  State *s;
+  T_CHECK(stmgr_load(&m, &s, &dg));
+  s->serial = 5;
+  T_CHECK(stmgr_commit_import(&m, s, &dg)); /* no file before: bumped */
+  T_EQ_INT(serial_of(d), 6);
+  stmgr_close(&m);
+  const char *lin = arena_strdup(&A, s->lineage);
+
+  StMgr m2;
+  mgr(&m2, d);
+  State *cur, *src = st_new(&A);
+  T_CHECK(stmgr_load(&m2, &cur, &dg));
+  src->lineage = lin;
+  src->serial = 2;                          /* same (empty) content */
+  T_CHECK(stmgr_commit_import(&m2, src, &dg));
+  T_EQ_INT(serial_of(d), 2);
+  stmgr_close(&m2);
+
+  StMgr m3;
+  mgr(&m3, d);
+  T_CHECK(stmgr_load(&m3, &cur, &dg));
+  State *src2 = st_new(&A);
+  src2->lineage = "other";
+  src2->serial = 2;
+  StResource *r = st_ensure_resource(src2, "", ST_MANAGED, "null_resource",
+                                     "n", "provider[\"registry.terraform."
+                                     "io/hashicorp/null\"]");
+  st_set_current(src2, r, st_intkey(0), obj(src2, "x"));
+  T_CHECK(stmgr_commit_import(&m3, src2, &dg)); /* content differs */
+  T_EQ_INT(serial_of(d), 3);
+  T_EQ_INT(src2->serial, 3);
+  T_EQ_INT(dg.errors, 0);
+  stmgr_close(&m3);
+}
+
 /* One "apply" step: intent, then the result. */
 static bool apply_one(StMgr *m, State *s, int i, Diags *d)
 {
@@ -1006,6 +1050,7 @@ int main(void)
   T_RUN(test_lock_terraform_and_stale);
   T_RUN(test_format_lock_info);
   T_RUN(test_snapshots);
+  T_RUN(test_commit_import);
   T_RUN(test_journal_replay);
   T_RUN(test_journal_stale_and_unrelated);
   T_RUN(test_group_commit);

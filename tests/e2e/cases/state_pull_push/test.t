@@ -89,3 +89,50 @@ An empty state is overwritten whatever its lineage.
   4
   $ mkdir none && cd none && cairn state pull && echo nothing
   nothing
+
+The written serial follows Terraform's rules (WriteStateForMigration with
+the pushed serial, then WriteState bumping it once if the content differs
+from what was on disk), and the replaced state goes to the backup.
+
+  $ mkdir rules && cp $TESTDIR/terraform.tfstate rules/ && cp *.json rules/
+  $ cd rules && cairn state push terraform.tfstate && grep -E '"serial"' terraform.tfstate && test ! -e terraform.tfstate.backup && echo no backup
+    "serial": 3,
+  no backup
+  $ cd rules && sed 's/"serial": 3/"serial": 7/' terraform.tfstate > newer.json && cairn state push newer.json && grep -E '"serial"' terraform.tfstate
+    "serial": 7,
+  $ cd rules && sed 's/"serial": 3/"serial": 9/' same.json > newer2.json && cairn state push newer2.json && grep -E '"serial"' terraform.tfstate
+    "serial": 10,
+  $ cd rules && grep -E '"serial"|"id": "10' terraform.tfstate.backup
+    "serial": 7,
+              "id": "100",
+  $ cd rules && cairn state push -force old.json && grep -E '"serial"' terraform.tfstate
+    "serial": 3,
+
+A state without a lineage is another lineage (Terraform compares the
+strings); an empty input pushes a new, empty state, which only -force may
+write over a non-empty one.
+
+  $ cd rules && grep -v '"lineage"' old.json > nolineage.json && cairn state push nolineage.json
+  Failed to write state: cannot import state with lineage "" over unrelated state with lineage "11111111-2222-3333-4444-555555555555"
+  [1]
+  $ cd rules && : > empty.json && cairn state push empty.json 2>&1 | sed 's/"[0-9a-f-]\{36\}" over/"NEW" over/'
+  Failed to write state: cannot import state with lineage "NEW" over unrelated state with lineage "11111111-2222-3333-4444-555555555555"
+  $ cd rules && cairn state push -force empty.json && grep -E '"serial"|"resources"' terraform.tfstate
+    "serial": 1,
+    "resources": [],
+
+The push runs under the lock: a holder makes it fail without writing.
+
+  $ cd rules && mkfifo release && (python3 $TESTDIR/hold.py >/dev/null 2>&1 &) && while [ ! -f ready ]; do :; done
+  $ cd rules && cairn state push -force old.json > out 2>&1; echo "exit $?"; grep 'Error acquiring\|Error message\|ID:' out
+  exit 1
+  Error: Error acquiring the state lock
+  Error message: resource temporarily unavailable
+    ID:        00000000-1111-2222-3333-444444444444
+  $ cd rules && grep -E '"serial"' terraform.tfstate
+    "serial": 1,
+  $ cd rules && echo done > release && while [ ! -f released ]; do :; done
+  $ cd rules && cairn state push -force old.json && grep -E '"serial"' terraform.tfstate && ls -a | grep -c 'lock.info\|tmp'
+    "serial": 3,
+  0
+  [1]
