@@ -3707,8 +3707,13 @@ static void done(void *ctx, uint32_t v, DagStatus st)
   Node *n = &e->nodes[v];
   n->finished = true;
   if (st == DAG_OK && (n->kind == N_RESOURCE || n->kind == N_ORPHAN)) {
-    if (n->kind == N_RESOURCE)
+    if (n->kind == N_RESOURCE) {
+      /* e->a may also be the state's arena, which workers allocate from
+      ** under e->mu (state_res) */
+      pthread_mutex_lock(&e->mu);
       aggregate(e, n);
+      pthread_mutex_unlock(&e->mu);
+    }
     for (uint32_t i = 0; i < n->ninst; i++)
       if (n->inst[i].change && n->inst[i].change->action != PL_NOOP)
         n->pending = true;
@@ -4189,6 +4194,8 @@ bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
   e->plan = p;
   e->state = state;
   e->mgr = m;
+  m->state_mu = &e->mu;   /* record applies and our state lookups exclude
+                             each other (stmgr.h) */
   e->o.mode = p->mode;
   map_init(&e->changes, a, p->nchanges);
   for (uint32_t i = 0; i < p->nchanges; i++) {
