@@ -1,8 +1,9 @@
 /*
 ** cmd_validate: `cairn validate [-json] [-no-color] [DIR]`.
 **
-** Loads the configuration, opens the built-in providers its resources use
-** (for their schemas), runs vld_module and prints either Terraform's
+** Loads the module tree (the root and every module it calls from a local
+** path), opens the built-in providers its resources use (for their
+** schemas), runs vld_tree and prints either Terraform's
 ** success line or the diagnostics (exit 1), or with -json Terraform's
 ** validate document.  Resources of providers that are not built in are
 ** checked for references only: see schema_of, the hook where the HTTPS
@@ -98,6 +99,13 @@ static void types_of(void *ctx, CfgMode mode, const CfgResource *r,
   *n = k;
 }
 
+/* Provider names resolve in the module being checked. */
+static void enter_module(void *ctx, const CfgTree *t)
+{
+  Provs *ps = ctx;
+  ps->m = t->m;
+}
+
 static int run(Cli *cli, int argc, char **argv)
 {
   bool json = false, no_color = false, no_tests = false;
@@ -125,12 +133,12 @@ static int run(Cli *cli, int argc, char **argv)
 
   Provs ps = {0};
   if (!diag_has_errors(&d)) {
-    CfgModule *m = cfg_load_dir(cli->arena, dir, &cli->files, &d);
+    CfgTree *t = cfg_load_tree(cli->arena, dir, &cli->files, &d);
     if (!diag_has_errors(&d)) {
       ps.a = cli->arena;
-      ps.m = m;
+      ps.m = t->m;
       ps.d = &d;
-      vld_module_ex(cli->arena, m, schema_of, types_of, &ps, &d);
+      vld_tree(cli->arena, t, schema_of, types_of, enter_module, &ps, &d);
     }
   }
   for (int i = 0; i < ps.n; i++)

@@ -14,19 +14,25 @@
 #include <string.h>
 
 #include "convert.h"
+#include "dag.h"
 #include "decode.h"
 #include "eval.h"
 #include "json.h"
 
 const ProvBlockSchema vld_schema_skip = {NULL, 0, NULL, 0, NULL, false, NULL};
 
+typedef struct Graph Graph;
+
 typedef struct V {
-  Arena *a;
+  Arena *a;            /* scratch, rewound after every top-level construct */
   const CfgModule *m;
   VldSchemaFn schema_of;
   VldTypesFn types_of;
   void *ctx;
   Diags *d;
+  const CfgTree *t;    /* m's place in the module tree; NULL when unknown */
+  const char *where;   /* "the root module" or "module.a.module.b" */
+  Graph *g;            /* set while collecting the reference graph */
 } V;
 
 /* What a construct may refer to besides declared objects. */
@@ -34,9 +40,10 @@ typedef struct Scope {
   bool count;     /* count.index: the block has count */
   bool each;      /* each.*: the block has for_each */
   bool self;      /* provisioners, connection, postconditions */
+  bool resource_body;   /* the top level of a resource's own body */
 } Scope;
 
-static const Scope no_scope = {false, false, false};
+static const Scope no_scope = {false, false, false, false};
 
 /* ---- Reference checks ------------------------------------------------ */
 
@@ -167,9 +174,9 @@ static void check_resource_ref(V *v, const EvalRef *ref)
       hint = arena_printf(v->a, "\n\nDid you mean the data resource "
                           "data.%s.%s?", ref->type, ref->name);
     diag_error(v->d, &ref->range, "Reference to undeclared resource",
-               "A %s resource \"%s\" \"%s\" has not been declared in the "
-               "root module.%s", mode == CFG_DATA ? "data" : "managed",
-               ref->type, ref->name, hint);
+               "A %s resource \"%s\" \"%s\" has not been declared in "
+               "%s.%s", mode == CFG_DATA ? "data" : "managed",
+               ref->type, ref->name, v->where, hint);
     return;
   }
   if (ref->has_key) {
@@ -207,6 +214,37 @@ static void check_resource_ref(V *v, const EvalRef *ref)
   static_traversal(v, s, ref->rest, ref->nrest);
 }
 
+/* module.NAME.OUTPUT against the outputs the called module declares (when
+** the tree is known and the call was loaded).  With count or for_each and
+** no instance key the object is a collection and HCL reports its own
+** error at evaluation; that case is left alone here. */
+static void check_module_output(V *v, const CfgModuleCall *call,
+                                const EvalRef *ref)
+{
+  if (!v->t || !v->t->children)
+    return;
+  const CfgTree *child = v->t->children[call - v->m->calls];
+  if (!child || ((call->count || call->for_each) && !ref->has_key))
+    return;
+  if (cfg_output(child->m, ref->attr))
+    return;
+  const HclStep *st = &ref->rest[-1];
+  Diag *g = diag_error(v->d, &st->range, "Unsupported attribute",
+                       "This object does not have an attribute named "
+                       "\"%s\".", ref->attr);
+  diag_set_context(v->d, g, &ref->range);
+  Buf line;
+  buf_init(&line, v->a);
+  buf_printf(&line, "module.%s", ref->name);
+  if (ref->has_key)
+    buf_puts(&line, "[...]");
+  buf_puts(&line, " is a object");
+  if (!ref->has_key)
+    diag_add_value(v->d, g, buf_str(&line));
+}
+
+static void graph_ref(V *v, const EvalRef *ref);
+
 static void check_ref(V *v, const EvalRef *ref, Scope sc)
 {
   const CfgModule *m = v->m;
@@ -239,18 +277,25 @@ static void check_ref(V *v, const EvalRef *ref, Scope sc)
     }
     return;
   case EVAL_REF_MODULE:
-  case EVAL_REF_MODULE_OUT:
-    if (!cfg_call(m, ref->name)) {
+  case EVAL_REF_MODULE_OUT: {
+    const CfgModuleCall *call = cfg_call(m, ref->name);
+    if (call) {
+      if (ref->kind == EVAL_REF_MODULE_OUT)
+        check_module_output(v, call, ref);
+      return;
+    }
+    {
       const char **names = ARENA_NEW(a, const char *, m->ncalls + 1);
       for (uint32_t i = 0; i < m->ncalls; i++)
         names[i] = m->calls[i].name;
       const char *sg = suggest(a, ref->name, names, m->ncalls, true);
       diag_error(v->d, &ref->range, "Reference to undeclared module",
-                 "No module call named \"%s\" is declared in the root "
-                 "module.%s", ref->name,
+                 "No module call named \"%s\" is declared in %s.%s",
+                 ref->name, v->where,
                  sg ? arena_printf(a, " Did you mean \"%s\"?", sg) : "");
     }
     return;
+  }
   case EVAL_REF_RESOURCE:
   case EVAL_REF_DATA:
     check_resource_ref(v, ref);
@@ -312,11 +357,17 @@ static void check_ref(V *v, const EvalRef *ref, Scope sc)
 
 static void check_travs(V *v, const HclTraversal *ts, uint32_t n, Scope sc)
 {
+  Diags quiet;
+  diag_init(&quiet, v->a);
   for (uint32_t i = 0; i < n; i++) {
     EvalRef ref;
-    if (ts[i].n == 0 || !eval_parse_ref(&ts[i], &ref, v->d))
+    /* the graph pass reads the same references: report them once */
+    if (ts[i].n == 0 || !eval_parse_ref(&ts[i], &ref, v->g ? &quiet : v->d))
       continue;
-    check_ref(v, &ref, sc);
+    if (v->g)
+      graph_ref(v, &ref);
+    else
+      check_ref(v, &ref, sc);
   }
 }
 
@@ -364,6 +415,15 @@ static void check_expr_iter(V *v, const HclExpr *e, Scope sc, const Iter *it)
       check_travs(v, &ts[i], 1, sc);
 }
 
+/* Resource bodies keep their meta-argument blocks; those are checked on
+** their own (lifecycle's ignore_changes holds attribute paths, not
+** references), so the top level of a resource body skips them. */
+static bool meta_block(const char *type)
+{
+  return strcmp(type, "lifecycle") == 0 || strcmp(type, "provisioner") == 0 ||
+         strcmp(type, "connection") == 0;
+}
+
 /* A partial-content remainder hides what its parent decoded (a
 ** provisioner's when/on_failure, its connection block). */
 static bool hidden(const char *const *names, uint32_t n, const char *name)
@@ -394,6 +454,8 @@ static void check_body_generic(V *v, const HclBody *b, Scope sc,
       check_expr_iter(v, b->attrs[i]->expr, sc, it);
   for (uint32_t i = 0; i < b->nblocks; i++) {
     const HclBlock *blk = b->blocks[i];
+    if (depth == 0 && sc.resource_body && meta_block(blk->type))
+      continue;
     if (hidden(b->hidden_blocks, b->nhidden_blocks, blk->type))
       continue;
     if (strcmp(blk->type, "dynamic") != 0 || blk->nlabels != 1) {
@@ -422,6 +484,11 @@ static void check_body_generic(V *v, const HclBody *b, Scope sc,
 
 static void check_depends_on(V *v, const CfgTraversals *t)
 {
+  if (v->g) {
+    for (uint32_t i = 0; i < t->n; i++)
+      check_travs(v, &t->items[i], 1, no_scope);
+    return;
+  }
   for (uint32_t i = 0; i < t->n; i++) {
     EvalRef ref;
     if (t->items[i].n == 0 || !eval_parse_ref(&t->items[i], &ref, v->d))
@@ -543,9 +610,15 @@ static void invalid_type(V *v, const CfgResource *r)
                provider_display(v, r), r->type, sg);
 }
 
+static void graph_resource(V *v, const CfgResource *r);
+
 static void check_resource(V *v, const CfgResource *r)
 {
-  Scope sc = {r->count != NULL, r->for_each != NULL, false};
+  if (v->g) {
+    graph_resource(v, r);
+    return;
+  }
+  Scope sc = {r->count != NULL, r->for_each != NULL, false, false};
   Scope self_sc = sc;
   self_sc.self = true;
   check_expr(v, r->count, no_scope);
@@ -563,13 +636,15 @@ static void check_resource(V *v, const CfgResource *r)
   check_body_generic(v, r->connection, self_sc, NULL, 0);
 
   const ProvBlockSchema *s = schema_for(v, r);
+  Scope body_sc = sc;
+  body_sc.resource_body = true;
   if (!s) {
     invalid_type(v, r);
-    check_body_generic(v, r->body, sc, NULL, 0);
+    check_body_generic(v, r->body, body_sc, NULL, 0);
     return;
   }
   if (s == VLD_SCHEMA_SKIP || !r->body) {
-    check_body_generic(v, r->body, sc, NULL, 0);
+    check_body_generic(v, r->body, body_sc, NULL, 0);
     return;
   }
   HclTraversal *ts;
@@ -579,39 +654,249 @@ static void check_resource(V *v, const CfgResource *r)
   decode_with_unknowns(v, r->body, s);
 }
 
-bool vld_module_ex(Arena *a, const CfgModule *m, VldSchemaFn schema_of,
-                   VldTypesFn types_of, void *ctx, Diags *d)
+/* ---- Dependency cycles ------------------------------------------------ */
+
+/* The module's reference graph, as the engine builds it: one node per
+** local, output, resource and module call (in that order, so cycles list
+** their members as the engine does), an edge for every reference.  A
+** module call stands for its count, for_each and depends_on only: what
+** its outputs depend on inside the child is not followed (cycles that
+** cross a module boundary are not detected). */
+struct Graph {
+  DagBuilder b;
+  uint32_t cur;        /* the node whose references are being read */
+  uint32_t out0, res0, call0, n;
+};
+
+static void graph_ref(V *v, const EvalRef *ref)
 {
-  V v = {a, m, schema_of, types_of, ctx, d};
-  int e0 = d->errors;
-  for (uint32_t i = 0; i < m->nvariables; i++)
-    check_rules(&v, &m->variables[i].validations, no_scope);
-  for (uint32_t i = 0; i < m->nlocals; i++)
-    check_expr(&v, m->locals[i].expr, no_scope);
-  for (uint32_t i = 0; i < m->nproviders; i++)
-    check_body_generic(&v, m->providers[i].body, no_scope, NULL, 0);
-  for (uint32_t i = 0; i < m->nresources; i++)
-    check_resource(&v, &m->resources[i]);
-  for (uint32_t i = 0; i < m->ncalls; i++) {
-    const CfgModuleCall *c = &m->calls[i];
-    Scope sc = {c->count != NULL, c->for_each != NULL, false};
-    check_expr(&v, c->count, no_scope);
-    check_expr(&v, c->for_each, no_scope);
-    check_depends_on(&v, &c->depends_on);
-    check_body_generic(&v, c->body, sc, NULL, 0);
+  Graph *g = v->g;
+  const CfgModule *m = v->m;
+  uint32_t to = UINT32_MAX;
+  switch (ref->kind) {
+  case EVAL_REF_LOCAL: {
+    const CfgLocal *l = cfg_local(m, ref->name);
+    if (l)
+      to = (uint32_t)(l - m->locals);
+    break;
+  }
+  case EVAL_REF_RESOURCE:
+  case EVAL_REF_DATA: {
+    const CfgResource *r =
+        cfg_resource(m, ref->kind == EVAL_REF_DATA ? CFG_DATA : CFG_MANAGED,
+                     ref->type, ref->name);
+    if (r)
+      to = g->res0 + (uint32_t)(r - m->resources);
+    break;
+  }
+  case EVAL_REF_MODULE:
+  case EVAL_REF_MODULE_OUT: {
+    const CfgModuleCall *c = cfg_call(m, ref->name);
+    if (c)
+      to = g->call0 + (uint32_t)(c - m->calls);
+    break;
+  }
+  default:
+    break;
+  }
+  /* self-references are not edges (the engine skips them too) */
+  if (to != UINT32_MAX && to != g->cur)
+    dag_add_edge(&g->b, g->cur, to);
+}
+
+static void graph_resource(V *v, const CfgResource *r)
+{
+  check_expr(v, r->count, no_scope);
+  check_expr(v, r->for_each, no_scope);
+  check_depends_on(v, &r->depends_on);
+  check_rules(v, &r->preconditions, no_scope);
+  check_rules(v, &r->postconditions, no_scope);
+  for (uint32_t i = 0; i < r->nreplace_triggered_by; i++)
+    check_expr(v, r->replace_triggered_by[i], no_scope);
+  const ProvBlockSchema *s = schema_for(v, r);
+  if (s && s != VLD_SCHEMA_SKIP && r->body) {
+    HclTraversal *ts;
+    uint32_t n;
+    dec_body_refs(v->a, r->body, s, &ts, &n);
+    check_travs(v, ts, n, no_scope);
+  } else {
+    Scope body = no_scope;
+    body.resource_body = true;
+    check_body_generic(v, r->body, body, NULL, 0);
+  }
+}
+
+static const char *node_name(Arena *a, const CfgModule *m, const Graph *g,
+                             const char *prefix, uint32_t id)
+{
+  if (id < g->out0)
+    return arena_printf(a, "%slocal.%s", prefix, m->locals[id].name);
+  if (id < g->res0)
+    return arena_printf(a, "%soutput.%s", prefix,
+                        m->outputs[id - g->out0].name);
+  if (id < g->call0) {
+    const CfgResource *r = &m->resources[id - g->res0];
+    return arena_printf(a, "%s%s%s.%s", prefix,
+                        r->mode == CFG_DATA ? "data." : "", r->type, r->name);
+  }
+  return arena_printf(a, "%smodule.%s", prefix, m->calls[id - g->call0].name);
+}
+
+/* Reports every dependency cycle of v's module ("Cycle: local.a,
+** local.b"); returns true when there was one. */
+static bool check_cycles(V *v)
+{
+  const CfgModule *m = v->m;
+  ArenaMark mk = arena_mark(v->a);
+  Graph g;
+  g.out0 = m->nlocals;
+  g.res0 = g.out0 + m->noutputs;
+  g.call0 = g.res0 + m->nresources;
+  g.n = g.call0 + m->ncalls;
+  dag_builder_init(&g.b, v->a, g.n);
+  for (uint32_t i = 0; i < g.n; i++)
+    dag_add_node(&g.b);
+  v->g = &g;
+  for (uint32_t i = 0; i < m->nlocals; i++) {
+    g.cur = i;
+    check_expr(v, m->locals[i].expr, no_scope);
   }
   for (uint32_t i = 0; i < m->noutputs; i++) {
     const CfgOutput *o = &m->outputs[i];
-    check_expr(&v, o->expr, no_scope);
-    check_depends_on(&v, &o->depends_on);
-    check_rules(&v, &o->preconditions, no_scope);
+    g.cur = g.out0 + i;
+    check_expr(v, o->expr, no_scope);
+    check_depends_on(v, &o->depends_on);
+    check_rules(v, &o->preconditions, no_scope);
+  }
+  for (uint32_t i = 0; i < m->nresources; i++) {
+    g.cur = g.res0 + i;
+    graph_resource(v, &m->resources[i]);
+  }
+  for (uint32_t i = 0; i < m->ncalls; i++) {
+    const CfgModuleCall *c = &m->calls[i];
+    g.cur = g.call0 + i;
+    check_expr(v, c->count, no_scope);
+    check_expr(v, c->for_each, no_scope);
+    check_depends_on(v, &c->depends_on);
+  }
+  v->g = NULL;
+  Dag dag;
+  dag_build(&g.b, &dag);
+  uint32_t **cyc, *sz;
+  uint32_t nc = dag_cycles(&dag, v->a, &cyc, &sz);
+  const char *prefix =
+      v->t && v->t->path[0] ? arena_printf(v->a, "%s.", v->t->path) : "";
+  for (uint32_t c = 0; c < nc; c++) {
+    Buf msg;
+    buf_init(&msg, v->a);
+    buf_puts(&msg, "Cycle: ");
+    for (uint32_t k = 0; k < sz[c]; k++)
+      buf_printf(&msg, "%s%s", k ? ", " : "",
+                 node_name(v->a, m, &g, prefix, cyc[c][k]));
+    diag_error(v->d, NULL, buf_str(&msg), "%s", "");
+  }
+  arena_rewind(v->a, mk);
+  return nc > 0;
+}
+
+/* ---- Module calls ------------------------------------------------------- */
+
+/* The arguments of a module call against the called module's variables:
+** hcl.Body.Content with a schema made of the child's variables gives
+** Terraform's "Unsupported argument" (with its suggestion), "Missing
+** required argument" and "Unsupported block type". */
+static void check_call_args(V *v, const CfgModuleCall *c, const CfgModule *ch)
+{
+  if (!c->body)
+    return;
+  HclAttrSchema *as = ARENA_NEW(v->a, HclAttrSchema, ch->nvariables + 1);
+  for (uint32_t i = 0; i < ch->nvariables; i++) {
+    as[i].name = ch->variables[i].name;
+    as[i].required = !ch->variables[i].has_default;
+  }
+  HclBodySchema s = {as, ch->nvariables, NULL, 0};
+  HclBodyContent content;
+  hcl_body_content(v->a, c->body, &s, &content, v->d);
+}
+
+/* ---- Entry points ------------------------------------------------------- */
+
+static void check_module(V *v)
+{
+  const CfgModule *m = v->m;
+  ArenaMark mk = arena_mark(v->a);
+  for (uint32_t i = 0; i < m->nvariables; i++)
+    check_rules(v, &m->variables[i].validations, no_scope);
+  arena_rewind(v->a, mk);
+  for (uint32_t i = 0; i < m->nlocals; i++) {
+    check_expr(v, m->locals[i].expr, no_scope);
+    arena_rewind(v->a, mk);
+  }
+  for (uint32_t i = 0; i < m->nproviders; i++) {
+    check_body_generic(v, m->providers[i].body, no_scope, NULL, 0);
+    arena_rewind(v->a, mk);
+  }
+  for (uint32_t i = 0; i < m->nresources; i++) {
+    check_resource(v, &m->resources[i]);
+    arena_rewind(v->a, mk);
+  }
+  for (uint32_t i = 0; i < m->ncalls; i++) {
+    const CfgModuleCall *c = &m->calls[i];
+    Scope sc = {c->count != NULL, c->for_each != NULL, false, false};
+    check_expr(v, c->count, no_scope);
+    check_expr(v, c->for_each, no_scope);
+    check_depends_on(v, &c->depends_on);
+    check_body_generic(v, c->body, sc, NULL, 0);
+    const CfgTree *ch = v->t && v->t->children ? v->t->children[i] : NULL;
+    if (ch)
+      check_call_args(v, c, ch->m);
+    arena_rewind(v->a, mk);
+  }
+  for (uint32_t i = 0; i < m->noutputs; i++) {
+    const CfgOutput *o = &m->outputs[i];
+    check_expr(v, o->expr, no_scope);
+    check_depends_on(v, &o->depends_on);
+    check_rules(v, &o->preconditions, no_scope);
+    arena_rewind(v->a, mk);
   }
   for (uint32_t i = 0; i < m->nchecks; i++) {
     const CfgCheck *c = &m->checks[i];
     if (c->data)
-      check_resource(&v, c->data);
-    check_rules(&v, &c->asserts, no_scope);
+      check_resource(v, c->data);
+    check_rules(v, &c->asserts, no_scope);
+    arena_rewind(v->a, mk);
   }
+}
+
+static void v_init(V *v, Arena *scratch, const CfgModule *m,
+                   const CfgTree *t, VldSchemaFn schema_of,
+                   VldTypesFn types_of, void *ctx, Diags *d)
+{
+  memset(v, 0, sizeof *v);
+  v->a = scratch;
+  v->m = m;
+  v->schema_of = schema_of;
+  v->types_of = types_of;
+  v->ctx = ctx;
+  v->d = d;
+  v->t = t;
+  v->where = t && t->path[0] ? t->path : "the root module";
+}
+
+bool vld_module_ex(Arena *a, const CfgModule *m, VldSchemaFn schema_of,
+                   VldTypesFn types_of, void *ctx, Diags *d)
+{
+  (void)a;   /* scratch of our own: rewound construct by construct */
+  Arena scratch;
+  arena_init(&scratch, 0);
+  V v;
+  v_init(&v, &scratch, m, NULL, schema_of, types_of, ctx, d);
+  int e0 = d->errors;
+  /* Terraform finds cycles while building the graph, before the walk
+  ** that reports anything else: a cycle is the only error shown. */
+  if (!check_cycles(&v))
+    check_module(&v);
+  arena_release(&scratch);
   return d->errors == e0;
 }
 
@@ -619,6 +904,49 @@ bool vld_module(Arena *a, const CfgModule *m, VldSchemaFn schema_of,
                 void *ctx, Diags *d)
 {
   return vld_module_ex(a, m, schema_of, NULL, ctx, d);
+}
+
+static bool tree_cycles(Arena *scratch, const CfgTree *t, VldSchemaFn schema_of,
+                        VldTypesFn types_of, VldEnterFn enter, void *ctx,
+                        Diags *d)
+{
+  if (enter)
+    enter(ctx, t);
+  V v;
+  v_init(&v, scratch, t->m, t, schema_of, types_of, ctx, d);
+  bool found = check_cycles(&v);
+  for (uint32_t i = 0; i < t->m->ncalls; i++)
+    if (t->children && t->children[i])
+      found |= tree_cycles(scratch, t->children[i], schema_of, types_of,
+                           enter, ctx, d);
+  return found;
+}
+
+static void tree_check(Arena *scratch, const CfgTree *t, VldSchemaFn schema_of,
+                       VldTypesFn types_of, VldEnterFn enter, void *ctx,
+                       Diags *d)
+{
+  if (enter)
+    enter(ctx, t);
+  V v;
+  v_init(&v, scratch, t->m, t, schema_of, types_of, ctx, d);
+  check_module(&v);
+  for (uint32_t i = 0; i < t->m->ncalls; i++)
+    if (t->children && t->children[i])
+      tree_check(scratch, t->children[i], schema_of, types_of, enter, ctx, d);
+}
+
+bool vld_tree(Arena *a, const CfgTree *t, VldSchemaFn schema_of,
+              VldTypesFn types_of, VldEnterFn enter, void *ctx, Diags *d)
+{
+  (void)a;
+  Arena scratch;
+  arena_init(&scratch, 0);
+  int e0 = d->errors;
+  if (!tree_cycles(&scratch, t, schema_of, types_of, enter, ctx, d))
+    tree_check(&scratch, t, schema_of, types_of, enter, ctx, d);
+  arena_release(&scratch);
+  return d->errors == e0;
 }
 
 /* ---- Output ----------------------------------------------------------------- */

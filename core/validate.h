@@ -19,6 +19,11 @@
 **   arguments, bad blocks and wrong constant types are reported;
 ** - a resource type its provider does not have: "Invalid resource type" /
 **   "Invalid data source" with Terraform's suggestions.
+** - dependency cycles between locals, outputs, resources and module calls
+**   ("Cycle: local.a, local.b", members named and ordered as the engine
+**   does; self-references are not cycles; when there is a cycle it is the
+**   only error reported, as in Terraform).  Cycles through a child module
+**   (a call's inputs flowing to its outputs) are not followed.
 ** The mutually exclusive count/for_each pair is reported by the
 ** configuration loader (core/config.c), not here.
 **
@@ -28,7 +33,8 @@
 ** then only checked for references).  The optional types_of gives the
 ** provider's type names for "Did you mean" suggestions.
 **
-** Memory: scratch and diagnostics from a and d's arena.  Nothing global;
+** Memory: a scratch arena of vld's own (rewound after every construct;
+** a is unused) and diagnostics in d's arena.  Nothing global;
 ** the module is only read.  Returns true when no error was added.
 */
 #ifndef CAIRN_VALIDATE_H
@@ -58,6 +64,23 @@ bool vld_module(Arena *a, const CfgModule *m, VldSchemaFn schema_of,
                 void *ctx, Diags *d);
 bool vld_module_ex(Arena *a, const CfgModule *m, VldSchemaFn schema_of,
                    VldTypesFn types_of, void *ctx, Diags *d);
+
+/* Called before the checks of each module of a tree, so the caller's
+** schema_of/types_of can resolve provider names in that module. */
+typedef void (*VldEnterFn)(void *ctx, const CfgTree *t);
+
+/* Every module of the tree t (depth-first, root first), each checked as
+** vld_module_ex does, in its own scope (diagnostics name "module.x"
+** where Terraform does), plus what needs the called module: a call's
+** arguments against the child's variables ("Unsupported argument",
+** "Missing required argument") and module.NAME.OUTPUT against the
+** child's outputs ("Unsupported attribute").  Children that failed to
+** load (NULL) are skipped.  Dependency cycles are looked for in every
+** module first; when there is one, only the cycles are reported (as
+** Terraform, which finds them while building its graph).  enter may be
+** NULL.  Returns true when no error was added. */
+bool vld_tree(Arena *a, const CfgTree *t, VldSchemaFn schema_of,
+              VldTypesFn types_of, VldEnterFn enter, void *ctx, Diags *d);
 
 /* Orders d as Terraform's tfdiags Sort does before showing diagnostics:
 ** warnings first, then sourceless ones, then by file (fewer path

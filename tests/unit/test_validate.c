@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "arena.h"
@@ -326,6 +327,155 @@ static void test_sort(void)
   arena_release(&a);
 }
 
+
+/* ---- cycles, module trees -------------------------------------------------- */
+
+static void test_cycles(void)
+{
+  Fx f;
+  fx_run(&f,
+         "locals {\n  a = local.b\n  b = upper(local.a)\n  self = 1\n}\n"
+         "resource \"test_thing\" \"x\" {\n  name = test_thing.y.id\n}\n"
+         "resource \"test_thing\" \"y\" {\n  name = \"y\"\n"
+         "  depends_on = [output.nope, test_thing.x]\n}\n"
+         "resource \"remote_z\" \"z\" {\n  v = remote_z.z.id\n}\n"
+         "output \"o\" {\n  value = local.a\n}\n"
+         "output \"undeclared\" {\n  value = var.missing\n}\n");
+  T_CHECK(!f.ok);
+  /* only the cycles: Terraform stops at the graph */
+  T_EQ_INT(f.d.errors, 2);
+  T_CHECK(find(&f, "Cycle: local.a, local.b") != NULL);
+  T_CHECK(find(&f, "Cycle: test_thing.x, test_thing.y") != NULL);
+  T_CHECK(find(&f, "Reference to undeclared input variable") == NULL);
+  fx_done(&f);
+
+  /* through a module call's depends_on and an unavailable provider's body */
+  fx_run(&f,
+         "module \"m\" {\n  source = \"./m\"\n"
+         "  depends_on = [remote_r.r]\n}\n"
+         "resource \"remote_r\" \"r\" {\n  nested {\n"
+         "    v = module.m.out\n  }\n}\n");
+  T_EQ_INT(f.d.errors, 1);
+  T_CHECK(find(&f, "Cycle: remote_r.r, module.m") != NULL);
+  fx_done(&f);
+
+  /* a self-reference is no cycle; lifecycle paths are not references */
+  fx_run(&f,
+         "resource \"remote_q\" \"q\" {\n  v = 1\n"
+         "  lifecycle {\n    ignore_changes = [tags]\n  }\n}\n"
+         "locals {\n  l = [for x in [1] : x]\n}\n");
+  T_CHECK(f.ok);
+  T_EQ_INT(f.d.errors, 0);
+  fx_done(&f);
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+  char path[256];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *fp = fopen(path, "w");
+  T_CHECK(fp != NULL);
+  if (fp) {
+    fputs(text, fp);
+    fclose(fp);
+  }
+}
+
+static int entered;
+
+static void enter(void *ctx, const CfgTree *t)
+{
+  (void)ctx;
+  (void)t;
+  entered++;
+}
+
+static void test_tree(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  Diags d;
+  diag_init(&d, &a);
+  SrcFiles files;
+  diag_files_init(&files, &a);
+  char dir[64];
+  snprintf(dir, sizeof dir, "/tmp/cairn-vldt-XXXXXX");
+  T_CHECK(mkdtemp(dir) != NULL);
+  char sub[96];
+  snprintf(sub, sizeof sub, "%s/child", dir);
+  T_CHECK(mkdir(sub, 0700) == 0);
+  write_file(dir, "main.tf",
+             "module \"c\" {\n  source = \"./child\"\n  nam = \"x\"\n}\n"
+             "module \"k\" {\n  source = \"./child\"\n  count = 2\n"
+             "  name = \"y\"\n}\n"
+             "output \"a\" {\n  value = module.c.nope\n}\n"
+             "output \"b\" {\n  value = module.c.id\n}\n"
+             "output \"c\" {\n  value = module.k[0].id\n}\n"
+             "output \"d\" {\n  value = module.k[1].bad\n}\n");
+  write_file(sub, "main.tf",
+             "variable \"name\" {\n  type = string\n}\n"
+             "variable \"opt\" {\n  default = 1\n}\n"
+             "locals {\n  p = local.q\n  q = local.p\n}\n"
+             "output \"id\" {\n  value = var.name\n}\n");
+  CfgTree *t = cfg_load_tree(&a, dir, &files, &d);
+  T_EQ_INT(d.errors, 0);
+  entered = 0;
+  bool ok = vld_tree(&a, t, schema_of, types_of, enter, NULL, &d);
+  T_CHECK(!ok);
+  /* the child's cycle, once per call, named with the module path */
+  T_EQ_INT(d.errors, 2);
+  const Diag *g = d.head;
+  T_CHECK(g && strcmp(g->summary, "Cycle: module.c.local.p, "
+                                  "module.c.local.q") == 0);
+  T_CHECK(g && g->next && strcmp(g->next->summary,
+                                  "Cycle: module.k.local.p, "
+                                  "module.k.local.q") == 0);
+  T_EQ_INT(entered, 3);
+
+  /* without the cycle: calls and outputs are checked */
+  write_file(sub, "main.tf",
+             "variable \"name\" {\n  type = string\n}\n"
+             "variable \"opt\" {\n  default = 1\n}\n"
+             "output \"id\" {\n  value = var.nme\n}\n");
+  diag_init(&d, &a);
+  t = cfg_load_tree(&a, dir, &files, &d);
+  T_EQ_INT(d.errors, 0);
+  ok = vld_tree(&a, t, schema_of, types_of, NULL, NULL, &d);
+  T_CHECK(!ok);
+  int missing = 0, unsupported = 0, attr = 0, undeclared = 0;
+  for (g = d.head; g; g = g->next) {
+    if (strcmp(g->summary, "Missing required argument") == 0) {
+      missing++;
+      T_EQ_STR(g->detail, "The argument \"name\" is required, but no "
+                          "definition was found.");
+    } else if (strcmp(g->summary, "Unsupported argument") == 0) {
+      unsupported++;
+      T_EQ_STR(g->detail, "An argument named \"nam\" is not expected "
+                          "here. Did you mean \"name\"?");
+    } else if (strcmp(g->summary, "Unsupported attribute") == 0) {
+      attr++;
+      T_CHECK(strstr(g->detail, "\"nope\"") || strstr(g->detail, "\"bad\""));
+    } else if (strcmp(g->summary,
+                      "Reference to undeclared input variable") == 0) {
+      undeclared++;
+    }
+  }
+  T_EQ_INT(missing, 1);
+  T_EQ_INT(unsupported, 1);
+  T_EQ_INT(attr, 2);
+  T_EQ_INT(undeclared, 2);   /* in each of the two calls of the child */
+  T_EQ_INT(d.errors, 6);
+
+  char path[256];
+  snprintf(path, sizeof path, "%s/main.tf", sub);
+  unlink(path);
+  rmdir(sub);
+  snprintf(path, sizeof path, "%s/main.tf", dir);
+  unlink(path);
+  rmdir(dir);
+  arena_release(&a);
+}
+
 int main(void)
 {
   T_RUN(test_sort);
@@ -335,5 +485,7 @@ int main(void)
   T_RUN(test_schema_errors);
   T_RUN(test_instance_keys_depends_on);
   T_RUN(test_json_render);
+  T_RUN(test_cycles);
+  T_RUN(test_tree);
   return t_done("test_validate");
 }
