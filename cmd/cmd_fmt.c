@@ -2,7 +2,8 @@
 ** cmd_fmt.c: `cairn fmt [-list=false] [-write=false] [-diff] [-check]
 ** [-recursive] [TARGET...]` with Terraform's behaviour: files that do not
 ** parse are reported and left alone (exit 2), -check exits 3 when a file
-** would change, `-` formats stdin to stdout.
+** would change, `-` formats stdin to stdout, -diff prints what `diff -u`
+** prints for Terraform (fmt_unified_diff).  See docs/fmt.md.
 */
 #include <dirent.h>
 #include <fcntl.h>
@@ -48,77 +49,6 @@ static bool read_fd(Arena *a, int fd, Buf *b)
     buf_put(b, tmp, (size_t)k);
   }
   (void)a;
-}
-
-typedef struct Lines {
-  const char **p;
-  size_t *n;
-  size_t count;
-} Lines;
-
-static Lines split_lines(Arena *a, const char *s, size_t len)
-{
-  Lines l = {0};
-  size_t cnt = 0;
-  for (size_t i = 0; i < len; i++)
-    cnt += s[i] == '\n';
-  l.p = ARENA_NEW(a, const char *, cnt + 1);
-  l.n = ARENA_NEW(a, size_t, cnt + 1);
-  size_t st = 0;
-  for (size_t i = 0; i < len; i++) {
-    if (s[i] == '\n') {
-      l.p[l.count] = s + st;
-      l.n[l.count++] = i + 1 - st;
-      st = i + 1;
-    }
-  }
-  if (st < len) {
-    l.p[l.count] = s + st;
-    l.n[l.count++] = len - st;
-  }
-  return l;
-}
-
-static void put_line(Buf *b, char c, const char *p, size_t n)
-{
-  buf_putc(b, c);
-  buf_put(b, p, n);
-  if (n == 0 || p[n - 1] != '\n')
-    buf_puts(b, "\n\\ No newline at end of file\n");
-}
-
-/* A unified diff as one hunk spanning the first to the last changed line
-** (common prefix and suffix trimmed, 3 lines of context).  Valid for
-** patch(1), though not minimal inside the hunk. */
-static void unified_diff(Arena *a, Buf *b, const char *path, const char *x,
-                         size_t xn, const char *y, size_t yn)
-{
-  Lines l1 = split_lines(a, x, xn), l2 = split_lines(a, y, yn);
-  size_t pre = 0;
-  while (pre < l1.count && pre < l2.count && l1.n[pre] == l2.n[pre] &&
-         memcmp(l1.p[pre], l2.p[pre], l1.n[pre]) == 0)
-    pre++;
-  size_t suf = 0;
-  while (suf < l1.count - pre && suf < l2.count - pre) {
-    size_t i = l1.count - 1 - suf, j = l2.count - 1 - suf;
-    if (l1.n[i] != l2.n[j] || memcmp(l1.p[i], l2.p[j], l1.n[i]) != 0)
-      break;
-    suf++;
-  }
-  size_t cs = pre > 3 ? pre - 3 : 0;
-  size_t ce = suf > 3 ? 3 : suf;
-  size_t e1 = l1.count - suf + ce, e2 = l2.count - suf + ce;
-  buf_printf(b, "--- old/%s\n+++ new/%s\n", path, path);
-  buf_printf(b, "@@ -%zu,%zu +%zu,%zu @@\n", e1 > cs ? cs + 1 : cs, e1 - cs,
-             e2 > cs ? cs + 1 : cs, e2 - cs);
-  for (size_t i = cs; i < pre; i++)
-    put_line(b, ' ', l1.p[i], l1.n[i]);
-  for (size_t i = pre; i < l1.count - suf; i++)
-    put_line(b, '-', l1.p[i], l1.n[i]);
-  for (size_t i = pre; i < l2.count - suf; i++)
-    put_line(b, '+', l2.p[i], l2.n[i]);
-  for (size_t i = l1.count - suf; i < e1; i++)
-    put_line(b, ' ', l1.p[i], l1.n[i]);
 }
 
 static void process(FmtRun *r, const char *path, int fd, bool stdio)
@@ -168,7 +98,9 @@ static void process(FmtRun *r, const char *path, int fd, bool stdio)
     if (r->diff) {
       Buf db;
       buf_init(&db, a);
-      unified_diff(a, &db, path, text, src.len, res, out.len);
+      fmt_unified_diff(a, &db, arena_printf(a, "old/%s", path),
+                       arena_printf(a, "new/%s", path), text, src.len, res,
+                       out.len);
       cli_out_buf(cli, &db);
     }
   }

@@ -524,3 +524,224 @@ bool fmt_source(Arena *a, const char *file, const char *src, size_t len,
   }
   return true;
 }
+
+/* ---- Unified diff ------------------------------------------------------- */
+
+/* `terraform fmt -diff` runs `diff -u` with the labels old/PATH and
+** new/PATH; this is the same output from Myers' O((N+M)D) greedy
+** algorithm on lines, after trimming the common prefix and suffix.  The
+** trace of the search is O(D^2), so D and the total work are bounded:
+** past them the changed middle is written as one deletion of every old
+** line followed by one insertion of every new one (still a valid patch,
+** just not minimal). */
+#define DIFF_MAX_D 2000
+#define DIFF_MAX_WORK 40000000u
+#define DIFF_CONTEXT 3
+
+typedef struct DLine {
+  const char *p;
+  uint32_t n;          /* bytes, with the newline when there is one */
+  uint32_t h;          /* hash, to skip most memcmp calls */
+} DLine;
+
+static DLine *dsplit_lines(Arena *a, const char *s, size_t len, uint32_t *n)
+{
+  uint32_t cnt = 0;
+  for (size_t i = 0; i < len; i++)
+    cnt += s[i] == '\n';
+  DLine *l = ARENA_NEW(a, DLine, (size_t)cnt + 1);
+  uint32_t k = 0;
+  size_t st = 0;
+  for (size_t i = 0; i <= len; i++) {
+    if (i == len ? i > st : s[i] == '\n') {
+      size_t e = i == len ? len : i + 1;
+      uint32_t h = 2166136261u;
+      for (size_t j = st; j < e; j++)
+        h = (h ^ (unsigned char)s[j]) * 16777619u;
+      l[k].p = s + st;
+      l[k].n = (uint32_t)(e - st);
+      l[k].h = h;
+      k++;
+      st = e;
+    }
+  }
+  *n = k;
+  return l;
+}
+
+static bool line_eq(const DLine *x, const DLine *y)
+{
+  return x->h == y->h && x->n == y->n && memcmp(x->p, y->p, x->n) == 0;
+}
+
+/* Marks del[i] / ins[j] for a shortest edit script of x[0..n) -> y[0..m).
+** Returns false (marking everything) when the bounds are exceeded. */
+static bool myers(Arena *a, const DLine *x, uint32_t n, const DLine *y,
+                  uint32_t m, uint8_t *del, uint8_t *ins)
+{
+  uint64_t maxd64 = (uint64_t)n + m;
+  int32_t maxd = maxd64 < DIFF_MAX_D ? (int32_t)maxd64 : DIFF_MAX_D;
+  ArenaMark mk = arena_mark(a);
+  /* v[k + off]: furthest x on diagonal k; trace[d] is v after step d */
+  int32_t off = maxd + 1;
+  int32_t *v = ARENA_NEW(a, int32_t, (size_t)2 * (size_t)off + 1);
+  int32_t **trace = ARENA_NEW(a, int32_t *, (size_t)maxd + 1);
+  uint64_t work = 0;
+  int32_t found = -1;
+  for (int32_t d = 0; d <= maxd && found < 0; d++) {
+    for (int32_t k = -d; k <= d; k += 2) {
+      int32_t xi;
+      if (k == -d || (k != d && v[off + k - 1] < v[off + k + 1]))
+        xi = v[off + k + 1];
+      else
+        xi = v[off + k - 1] + 1;
+      int32_t yi = xi - k;
+      while (xi < (int32_t)n && yi < (int32_t)m && line_eq(&x[xi], &y[yi])) {
+        xi++;
+        yi++;
+        work++;
+      }
+      v[off + k] = xi;
+      work++;
+      if (xi >= (int32_t)n && yi >= (int32_t)m) {
+        found = d;
+        break;
+      }
+    }
+    trace[d] = ARENA_NEW(a, int32_t, (size_t)2 * (size_t)d + 1);
+    memcpy(trace[d], v + off - d, sizeof(int32_t) * (size_t)(2 * d + 1));
+    if (work > DIFF_MAX_WORK)
+      break;
+  }
+  if (found < 0) {
+    memset(del, 1, n);
+    memset(ins, 1, m);
+    arena_rewind(a, mk);
+    return false;
+  }
+  int32_t xi = (int32_t)n, yi = (int32_t)m;
+  for (int32_t d = found; d > 0; d--) {
+    const int32_t *pv = trace[d - 1];   /* indices -(d-1) .. d-1 */
+    int32_t k = xi - yi;
+#define PV(kk) pv[(kk) + d - 1]
+    int32_t pk = (k == -d || (k != d && PV(k - 1) < PV(k + 1))) ? k + 1
+                                                                 : k - 1;
+    int32_t px = PV(pk), py = px - pk;
+#undef PV
+    while (xi > px && yi > py) {   /* the snake back to (px, py) */
+      xi--;
+      yi--;
+    }
+    if (pk == k + 1)
+      ins[yi - 1] = 1;
+    else
+      del[xi - 1] = 1;
+    xi = px;
+    yi = py;
+  }
+  arena_rewind(a, mk);
+  return true;
+}
+
+typedef struct Op {
+  char kind;           /* ' ', '-', '+' */
+  uint32_t i, j;       /* line in x (' ', '-'), line in y (' ', '+') */
+} Op;
+
+static void dput_line(Buf *b, char c, const DLine *l)
+{
+  buf_putc(b, c);
+  buf_put(b, l->p, l->n);
+  if (l->n == 0 || l->p[l->n - 1] != '\n')
+    buf_puts(b, "\n\\ No newline at end of file\n");
+}
+
+/* GNU diff's range: "start,count", "start" for one line, and for an
+** empty range the line before it with count 0. */
+static void put_range(Buf *b, uint32_t start, uint32_t count)
+{
+  if (count == 1)
+    buf_printf(b, "%u", start + 1);
+  else if (count == 0)
+    buf_printf(b, "%u,0", start);
+  else
+    buf_printf(b, "%u,%u", start + 1, count);
+}
+
+bool fmt_unified_diff(Arena *a, Buf *out, const char *old_label,
+                      const char *new_label, const char *x, size_t xn,
+                      const char *y, size_t yn)
+{
+  /* scratch of our own: out may grow in a meanwhile */
+  (void)a;
+  Arena scratch;
+  arena_init(&scratch, 0);
+  a = &scratch;
+  uint32_t n, m;
+  DLine *lx = dsplit_lines(a, x, xn, &n);
+  DLine *ly = dsplit_lines(a, y, yn, &m);
+  uint32_t pre = 0;
+  while (pre < n && pre < m && line_eq(&lx[pre], &ly[pre]))
+    pre++;
+  uint32_t suf = 0;
+  while (suf < n - pre && suf < m - pre &&
+         line_eq(&lx[n - 1 - suf], &ly[m - 1 - suf]))
+    suf++;
+  uint8_t *del = ARENA_NEW(a, uint8_t, (size_t)n + 1);
+  uint8_t *ins = ARENA_NEW(a, uint8_t, (size_t)m + 1);
+  bool exact = myers(a, lx + pre, n - pre - suf, ly + pre, m - pre - suf,
+                     del + pre, ins + pre);
+  /* the script: deletions before insertions inside each change */
+  Op *ops = ARENA_NEW(a, Op, (size_t)n + m + 1);
+  uint32_t nops = 0, i = 0, j = 0;
+  bool changed = false;
+  while (i < n || j < m) {
+    if (i < n && del[i]) {
+      ops[nops++] = (Op){'-', i++, j};
+      changed = true;
+    } else if (j < m && ins[j]) {
+      ops[nops++] = (Op){'+', i, j++};
+      changed = true;
+    } else {
+      ops[nops++] = (Op){' ', i++, j++};
+    }
+  }
+  if (!changed) {
+    arena_release(&scratch);
+    return true;
+  }
+  buf_printf(out, "--- %s\n+++ %s\n", old_label, new_label);
+  uint32_t k = 0;
+  while (k < nops) {
+    while (k < nops && ops[k].kind == ' ')
+      k++;
+    if (k == nops)
+      break;
+    uint32_t s = k >= DIFF_CONTEXT ? k - DIFF_CONTEXT : 0;
+    /* hunks end after a run of more than twice the context */
+    uint32_t last = k, e = k;
+    for (e = k; e < nops; e++) {
+      if (ops[e].kind != ' ')
+        last = e;
+      else if (e - last > 2 * DIFF_CONTEXT)
+        break;
+    }
+    e = last + 1 + DIFF_CONTEXT < nops ? last + 1 + DIFF_CONTEXT : nops;
+    uint32_t ca = 0, cb = 0;
+    for (uint32_t q = s; q < e; q++) {
+      ca += ops[q].kind != '+';
+      cb += ops[q].kind != '-';
+    }
+    buf_puts(out, "@@ -");
+    put_range(out, ops[s].i, ca);
+    buf_puts(out, " +");
+    put_range(out, ops[s].j, cb);
+    buf_puts(out, " @@\n");
+    for (uint32_t q = s; q < e; q++)
+      dput_line(out, ops[q].kind,
+               ops[q].kind == '+' ? &ly[ops[q].j] : &lx[ops[q].i]);
+    k = e;
+  }
+  arena_release(&scratch);
+  return exact;
+}

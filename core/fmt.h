@@ -34,4 +34,17 @@
 bool fmt_source(Arena *a, const char *file, const char *src, size_t len,
                 Buf *out, Diags *d);
 
+/* Appends to out the unified diff turning x into y, as `diff -u` with
+** --label old_label --label new_label prints it (what `terraform fmt
+** -diff` shows): "---"/"+++" headers, hunks with 3 lines of context,
+** "\ No newline at end of file" markers.  Nothing when x equals y.
+** The edit script is a shortest one (Myers) while it has at most 2,000
+** changed lines and costs at most 40M steps; beyond that the changed
+** middle is one replace hunk and the function returns false (the diff is
+** still correct).  Scratch memory is the function's own (a is kept for
+** callers' symmetry and unused); out may live in any arena. */
+bool fmt_unified_diff(Arena *a, Buf *out, const char *old_label,
+                      const char *new_label, const char *x, size_t xn,
+                      const char *y, size_t yn);
+
 #endif

@@ -120,6 +120,84 @@ static void test_deep_and_garbage(void)
   T_CHECK(strlen(got) >= b.len);
 }
 
+/* ---- fmt_unified_diff (expectations from GNU diff -u --label) ------------- */
+
+static const char *udiff(const char *x, const char *y, bool *exact)
+{
+  Buf b;
+  buf_init(&b, &A);
+  *exact = fmt_unified_diff(&A, &b, "old/t.tf", "new/t.tf", x, strlen(x), y,
+                            strlen(y));
+  return buf_str(&b);
+}
+
+static void test_diff(void)
+{
+  bool exact;
+  T_EQ_STR(udiff("a\nb\n", "a\nb\n", &exact), "");
+  T_CHECK(exact);
+  /* two hunks (gap of 3 > 2 * context), missing final newline */
+  T_EQ_STR(udiff("a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\n",
+                 "a\nB\nc\nd\ne\nf\ng\nh\ni\nj\nk\nL\nm\nn", &exact),
+           "--- old/t.tf\n+++ new/t.tf\n"
+           "@@ -1,5 +1,5 @@\n a\n-b\n+B\n c\n d\n e\n"
+           "@@ -9,5 +9,6 @@\n i\n j\n k\n-l\n+L\n m\n+n\n"
+           "\\ No newline at end of file\n");
+  T_CHECK(exact);
+  /* hunks 6 lines apart merge into one */
+  T_EQ_STR(udiff("a\nc\nd\ne\nf\ng\nX\nh\ni\n", "a\nb\nc\nd\ne\nf\ng\nh\ni\n",
+                 &exact),
+           "--- old/t.tf\n+++ new/t.tf\n"
+           "@@ -1,9 +1,9 @@\n a\n+b\n c\n d\n e\n f\n g\n-X\n h\n i\n");
+  /* empty sides: the range before the first line */
+  T_EQ_STR(udiff("", "x\ny\n", &exact),
+           "--- old/t.tf\n+++ new/t.tf\n@@ -0,0 +1,2 @@\n+x\n+y\n");
+  T_EQ_STR(udiff("x\ny\n", "", &exact),
+           "--- old/t.tf\n+++ new/t.tf\n@@ -1,2 +0,0 @@\n-x\n-y\n");
+  /* one-line ranges print without a count */
+  T_EQ_STR(udiff("a\n", "b\n", &exact),
+           "--- old/t.tf\n+++ new/t.tf\n@@ -1 +1 @@\n-a\n+b\n");
+  /* fmt's typical change: a realigned block */
+  T_EQ_STR(udiff("x {\n  a=1\n  bb = 2\n}\n", "x {\n  a  = 1\n  bb = 2\n}\n",
+                 &exact),
+           "--- old/t.tf\n+++ new/t.tf\n@@ -1,4 +1,4 @@\n x {\n-  a=1\n"
+           "+  a  = 1\n   bb = 2\n }\n");
+  T_CHECK(exact);
+}
+
+/* Everything different and large: bounded work, one replace hunk. */
+static void test_diff_bounded(void)
+{
+  Buf x, y;
+  buf_init(&x, &A);
+  buf_init(&y, &A);
+  for (int i = 0; i < 5000; i++) {
+    buf_printf(&x, "old %d\n", i);
+    buf_printf(&y, "new %d\n", i);
+  }
+  Buf out;
+  buf_init(&out, &A);
+  bool exact = fmt_unified_diff(&A, &out, "o", "n", x.p, x.len, y.p, y.len);
+  T_CHECK(!exact);
+  T_CHECK(strncmp(buf_str(&out), "--- o\n+++ n\n@@ -1,5000 +1,5000 @@\n-old 0\n",
+                  40) == 0);
+  T_EQ_INT(out.len, 12 + 22 + x.len + y.len + 10000);
+  /* a large file with a few changes stays exact and fast */
+  buf_clear(&x);
+  buf_clear(&y);
+  for (int i = 0; i < 100000; i++) {
+    buf_printf(&x, "line %d\n", i);
+    buf_printf(&y, i % 10000 == 5 ? "LINE %d\n" : "line %d\n", i);
+  }
+  buf_clear(&out);
+  exact = fmt_unified_diff(&A, &out, "o", "n", x.p, x.len, y.p, y.len);
+  T_CHECK(exact);
+  int hunks = 0;
+  for (const char *p = buf_str(&out); (p = strstr(p, "\n@@ ")) != NULL; p++)
+    hunks++;
+  T_EQ_INT(hunks, 10);
+}
+
 int main(void)
 {
   arena_init(&A, 0);
@@ -127,6 +205,8 @@ int main(void)
   T_RUN(test_lex_error);
   T_RUN(test_deep_and_garbage);
   T_RUN(test_golden);
+  T_RUN(test_diff);
+  T_RUN(test_diff_bounded);
   arena_release(&A);
   return t_done("fmt");
 }
