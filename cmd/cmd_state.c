@@ -222,7 +222,9 @@ static bool load_state(Cli *cli, StMgr *m, State **out, Diags *d)
   State *s = NULL;
   if (!stmgr_load(m, &s, d))
     return false;
-  *out = m->had_file ? s : NULL;
+  /* a journal left by a killed first apply holds state even before any
+  ** snapshot exists: stmgr_load replayed it */
+  *out = m->had_file || !cmd_state_empty(s) ? s : NULL;
   return true;
 }
 

@@ -64,6 +64,8 @@ dead process's lock, so it blocks nobody).
   
   $ cd two && ls terraform.tfstate*
   terraform.tfstate.journal
+  $ cd two && cairn state list
+  misbehave_ok.first
   $ cd two && cairn plan -no-color | grep -E '^(Plan|  # )'
     # misbehave_gate.slow will be created
     # misbehave_ok.after will be created
