@@ -123,12 +123,14 @@ static void show_state(Cli *cli, Schemas *sc, State *s)
 static int run(Cli *cli, int argc, char **argv)
 {
   bool json = false, no_color = false;
+  const char *config = NULL;
   CliFlag flags[] = {{"json", FLAG_BOOL, &json},
-                     {"no-color", FLAG_BOOL, &no_color}};
+                     {"no-color", FLAG_BOOL, &no_color},
+                     {"config", FLAG_STRING, &config}};
   int rest;
   Diags d;
   diag_init(&d, cli->arena);
-  if (!cli_parse_flags(cli, argc, argv, flags, 2, &rest, &d)) {
+  if (!cli_parse_flags(cli, argc, argv, flags, 3, &rest, &d)) {
     cli_diags(cli, &d);
     return 2;
   }
@@ -142,7 +144,14 @@ static int run(Cli *cli, int argc, char **argv)
   Schemas sc;
   memset(&sc, 0, sizeof sc);
   sc.a = cli->arena;
-  preg_init(&sc.reg, cli->arena, NULL, &d);
+  /* the host configuration locates remote providers, whose schemas
+  ** decode their objects; a broken one is an error, not silence */
+  preg_init(&sc.reg, cli->arena, config, &d);
+  if (diag_has_errors(&d)) {
+    cli_diags(cli, &d);
+    preg_close(&sc.reg);
+    return 1;
+  }
   diag_init(&d, cli->arena);
   int status = 0;
   Buf b;

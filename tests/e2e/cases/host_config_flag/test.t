@@ -58,4 +58,11 @@ with file and line:
   
   bad.ini line 2: expected "name = value", "name: value", a [section] header or a comment.
   [1]
+show takes -config too (it decodes remote objects with their schemas):
+
+  $ cairn show -config=nope.ini -no-color 2>&1 | grep -A2 '^Error'; echo "exit $?"
+  Error: Host configuration file not found
+  
+  The host configuration nope.ini (named by -config) does not exist.
+  exit 0
   $ kill $(cat pid)
