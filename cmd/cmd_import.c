@@ -14,6 +14,14 @@ static int fail(Op *op, const char *summary, const char *detail)
   return op_finish(op, 1);
 }
 
+static void no_config(Op *op, const char *addr)
+{
+  diag_error(&op->d, NULL, "Configuration for import target does not exist",
+             "The configuration for the given import target %s does not "
+             "exist. All target instances must have an associated "
+             "configuration to be imported.", addr);
+}
+
 static int run(Cli *cli, int argc, char **argv)
 {
   Op op;
@@ -50,10 +58,7 @@ static int run(Cli *cli, int argc, char **argv)
   if (!op_load(&op, true))
     return op_finish(&op, 1);
   if (!cfg_resource(op.m, CFG_MANAGED, sa.type, sa.name)) {
-    diag_error(&op.d, NULL, "Configuration for import target does not exist",
-               "The configuration for the given import target %s does not "
-               "exist. All target instances must have an associated "
-               "configuration to be imported.", addr);
+    no_config(&op, addr);
     return op_finish(&op, 1);
   }
   StResource *sr = st_find_resource(op.state, "", ST_MANAGED, sa.type,
@@ -82,10 +87,7 @@ static int run(Cli *cli, int argc, char **argv)
       c = &p->changes[i];
   if (!ok || !c) {
     if (ok)
-      diag_error(&op.d, NULL, "Configuration for import target does not "
-                 "exist", "The configuration for the given import target %s "
-                 "does not exist. All target instances must have an "
-                 "associated configuration to be imported.", addr);
+      no_config(&op, addr);
     op_flush_diags(&op);
     return op_finish(&op, 1);
   }

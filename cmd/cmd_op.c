@@ -607,10 +607,7 @@ void op_print_outputs(Op *op, const State *s)
     Value v;
     Diags d;
     diag_init(&d, op->a);
-    /* recorded in this run: already typed; read from a file: generic JSON */
-    if (o->value.type && ty_equal(o->value.type, o->type))
-      eval_format_value(&b, o->value, 0);
-    else if (json_value_typed(op->a, o->value, o->type, &v, &d, NULL))
+    if (json_value_typed(op->a, o->value, o->type, &v, &d, NULL))
       eval_format_value(&b, v, 0);
     else
       buf_puts(&b, "(unreadable)");

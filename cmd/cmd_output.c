@@ -13,11 +13,6 @@
 
 static bool typed(Arena *a, const StOutput *o, Value *out)
 {
-  /* st_read may already have typed the value (lists, sets, maps) */
-  if (o->value.type && ty_equal(o->value.type, o->type)) {
-    *out = o->value;
-    return true;
-  }
   Diags d;
   diag_init(&d, a);
   return json_value_typed(a, o->value, o->type, out, &d, NULL);

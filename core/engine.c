@@ -2016,32 +2016,47 @@ static Inst *inst_push(Arena *a, InstVec *iv)
   return in;
 }
 
-/* Every current and deposed object of sr (not configured), in module
-** instance mi (UINT32_MAX when that instance is not declared). */
+static void push_obj(Arena *a, InstVec *iv, const Node *n,
+                     const StResource *sr, StKey key, uint32_t mi,
+                     const char *dkey, const StObject *obj)
+{
+  Inst *in = inst_push(a, iv);
+  in->key = key;
+  in->module = sr->module;
+  in->mi = mi;
+  in->no_module = mi == UINT32_MAX;
+  in->addr = inst_addr(a, sr->module, n, key);
+  in->deposed = dkey;
+  in->prior = obj;
+}
+
+/* Every deposed object of sr, and every current one whose key is not
+** among the configured instances iv->v[cfg .. cfg+ncfg) (in key order:
+** binary search), in module instance mi (UINT32_MAX when that instance is
+** not declared). */
 static void push_state_objects(Arena *a, InstVec *iv, const Node *n,
-                               StResource *sr, uint32_t mi, bool skip_current)
+                               const StResource *sr, uint32_t mi,
+                               uint32_t cfg, uint32_t ncfg)
 {
   for (uint32_t i = 0; i < sr->ninst; i++) {
     StInstance *si = sr->inst[i];
-    if (si->current && !skip_current) {
-      Inst *in = inst_push(a, iv);
-      in->key = si->key;
-      in->module = sr->module;
-      in->mi = mi;
-      in->no_module = mi == UINT32_MAX;
-      in->addr = inst_addr(a, sr->module, n, si->key);
-      in->prior = si->current;
+    bool configured = false;
+    uint32_t lo = cfg, hi = cfg + ncfg;
+    while (lo < hi && !configured) {
+      uint32_t mid = lo + (hi - lo) / 2;
+      int c = st_key_compare(iv->v[mid].key, si->key);
+      if (c == 0)
+        configured = true;
+      else if (c < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
-    for (uint32_t j = 0; j < si->ndeposed; j++) {
-      Inst *in = inst_push(a, iv);
-      in->key = si->key;
-      in->module = sr->module;
-      in->mi = mi;
-      in->no_module = mi == UINT32_MAX;
-      in->addr = inst_addr(a, sr->module, n, si->key);
-      in->deposed = si->deposed[j].key;
-      in->prior = si->deposed[j].obj;
-    }
+    if (si->current && !configured)
+      push_obj(a, iv, n, sr, si->key, mi, NULL, si->current);
+    for (uint32_t j = 0; j < si->ndeposed; j++)
+      push_obj(a, iv, n, sr, si->key, mi, si->deposed[j].key,
+               si->deposed[j].obj);
   }
 }
 
@@ -2107,61 +2122,23 @@ static bool expand(Engine *e, Node *n, Arena *a, Diags *d)
     for (uint32_t j = 0; j < n->nsrs; j++)
       if (n->srs[j] == sr)
         used[j] = true;
-    for (uint32_t i = 0; i < sr->ninst; i++) {
-      StInstance *si = sr->inst[i];
-      /* configured instances are in key order (count: 0..n-1; for_each:
-      ** map keys and set elements sort bytewise): binary search */
-      bool configured = false;
-      uint32_t lo = first, hi = first + nin;
-      while (lo < hi && !configured) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        int c = st_key_compare(iv.v[mid].key, si->key);
-        if (c == 0)
-          configured = true;
-        else if (c < 0)
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
-      if (!configured && si->current) {
-        Inst *in = inst_push(a, &iv);
-        in->key = si->key;
-        in->module = mi->addr;
-        in->mi = m;
-        in->addr = inst_addr(a, mi->addr, n, si->key);
-        in->prior = si->current;
-      }
-      for (uint32_t j = 0; j < si->ndeposed; j++) {
-        Inst *in = inst_push(a, &iv);
-        in->key = si->key;
-        in->module = mi->addr;
-        in->mi = m;
-        in->addr = inst_addr(a, mi->addr, n, si->key);
-        in->deposed = si->deposed[j].key;
-        in->prior = si->deposed[j].obj;
-      }
-    }
+    push_state_objects(a, &iv, n, sr, m, first, nin);
   }
   for (uint32_t j = 0; j < n->nsrs; j++)
     if (!used[j])
-      push_state_objects(a, &iv, n, n->srs[j], UINT32_MAX, false);
+      push_state_objects(a, &iv, n, n->srs[j], UINT32_MAX, 0, 0);
   n->inst = iv.v ? iv.v : new_insts(a, 0);
   n->ninst = iv.n;
   return true;
 }
 
 /* Orphans and destroy mode: every current and deposed object. */
-static void expand_state(Engine *e, Node *n, Arena *a)
+static void expand_state(Node *n, Arena *a)
 {
   InstVec iv = {0};
-  bool destroy = e->o.mode == PL_MODE_DESTROY;
-  for (uint32_t j = 0; j < n->nsrs; j++) {
-    uint32_t mi = mi_find(n->mod, n->srs[j]->module);
-    push_state_objects(a, &iv, n, n->srs[j], mi, false);
-    if (destroy)
-      for (uint32_t i = iv.n; i-- > 0 && iv.v[i].module == n->srs[j]->module;)
-        iv.v[i].no_module = false;
-  }
+  for (uint32_t j = 0; j < n->nsrs; j++)
+    push_state_objects(a, &iv, n, n->srs[j],
+                       mi_find(n->mod, n->srs[j]->module), 0, 0);
   n->inst = iv.v ? iv.v : new_insts(a, 0);
   n->ninst = iv.n;
 }
@@ -3570,12 +3547,12 @@ static bool visit(void *ctx, uint32_t v, PoolWorker *w)
     return expand_call(e, n, a, d);
   case N_RESOURCE:
     if (e->o.mode == PL_MODE_DESTROY) {
-      expand_state(e, n, a);
+      expand_state(n, a);
       return true;
     }
     return expand(e, n, a, d);
   case N_ORPHAN:
-    expand_state(e, n, a);
+    expand_state(n, a);
     return true;
   case N_DESTROY:
   case N_DEPOSED:
@@ -3968,58 +3945,42 @@ static const char *import_to(Engine *e, EvalCtx *ctx, const HclExpr *to,
   return buf_str(&b);
 }
 
-static bool add_import(Engine *e, const char *addr, const char *id,
-                       const SrcRange *rg, Diags *d)
-{
-  uint32_t old;
-  if (map_get(&e->imports, addr, &old)) {
-    diag_error(d, rg, "Duplicate import configuration for \"%s\"",
-               "An import block for the resource \"%s\" was already "
-               "declared. A resource can have only one import block.", addr);
-    return false;
-  }
-  map_put(&e->imports, addr, e->nimports);
-  e->import_ids[e->nimports++] = id;
-  return true;
-}
+typedef struct ImportTarget {
+  const char *addr, *id;
+  const SrcRange *range;
+} ImportTarget;
 
 /* Evaluates the root module's import blocks (and `cairn import`'s target)
-** into e->imports. */
+** into e->imports: instance address -> import id. */
 static bool collect_imports(Engine *e, Diags *d)
 {
   const CfgModule *m = e->m;
-  uint32_t cap = e->o.import_addr ? 1 : 0;
-  memset(&e->imports, 0, sizeof e->imports);
-  e->nimports = 0;
+  ImportTarget *tv = NULL;
+  uint32_t nt = 0, cap = 0;
   bool ok = true;
-  /* first pass: how many targets the for_each arguments give */
-  for (uint32_t i = 0; i < m->nimports; i++) {
-    const CfgImport *im = &m->imports[i];
+  for (int32_t i = e->o.import_addr ? -1 : 0; i < (int32_t)m->nimports; i++) {
+    const CfgImport *im = i >= 0 ? &m->imports[i] : NULL;
     Scope sc;
     EvalCtx ctx;
-    scope_ctx(&ctx, &sc, e, NULL, e->root, 0, NULL, e->a, d);
     StKey *keys;
     Rep *reps;
-    uint32_t nk;
-    if (!expand_keys(&ctx, NULL, im->for_each, e->a, d, &keys, &reps, &nk))
-      return false;
-    cap += nk;
-  }
-  map_init(&e->imports, e->a, cap + 1);
-  e->import_ids = ARENA_NEW(e->a, const char *, cap + 1);
-  if (e->o.import_addr &&
-      !add_import(e, e->o.import_addr, e->o.import_id, NULL, d))
-    return false;
-  for (uint32_t i = 0; i < m->nimports; i++) {
-    const CfgImport *im = &m->imports[i];
-    Scope sc;
-    EvalCtx ctx;
-    scope_ctx(&ctx, &sc, e, NULL, e->root, 0, NULL, e->a, d);
-    StKey *keys;
-    Rep *reps;
-    uint32_t nk;
-    if (!expand_keys(&ctx, NULL, im->for_each, e->a, d, &keys, &reps, &nk))
-      return false;
+    uint32_t nk = 1;
+    if (im) {
+      scope_ctx(&ctx, &sc, e, NULL, e->root, 0, NULL, e->a, d);
+      if (!expand_keys(&ctx, NULL, im->for_each, e->a, d, &keys, &reps, &nk))
+        return false;
+    }
+    if (nt + nk > cap) {
+      cap = (nt + nk) * 2;
+      ImportTarget *n2 = ARENA_NEW(e->a, ImportTarget, cap);
+      if (nt)
+        memcpy(n2, tv, sizeof *tv * nt);
+      tv = n2;
+    }
+    if (!im) {   /* cairn import ADDR ID */
+      tv[nt++] = (ImportTarget){e->o.import_addr, e->o.import_id, NULL};
+      continue;
+    }
     for (uint32_t k = 0; k < nk; k++) {
       scope_ctx(&ctx, &sc, e, NULL, e->root, 0, &reps[k], e->a, d);
       const char *to = import_to(e, &ctx, im->to, d);
@@ -4039,8 +4000,26 @@ static bool collect_imports(Engine *e, Diags *d)
         ok = false;
         continue;
       }
-      ok &= add_import(e, to, idv.u.s, &im->range, d);
+      tv[nt++] = (ImportTarget){to, idv.u.s, &im->range};
     }
+  }
+  map_init(&e->imports, e->a, nt + 1);
+  e->import_ids = ARENA_NEW(e->a, const char *, nt + 1);
+  e->nimports = 0;
+  for (uint32_t i = 0; i < nt; i++) {
+    uint32_t old;
+    if (map_get(&e->imports, tv[i].addr, &old)) {
+      diag_error(d, tv[i].range,
+                 arena_printf(e->a, "Duplicate import configuration for "
+                              "\"%s\"", tv[i].addr),
+                 "An import block for the resource \"%s\" was already "
+                 "declared. A resource can have only one import block.",
+                 tv[i].addr);
+      ok = false;
+      continue;
+    }
+    map_put(&e->imports, tv[i].addr, e->nimports);
+    e->import_ids[e->nimports++] = tv[i].id;
   }
   return ok;
 }

@@ -1208,6 +1208,10 @@ static bool typed(TCtx *c, Value v, const Type *t, Value *out)
 bool json_value_typed(Arena *a, Value v, const Type *t, Value *out,
                       Diags *d, const SrcRange *where)
 {
+  if (v.type && ty_equal(v.type, t)) {
+    *out = v;
+    return true;
+  }
   TCtx c;
   memset(&c, 0, sizeof c);
   c.a = a;

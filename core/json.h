@@ -127,7 +127,9 @@ bool json_decode_typed(Arena *a, const char *buf, size_t len, const Type *t,
 ** part of one, e.g. the "attributes" of a state instance), to type t.
 ** Strings and literals of v are shared, not copied, so v's arena must
 ** live as long as the result's.  `where` (may be NULL) is the subject
-** range of type-error diagnostics. */
+** range of type-error diagnostics.  A v that already has type t (the
+** state reader types root outputs; an apply records typed ones) is
+** returned as it is. */
 bool json_value_typed(Arena *a, Value v, const Type *t, Value *out,
                       Diags *d, const SrcRange *where);
 
