@@ -118,34 +118,132 @@ static bool const_string(Loader *L, const HclAttribute *at, const char **out)
   return true;
 }
 
+/* ---- static references ------------------------------------------------- */
+
+static const char STATIC_REF_DETAIL[] =
+    "A single static variable reference is required: only attribute access "
+    "and indexing with constant keys. No calculations, function calls, "
+    "template expressions, etc are allowed here.";
+
+/* A .tf.json string where Terraform wants a reference or an expression
+** (depends_on, ignore_changes, replace_triggered_by, provider, moved and
+** import addresses): its text is native syntax (Terraform's
+** unwrapJSONRefExpr / ConvertJSONExpressionToHCL), not a template.  Parsed
+** at the string's position; any other expression is returned as it is.
+** NULL, with the parser's errors in d, when the text does not parse. */
+static const HclExpr *json_native(Loader *L, const HclExpr *e, Diags *d)
+{
+  const HclExpr *u = hcl_expr_unwrap(e);
+  if (u->kind != HCL_E_JSON || u->u.json->kind != HCL_J_STRING)
+    return e;
+  const HclJsonValue *v = u->u.json;
+  SrcPos start = v->range.start;
+  start.col++;   /* past the opening quote */
+  start.byte++;
+  Diags local;
+  diag_init(&local, L->a);
+  HclExpr *x = hcl_parse_expr_at(L->a, v->range.file, v->u.str.s,
+                                 v->u.str.len, start, &local);
+  bool bad = diag_has_errors(&local);
+  diag_move(d, &local);
+  return bad ? NULL : x;
+}
+
+/* hcl.AbsTraversalForExpr.  hcl_expr_as_traversal misses two of its cases:
+** a keyword root followed by steps (`null.alt`: the parser reads `null` as
+** a literal, while traversal syntax has no keywords, so hcl undoes that)
+** and, in JSON, the string's own position in the file.  False with an
+** error in d otherwise. */
+static bool abs_traversal(Loader *L, const HclExpr *e, HclTraversal *out,
+                          Diags *d)
+{
+  memset(out, 0, sizeof *out);
+  e = hcl_expr_unwrap(e);
+  if (e->kind == HCL_E_JSON && e->u.json->kind == HCL_J_STRING) {
+    const HclExpr *x = json_native(L, e, d);
+    if (!x)
+      return false;
+    if (x->kind == HCL_E_PAREN) {   /* traversal syntax has no parentheses */
+      diag_error(d, &x->range, "Invalid expression", "%s",
+                 STATIC_REF_DETAIL);
+      return false;
+    }
+    e = x;
+  }
+  if (e->kind == HCL_E_REL_TRAV) {
+    HclTraversal head;
+    Diags scratch;
+    diag_init(&scratch, L->a);
+    if (abs_traversal(L, e->u.rel.src, &head, &scratch)) {
+      out->n = head.n + e->u.rel.n;
+      out->steps = ARENA_NEW(L->a, HclStep, out->n);
+      memcpy(out->steps, head.steps, head.n * sizeof *head.steps);
+      memcpy(out->steps + head.n, e->u.rel.steps,
+             e->u.rel.n * sizeof *e->u.rel.steps);
+      out->range = e->range;
+      return true;
+    }
+  }
+  return hcl_expr_as_traversal(L->a, e, out, d);
+}
+
+/* An expression for one JSON value, so that the static readers above see
+** it as Terraform's JSON expression (a string is a reference, not a
+** template). */
+static const HclExpr *json_expr(Loader *L, const HclJsonValue *v)
+{
+  HclExpr *x = ARENA_NEW(L->a, HclExpr, 1);
+  x->kind = HCL_E_JSON;
+  x->range = v->range;
+  x->u.json = v;
+  return x;
+}
+
+/* hcl.ExprList: the items of a static list, native tuple or JSON array
+** (items kept as JSON expressions).  False when e is not a list. */
+static bool expr_list(Loader *L, const HclExpr *e, const HclExpr ***items,
+                      uint32_t *n)
+{
+  e = hcl_expr_unwrap(e);
+  if (e->kind == HCL_E_TUPLE) {
+    *items = (const HclExpr **)e->u.tuple.items;
+    *n = e->u.tuple.n;
+    return true;
+  }
+  if (e->kind != HCL_E_JSON || e->u.json->kind != HCL_J_ARRAY)
+    return false;
+  const HclJsonValue *v = e->u.json;
+  const HclExpr **it = ARENA_NEW(L->a, const HclExpr *, v->u.arr.n + 1);
+  for (uint32_t i = 0; i < v->u.arr.n; i++)
+    it[i] = json_expr(L, v->u.arr.items[i]);
+  *items = it;
+  *n = v->u.arr.n;
+  return true;
+}
+
 /* A list of static traversals (depends_on, ignore_changes). */
 static void traversal_list(Loader *L, const HclAttribute *at,
-                           CfgTraversals *out, const char *what)
+                           CfgTraversals *out)
 {
-  const HclExpr *e = hcl_json_to_expr(L->a, at->expr, false, L->d);
-  e = hcl_expr_unwrap(e);
-  if (e->kind != HCL_E_TUPLE) {
-    diag_error(L->d, &e->range, "Invalid expression",
+  const HclExpr **items;
+  uint32_t n;
+  if (!expr_list(L, at->expr, &items, &n)) {
+    diag_error(L->d, &at->expr->range, "Invalid expression",
                "A static list expression is required.");
     return;
   }
-  out->items = ARENA_NEW(L->a, HclTraversal, e->u.tuple.n ? e->u.tuple.n : 1);
+  out->items = ARENA_NEW(L->a, HclTraversal, n ? n : 1);
   out->n = 0;
-  for (uint32_t i = 0; i < e->u.tuple.n; i++) {
+  for (uint32_t i = 0; i < n; i++) {
     HclTraversal t;
     Diags tmp;
     diag_init(&tmp, L->a);
-    if (hcl_expr_as_traversal(L->a, e->u.tuple.items[i], &t, &tmp)) {
+    if (abs_traversal(L, items[i], &t, &tmp))
       out->items[out->n++] = t;
-    } else {
-      diag_error(L->d, &e->u.tuple.items[i]->range, "Invalid expression",
-                 "A single static variable reference is required: only "
-                 "attribute access and indexing with constant keys. No "
-                 "calculations, function calls, template expressions, etc "
-                 "are allowed here.");
-    }
+    else
+      diag_error(L->d, &items[i]->range, "Invalid expression", "%s",
+                 STATIC_REF_DETAIL);
   }
-  (void)what;
 }
 
 static bool valid_identifier(const char *s)
@@ -200,17 +298,41 @@ static void rules(Loader *L, HclBlock **blocks, uint32_t n, const char *type,
   }
 }
 
-static void provider_ref(Loader *L, const HclAttribute *at, CfgProviderRef *r)
+/* A provider written as a quoted string, the pre-0.12 form (Terraform's
+** exprIsNativeQuotedString). */
+static bool native_quoted_string(const HclExpr *e)
+{
+  if (e->kind == HCL_E_TEMPLATE)
+    return e->u.tmpl.n == 1 && e->u.tmpl.parts[0]->kind == HCL_E_LITERAL &&
+           e->u.tmpl.parts[0]->u.lit.type == &ty_string;
+  return e->kind == HCL_E_LITERAL && e->u.lit.type == &ty_string;
+}
+
+/* decodeProviderConfigRef: NAME or NAME.ALIAS; arg names the argument in
+** the message ("provider", "providers").  r->name stays NULL on error. */
+static void provider_ref(Loader *L, const HclExpr *x, const char *arg,
+                         CfgProviderRef *r)
 {
   HclTraversal t;
   Diags tmp;
   diag_init(&tmp, L->a);
-  r->range = at->expr->range;
-  if (!hcl_expr_as_traversal(L->a, at->expr, &t, &tmp) || t.n > 2 ||
-      (t.n == 2 && t.steps[1].kind != HCL_STEP_ATTR)) {
-    diag_error(L->d, &at->expr->range, "Invalid provider reference",
-               "Provider argument requires a provider name followed by an "
-               "optional alias, like \"aws.foo\".");
+  r->range = x->range;
+  if (!abs_traversal(L, x, &t, &tmp) || t.n < 1 || t.n > 2) {
+    if (native_quoted_string(x))
+      diag_error(L->d, &x->range, "Invalid provider configuration reference",
+                 "A provider configuration reference must not be given in "
+                 "quotes.");
+    else
+      diag_error(L->d, &x->range, "Invalid provider configuration reference",
+                 "The %s argument requires a provider type name, optionally "
+                 "followed by a period and then a configuration alias.", arg);
+    return;
+  }
+  if (t.n == 2 && t.steps[1].kind != HCL_STEP_ATTR) {
+    diag_error(L->d, &t.steps[1].range,
+               "Invalid provider configuration reference",
+               "Provider name must either stand alone or be followed by a "
+               "period and then a configuration alias.");
     return;
   }
   r->name = t.steps[0].name;
@@ -512,7 +634,7 @@ static void decode_output(Loader *L, const HclBlock *b)
   if ((at = hcl_content_attr(&c, "ephemeral")))
     const_bool(L, at, &o.ephemeral);
   if ((at = hcl_content_attr(&c, "depends_on")))
-    traversal_list(L, at, &o.depends_on, "depends_on");
+    traversal_list(L, at, &o.depends_on);
   rules(L, c.blocks, c.nblocks, "precondition", &o.preconditions);
   *PUSH(L, m->outputs, m->noutputs, L->cap_outputs) = o;
   ix_add(L, IX_OUTPUT);
@@ -580,44 +702,35 @@ static void decode_lifecycle(Loader *L, CfgResource *r, const HclBlock *b)
     r->enabled = at->expr;
   if ((at = hcl_content_attr(&c, "ignore_changes"))) {
     const char *kw = hcl_expr_as_keyword(L->a, at->expr);
+    const HclExpr **items;
+    uint32_t n;
     if (kw && strcmp(kw, "all") == 0) {
       r->ignore_all_changes = true;
+    } else if (!expr_list(L, at->expr, &items, &n)) {
+      diag_error(L->d, &at->expr->range, "Invalid ignore_changes argument",
+                 "The ignore_changes argument must be a list of attribute "
+                 "references, or the keyword \"all\".");
     } else {
-      const HclExpr *e =
-          hcl_expr_unwrap(hcl_json_to_expr(L->a, at->expr, false, L->d));
-      if (e->kind != HCL_E_TUPLE) {
-        diag_error(L->d, &e->range, "Invalid ignore_changes argument",
-                   "The ignore_changes argument must be a list of attribute "
-                   "references, or the keyword \"all\".");
-      } else {
-        r->ignore_changes.items =
-            ARENA_NEW(L->a, HclTraversal, e->u.tuple.n ? e->u.tuple.n : 1);
-        for (uint32_t i = 0; i < e->u.tuple.n; i++) {
-          HclTraversal t;
-          Diags tmp;
-          diag_init(&tmp, L->a);
-          const HclExpr *it = e->u.tuple.items[i];
-          if (hcl_expr_as_traversal(L->a, it, &t, &tmp))
-            r->ignore_changes.items[r->ignore_changes.n++] = t;
-          else
-            diag_error(L->d, &it->range, "Invalid expression",
-                       "A single static variable reference is required: only "
-                       "attribute access and indexing with constant keys. No "
-                       "calculations, function calls, template expressions, "
-                       "etc are allowed here.");
-        }
-      }
+      traversal_list(L, at, &r->ignore_changes);
     }
   }
   if ((at = hcl_content_attr(&c, "replace_triggered_by"))) {
-    const HclExpr *e =
-        hcl_expr_unwrap(hcl_json_to_expr(L->a, at->expr, false, L->d));
-    if (e->kind != HCL_E_TUPLE) {
-      diag_error(L->d, &e->range, "Invalid replace_triggered_by expression",
+    const HclExpr **items;
+    uint32_t n;
+    if (!expr_list(L, at->expr, &items, &n)) {
+      diag_error(L->d, &at->expr->range,
+                 "Invalid replace_triggered_by expression",
                  "A static list expression is required.");
     } else {
-      r->replace_triggered_by = (const HclExpr **)e->u.tuple.items;
-      r->nreplace_triggered_by = e->u.tuple.n;
+      /* JSON items are native expressions in strings (decodeReplace-
+      ** TriggeredBy converts each one). */
+      const HclExpr **x = ARENA_NEW(L->a, const HclExpr *, n ? n : 1);
+      uint32_t k = 0;
+      for (uint32_t i = 0; i < n; i++)
+        if ((x[k] = json_native(L, items[i], L->d)))
+          k++;
+      r->replace_triggered_by = x;
+      r->nreplace_triggered_by = k;
     }
   }
   rules(L, c.blocks, c.nblocks, "precondition", &r->preconditions);
@@ -670,9 +783,9 @@ static void decode_resource(Loader *L, const HclBlock *b, CfgMode mode)
                "are mutually-exclusive, only one should be used to be "
                "explicit about the number of resources to be created.");
   if ((at = hcl_content_attr(&c, "provider")))
-    provider_ref(L, at, &r.provider);
+    provider_ref(L, at->expr, "provider", &r.provider);
   if ((at = hcl_content_attr(&c, "depends_on")))
-    traversal_list(L, at, &r.depends_on, "depends_on");
+    traversal_list(L, at, &r.depends_on);
   bool seen_lifecycle = false, seen_connection = false;
   for (uint32_t i = 0; i < c.nblocks; i++) {
     HclBlock *blk = c.blocks[i];
@@ -715,6 +828,68 @@ static void decode_resource(Loader *L, const HclBlock *b, CfgMode mode)
   }
   *PUSH(L, m->resources, m->nresources, L->cap_res) = r;
   ix_add(L, IX_RES);
+}
+
+/* hcl.ExprMap over `providers = { child = parent }`: both sides are
+** provider references; in JSON both are strings holding them. */
+static void providers_map(Loader *L, const HclExpr *x, CfgModuleCall *mc)
+{
+  const HclExpr *e = hcl_expr_unwrap(x);
+  const HclJsonValue *jv = e->kind == HCL_E_JSON ? e->u.json : NULL;
+  if (jv ? jv->kind != HCL_J_OBJECT : e->kind != HCL_E_OBJECT) {
+    diag_error(L->d, &e->range, "Invalid providers argument",
+               "The providers argument must be a map of provider "
+               "references, like { aws = aws.west }.");
+    return;
+  }
+  uint32_t n = jv ? jv->u.obj.n : e->u.object.n;
+  mc->providers = arena_alloc(L->a, sizeof *mc->providers,
+                              _Alignof(__typeof__(*mc->providers)),
+                              n ? n : 1);
+  for (uint32_t i = 0; i < n; i++) {
+    const HclExpr *k, *v;
+    if (jv) {
+      const HclJsonProp *pp = &jv->u.obj.props[i];
+      HclJsonValue *kv = ARENA_NEW(L->a, HclJsonValue, 1);
+      kv->kind = HCL_J_STRING;
+      kv->range = pp->name_range;
+      kv->u.str.s = pp->name;
+      kv->u.str.len = pp->name_len;
+      k = json_expr(L, kv);
+      v = json_expr(L, pp->value);
+    } else {
+      k = e->u.object.items[i].key;
+      v = e->u.object.items[i].value;
+    }
+    CfgProviderRef in_child = {0}, in_parent = {0};
+    provider_ref(L, k, "providers", &in_child);
+    provider_ref(L, v, "providers", &in_parent);
+    if (!in_child.name || !in_parent.name)
+      continue;
+    bool dup = false;
+    for (uint32_t j = 0; j < mc->nproviders && !dup; j++) {
+      const CfgProviderRef *o = &mc->providers[j].in_child;
+      SrcRange prev =
+          diag_range_join(o->range, mc->providers[j].in_parent.range);
+      if (strcmp(o->name, in_child.name) == 0 &&
+          !strcmp(o->alias ? o->alias : "", in_child.alias ? in_child.alias
+                                                           : "")) {
+        dup = true;
+        diag_error(L->d, &v->range, "Duplicate provider address",
+                   "A provider configuration was already passed to %s%s%s "
+                   "at %s. Each child provider configuration can be "
+                   "assigned only once.", in_child.name,
+                   in_child.alias ? "." : "",
+                   in_child.alias ? in_child.alias : "",
+                   pos_string(L->a, prev));
+      }
+    }
+    if (dup)
+      continue;
+    mc->providers[mc->nproviders].in_child = in_child;
+    mc->providers[mc->nproviders].in_parent = in_parent;
+    mc->nproviders++;
+  }
 }
 
 static void decode_module(Loader *L, const HclBlock *b)
@@ -760,35 +935,9 @@ static void decode_module(Loader *L, const HclBlock *b)
                "are mutually-exclusive, only one should be used to be "
                "explicit about the number of resources to be created.");
   if ((at = hcl_content_attr(&c, "depends_on")))
-    traversal_list(L, at, &mc.depends_on, "depends_on");
-  if ((at = hcl_content_attr(&c, "providers"))) {
-    const HclExpr *e =
-        hcl_expr_unwrap(hcl_json_to_expr(L->a, at->expr, false, L->d));
-    if (e->kind != HCL_E_OBJECT) {
-      diag_error(L->d, &e->range, "Invalid providers argument",
-                 "The providers argument must be a map of provider "
-                 "references, like { aws = aws.west }.");
-    } else {
-      mc.providers = arena_alloc(L->a, sizeof *mc.providers,
-                                 _Alignof(CfgProviderRef),
-                                 e->u.object.n ? e->u.object.n : 1);
-      for (uint32_t i = 0; i < e->u.object.n; i++) {
-        const HclObjectItem *it = &e->u.object.items[i];
-        HclAttribute k = {"providers", it->key, it->key->range,
-                          it->key->range, it->key->range};
-        HclAttribute v = {"providers", it->value, it->value->range,
-                          it->value->range, it->value->range};
-        CfgProviderRef in_child = {0}, in_parent = {0};
-        provider_ref(L, &k, &in_child);
-        provider_ref(L, &v, &in_parent);
-        if (in_child.name && in_parent.name) {
-          mc.providers[mc.nproviders].in_child = in_child;
-          mc.providers[mc.nproviders].in_parent = in_parent;
-          mc.nproviders++;
-        }
-      }
-    }
-  }
+    traversal_list(L, at, &mc.depends_on);
+  if ((at = hcl_content_attr(&c, "providers")))
+    providers_map(L, at->expr, &mc);
   const CfgModuleCall *old = cfg_call(m, mc.name);
   if (old) {
     diag_error(L->d, &mc.range, "Duplicate module call",
@@ -809,12 +958,10 @@ static bool traversal_attr(Loader *L, const HclBodyContent *c,
     return false;
   Diags tmp;
   diag_init(&tmp, L->a);
-  if (hcl_expr_as_traversal(L->a, at->expr, out, &tmp))
+  if (abs_traversal(L, at->expr, out, &tmp))
     return true;
-  diag_error(L->d, &at->expr->range, "Invalid expression",
-             "A single static variable reference is required: only attribute "
-             "access and indexing with constant keys. No calculations, "
-             "function calls, template expressions, etc are allowed here.");
+  diag_error(L->d, &at->expr->range, "Invalid expression", "%s",
+             STATIC_REF_DETAIL);
   return false;
 }
 
@@ -879,7 +1026,7 @@ static void decode_import(Loader *L, const HclBlock *b)
   im.range = b->type_range;
   HclAttribute *at;
   if ((at = hcl_content_attr(&c, "to")))
-    im.to = at->expr;
+    im.to = json_native(L, at->expr, L->d);   /* may hold each.key */
   if ((at = hcl_content_attr(&c, "id")))
     im.id = at->expr;
   if ((at = hcl_content_attr(&c, "identity")))
@@ -887,7 +1034,7 @@ static void decode_import(Loader *L, const HclBlock *b)
   if ((at = hcl_content_attr(&c, "for_each")))
     im.for_each = at->expr;
   if ((at = hcl_content_attr(&c, "provider")))
-    provider_ref(L, at, &im.provider);
+    provider_ref(L, at->expr, "provider", &im.provider);
   if (!im.id && !im.identity && im.to)
     diag_error(L->d, &im.range, "Missing required argument",
                "The argument \"id\" or \"identity\" is required.");
