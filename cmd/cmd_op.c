@@ -453,6 +453,9 @@ static void on_event(void *ctx, const EngEvent *ev)
     case ENG_EV_APPLY_ERRORED:
       jui_apply_errored(&op->ui, &c, el);
       break;
+    case ENG_EV_APPLY_PROGRESS:
+      jui_apply_progress(&op->ui, &c, (int)ev->elapsed);
+      break;
     default:
       break;
     }
@@ -492,6 +495,14 @@ static void on_event(void *ctx, const EngEvent *ev)
     if (ev->action == PL_DELETE)
       idk = NULL;
     break;
+  case ENG_EV_APPLY_PROGRESS:
+    buf_puts(&b, ev->action == PL_CREATE   ? "Still creating... ["
+                 : ev->action == PL_DELETE ? "Still destroying... ["
+                                           : "Still modifying... [");
+    go_duration(&b, ev->elapsed);
+    buf_puts(&b, " elapsed]");
+    idk = NULL;
+    break;
   case ENG_EV_APPLY_ERRORED:
   case ENG_EV_REFRESH_DONE:
   case ENG_EV_IMPORT_DONE:
@@ -526,18 +537,14 @@ bool op_engine(Op *op, PlMode mode)
   eo.workspace = op->workspace;
   eo.replace = op->replace.items;
   eo.nreplace = (uint32_t)op->replace.n;
+  eo.targets = op->target.items;
+  eo.ntargets = (uint32_t)op->target.n;
   eo.open_provider = open_provider;
   eo.open_ctx = op;
   eo.event = on_event;
   eo.event_ctx = op;
   eo.stop = &op_interrupted;
   eo.root_dir = ".";
-  if (op->target.n) {
-    diag_error(&op->d, NULL, "Resource targeting is not supported yet",
-               "cairn does not implement -target yet; plan without it.");
-    op_flush_diags(op);
-    return false;
-  }
   op->e = eng_new(op->a, op->tree, &op->cli->files, op->state, &eo, &op->d);
   if (!op->e) {
     op_flush_diags(op);

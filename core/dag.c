@@ -321,7 +321,15 @@ bool dag_walk(const DagWalk *w, Arena *a, uint8_t *status)
     }
     if (inflight == 0)
       break;   /* stopped, or everything reachable has finished */
-    PoolItem *it = pool_wait(w->pool);
+    PoolItem *it;
+    bool timed_out = false;
+    if (w->tick) {
+      while (!(it = pool_wait_for(w->pool, w->tick_sec, &timed_out)) &&
+             timed_out)
+        w->tick(w->ctx);
+    } else {
+      it = pool_wait(w->pool);
+    }
     if (!it)
       break;
     inflight--;

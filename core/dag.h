@@ -101,6 +101,10 @@ typedef struct DagWalk {
   ** both or neither are set. */
   uint32_t (*fanout)(void *ctx, uint32_t node);
   bool (*sub)(void *ctx, uint32_t node, uint32_t i, PoolWorker *w);
+  /* Optional: tick(ctx) runs on the owner thread whenever it has waited
+  ** tick_sec (> 0) for work to complete (progress heartbeats). */
+  void (*tick)(void *ctx);
+  double tick_sec;
 } DagWalk;
 
 /* Walks the whole graph; status[v] receives each node's outcome.  The

@@ -117,6 +117,8 @@ typedef struct Inst {
   bool refreshed;           /* plan: refreshed object below replaces prior */
   StObject *new_obj;        /* plan: refreshed or read object (NULL: gone) */
   EngEvent *ev_head, *ev_tail;
+  uint32_t flight;          /* apply: its slot in Engine.fl while a
+                               provider operation runs */
   Diags diags;
   bool diags_ready;
   bool failed;
@@ -150,6 +152,10 @@ typedef struct Node {
                                output value, or the resource's aggregate */
   bool pending;             /* a planned change exists (data deferral) */
   bool disabled;            /* lifecycle { enabled = false } */
+  bool untargeted;          /* -target in effect and not selected: read
+                               only (state values, no change) */
+  bool tfilter;             /* selected by instance or module-instance
+                               targets: only matching instances plan */
   bool cbd;                 /* create_before_destroy, own or propagated
                                from a dependent (seed 002) */
   uint32_t target;          /* N_DESTROY/N_DEPOSED: the resource node */
@@ -172,6 +178,18 @@ typedef struct StrMap {
 } StrMap;
 
 typedef enum Phase { PH_PLAN, PH_APPLY } Phase;
+
+/* An apply operation in flight, for the "Still creating..." heartbeats:
+** written by its worker under Engine.mu, read by the owner's tick. */
+typedef struct Flight {
+  bool used;
+  Inst *in;
+  PlAction act;
+  const PlChange *change;
+  double start;
+  EngEvent *start_ev;       /* its APPLY_START event, once added */
+  uint32_t beats;           /* heartbeats delivered */
+} Flight;
 
 struct Engine {
   Arena *a;
@@ -206,6 +224,12 @@ struct Engine {
   const char **dkeys;       /* apply: deposed key a +/- change used, by
                                change index (for its N_DEPOSED node) */
   const char *cwd;
+  Flight *fl;               /* apply: one slot per worker */
+  uint32_t nfl;
+  double beat;              /* heartbeat period, seconds */
+  struct Target *tg;        /* -target addresses (plan: the options';
+                               apply: the plan's) */
+  uint32_t ntg;
   bool closed;
 };
 
@@ -1533,6 +1557,237 @@ static void open_slots(Engine *e, const EMod *m, Diags *d)
 }
 
 /* Builds nodes and edges for phase ph against state s. */
+/* ---- resource targeting (-target) -------------------------------------- */
+
+/* One -target address, parsed, with its static (keyless) forms. */
+typedef struct Target {
+  StAddr a;
+  const char *smod;         /* static module path: "module.a.module.b" */
+  const char *saddr;        /* resource targets: static resource address */
+  bool whole;               /* selects every instance of what it matches */
+} Target;
+
+/* Parses the -target addresses into e->tg; false with Terraform's
+** diagnostic (`Invalid target "ADDR"` with the parser's detail). */
+static bool parse_targets(Engine *e, const char *const *tv, uint32_t n,
+                          Diags *d)
+{
+  e->tg = ARENA_NEW(e->a, Target, n ? n : 1);
+  e->ntg = 0;
+  bool ok = true;
+  for (uint32_t i = 0; i < n; i++) {
+    Target *t = &e->tg[e->ntg];
+    Diags q;
+    diag_init(&q, e->a);
+    if (!st_parse_addr(e->a, tv[i], &t->a, &q)) {
+      const Diag *x = q.head;
+      diag_error(d, NULL, arena_printf(e->a, "Invalid target \"%s\"", tv[i]),
+                 "%s", x && x->detail && x->detail[0] ? x->detail
+                 : x ? x->summary : "Not a resource or module address.");
+      ok = false;
+      continue;
+    }
+    t->smod = static_path(e->a, t->a.module);
+    bool keyed = strchr(t->a.module, '[') != NULL;
+    if (t->a.kind == ST_ADDR_MODULE) {
+      t->whole = !keyed;
+    } else {
+      Buf b;
+      buf_init(&b, e->a);
+      st_format_resource(&b, t->smod, t->a.mode, t->a.type, t->a.name);
+      t->saddr = buf_str(&b);
+      t->whole = !keyed && t->a.kind == ST_ADDR_RESOURCE;
+    }
+    e->ntg++;
+  }
+  return ok;
+}
+
+/* One step of a module instance address: "module.NAME" and its "[KEY]"
+** (key NULL when none). */
+typedef struct MStep {
+  const char *name, *key;
+  size_t nlen, klen;
+} MStep;
+
+static bool next_step(const char **p, MStep *s)
+{
+  const char *q = *p;
+  if (*q == '.')
+    q++;
+  if (strncmp(q, "module.", 7) != 0)
+    return false;
+  s->name = q += 7;
+  while (*q && *q != '.' && *q != '[')
+    q++;
+  s->nlen = (size_t)(q - s->name);
+  s->key = NULL;
+  s->klen = 0;
+  if (*q == '[') {
+    s->key = q;
+    bool quoted = false;
+    for (q++; *q; q++) {
+      if (quoted && *q == '\\' && q[1])
+        q++;
+      else if (*q == '"')
+        quoted = !quoted;
+      else if (*q == ']' && !quoted)
+        break;
+    }
+    if (*q)
+      q++;
+    s->klen = (size_t)(q - s->key);
+  }
+  *p = q;
+  return true;
+}
+
+/* True when target module address tm selects module instance im: tm's
+** steps lead im's (all of them when whole), a target step without a key
+** matching every key of that call. */
+static bool module_selects(const char *tm, const char *im, bool whole)
+{
+  MStep a, b;
+  for (;;) {
+    if (!next_step(&tm, &a))
+      return !whole || !next_step(&im, &b);
+    if (!next_step(&im, &b) || a.nlen != b.nlen ||
+        memcmp(a.name, b.name, a.nlen) != 0)
+      return false;
+    if (a.key && (a.klen != b.klen || memcmp(a.key, b.key, a.klen) != 0))
+      return false;
+  }
+}
+
+/* Does target t name (some instances of) resource node n? */
+static bool target_node(const Target *t, const Node *n)
+{
+  if (t->a.kind != ST_ADDR_MODULE)
+    return strcmp(t->saddr, n->addr) == 0;
+  size_t k = strlen(t->smod);
+  return k == 0 || (strncmp(n->addr, t->smod, k) == 0 && n->addr[k] == '.');
+}
+
+static bool target_inst(const Target *t, const Node *n, const Inst *in)
+{
+  if (!target_node(t, n))
+    return false;
+  if (t->whole)
+    return true;
+  if (t->a.kind == ST_ADDR_MODULE)
+    return module_selects(t->a.module, in->module, false);
+  return module_selects(t->a.module, in->module, true) &&
+         (t->a.kind == ST_ADDR_RESOURCE || st_key_equal(t->a.key, in->key));
+}
+
+/* Is instance in of node n to be planned or applied? */
+static bool inst_targeted(const Engine *e, const Node *n, const Inst *in)
+{
+  if (n->untargeted)
+    return false;
+  if (!n->tfilter)
+    return true;
+  for (uint32_t i = 0; i < e->ntg; i++)
+    if (target_inst(&e->tg[i], n, in))
+      return true;
+  return false;
+}
+
+/* Marks the nodes -target leaves out.  Planning (and applying): the
+** targets and everything they depend on, plus the outputs that refer
+** directly to a selected node (Terraform: outputs are targeted
+** downstream so their values stay current).  Destroying: the targets and
+** every resource depending on them (by configuration or by the
+** dependencies recorded in the state), which must go first. */
+static void select_targets(Engine *e)
+{
+  if (!e->ntg)
+    return;
+  uint32_t nn = e->nnodes;
+  uint8_t *mark = ARENA_NEW(e->a, uint8_t, nn + 1);   /* 1 seed, 2 all */
+  uint32_t *stack = ARENA_NEW(e->a, uint32_t, 2 * nn + 1), sp = 0;
+  for (uint32_t v = 0; v < nn; v++) {
+    Node *n = &e->nodes[v];
+    if (n->kind != N_RESOURCE && n->kind != N_ORPHAN)
+      continue;
+    for (uint32_t i = 0; i < e->ntg && mark[v] < 2; i++)
+      if (target_node(&e->tg[i], n))
+        mark[v] = e->tg[i].whole ? 2 : 1;
+    if (mark[v])
+      stack[sp++] = v;
+  }
+  bool destroy = e->o.mode == PL_MODE_DESTROY;
+  if (destroy) {
+    /* dependents, to a fixed point: a resource goes when one of its
+    ** configured or recorded dependencies goes */
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (uint32_t v = 0; v < nn; v++) {
+        Node *n = &e->nodes[v];
+        if (mark[v] == 2 || (n->kind != N_RESOURCE && n->kind != N_ORPHAN))
+          continue;
+        bool dep = false;
+        for (uint32_t k = 0; k < n->ndeps && !dep; k++) {
+          uint32_t u;
+          dep = map_get(&e->by_name, n->deps[k], &u) && mark[u];
+        }
+        for (uint32_t r = 0; r < n->nsrs && !dep; r++)
+          for (uint32_t i = 0; i < n->srs[r]->ninst && !dep; i++) {
+            const StObject *o = n->srs[r]->inst[i]->current;
+            for (uint32_t k = 0; o && k < o->ndeps && !dep; k++) {
+              uint32_t u;
+              dep = map_get(&e->by_name, o->deps[k], &u) && mark[u];
+            }
+          }
+        if (dep) {
+          mark[v] = 2;
+          grew = true;
+        }
+      }
+    }
+    /* providers, locals and calls are evaluated leniently when
+    ** destroying: keep them all */
+    for (uint32_t v = 0; v < nn; v++) {
+      Node *n = &e->nodes[v];
+      if (n->kind != N_RESOURCE && n->kind != N_ORPHAN &&
+          n->kind != N_OUTPUT)
+        mark[v] = 2;
+    }
+  } else {
+    /* everything upstream; an orphan needs only its provider and module
+    ** (its other edges order deletes, they are not references) */
+    while (sp) {
+      uint32_t u = stack[--sp];
+      Node *n = &e->nodes[u];
+      for (uint32_t i = e->g.dep_start[u]; i < e->g.dep_start[u + 1]; i++) {
+        uint32_t w = e->g.deps[i];
+        if (n->kind == N_ORPHAN && w != n->ps->node &&
+            !(n->mod && w == n->mod->call_node))
+          continue;
+        if (mark[w] < 2) {
+          mark[w] = 2;
+          stack[sp++] = w;
+        }
+      }
+    }
+    for (uint32_t i = 0; i < nn; i++) {
+      uint32_t v = e->topo[i];
+      if (e->nodes[v].kind != N_OUTPUT || mark[v])
+        continue;
+      for (uint32_t k = e->g.dep_start[v]; k < e->g.dep_start[v + 1]; k++)
+        if (mark[e->g.deps[k]] && e->nodes[e->g.deps[k]].kind != N_PROVIDER &&
+            e->nodes[e->g.deps[k]].kind != N_CALL) {
+          mark[v] = 2;
+          break;
+        }
+    }
+  }
+  for (uint32_t v = 0; v < nn; v++) {
+    e->nodes[v].untargeted = mark[v] == 0;
+    e->nodes[v].tfilter = mark[v] == 1;
+  }
+}
+
 static bool build_graph(Engine *e, const State *s, Diags *d)
 {
   bool destroy = e->o.mode == PL_MODE_DESTROY;
@@ -1767,6 +2022,7 @@ static bool build_graph(Engine *e, const State *s, Diags *d)
   dag_topo_order(&e->g, e->a, e->topo);
   compute_deps(e);
   propagate_cbd(e);
+  select_targets(e);
   if (e->phase == PH_APPLY && add_apply_nodes(e, &b)) {
     dag_build(&b, &e->g);
     if (dag_cycles(&e->g, e->a, &cyc, &sz)) {
@@ -2150,7 +2406,8 @@ static bool expand_call(Engine *e, Node *n, Arena *a, Diags *d)
   EMod *ch = n->child;
   const EMod *pm = n->mod;
   const CfgModuleCall *mc = ch->t->call;
-  bool destroy = e->o.mode == PL_MODE_DESTROY;
+  /* destroying or left out by -target: nothing in it needs configuring */
+  bool lenient = e->o.mode == PL_MODE_DESTROY || n->untargeted;
   uint32_t *start = ARENA_NEW(a, uint32_t, pm->nmi + 1);
   MInst *all = NULL;
   uint32_t nall = 0, cap = 0;
@@ -2161,15 +2418,15 @@ static bool expand_call(Engine *e, Node *n, Arena *a, Diags *d)
     Diags quiet;
     diag_init(&quiet, a);
     scope_ctx(&ctx, &sc, e, n, pm, p, &pm->mi[p].rep, a,
-              destroy ? &quiet : d);
+              lenient ? &quiet : d);
     StKey *keys;
     Rep *reps;
     uint32_t nk;
-    if (!expand_keys(&ctx, mc->count, mc->for_each, a, destroy ? &quiet : d,
+    if (!expand_keys(&ctx, mc->count, mc->for_each, a, lenient ? &quiet : d,
                      &keys, &reps, &nk)) {
-      if (!destroy)
+      if (!lenient)
         return false;
-      nk = 0;   /* destroying: nothing in it needs configuring */
+      nk = 0;
     }
     if (nall + nk > cap) {
       uint32_t nc = (nall + nk) * 2 + 4;
@@ -2993,10 +3250,10 @@ static bool run_provisioners(Engine *e, Node *n, Inst *in, Arena *a,
 
 /* ApplyResourceChange and the checks on its answer.  Records the result.
 ** act is CREATE, UPDATE or DELETE. */
-static bool provider_apply(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
-                           PlAction act, Value prior, Value planned,
-                           Value config, ProvBytes priv, const char *dkey,
-                           const PlChange *pc)
+static bool provider_apply_op(Engine *e, Node *n, Inst *in, Arena *a,
+                              Diags *d, PlAction act, Value prior,
+                              Value planned, Value config, ProvBytes priv,
+                              const char *dkey, const PlChange *pc)
 {
   const ProvBlockSchema *b = n->tschema->schema.block;
   StResource *sr = state_res(e, n, in);
@@ -3022,6 +3279,12 @@ static bool provider_apply(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
   }
   double t0 = now_sec();
   add_event(a, in, ENG_EV_APPLY_START, act, pc, prior, 0);
+  if (in->flight != UINT32_MAX) {
+    pthread_mutex_lock(&e->mu);
+    e->fl[in->flight].start = t0;
+    e->fl[in->flight].start_ev = in->ev_tail;
+    pthread_mutex_unlock(&e->mu);
+  }
   /* destroy-time provisioners run before the delete, but not for the
   ** deposed half of a create_before_destroy replace (seed 002) */
   if (act == PL_DELETE && !dkey &&
@@ -3153,6 +3416,74 @@ static bool provider_apply(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
   add_event(a, in, failed ? ENG_EV_APPLY_ERRORED : ENG_EV_APPLY_DONE, act, pc,
             marked, now_sec() - t0);
   return !failed;
+}
+
+/* provider_apply_op, registered as in flight for the heartbeats (which
+** cover the provisioners too, as Terraform's do). */
+static bool provider_apply(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
+                           PlAction act, Value prior, Value planned,
+                           Value config, ProvBytes priv, const char *dkey,
+                           const PlChange *pc)
+{
+  in->flight = UINT32_MAX;
+  pthread_mutex_lock(&e->mu);
+  for (uint32_t i = 0; i < e->nfl; i++)
+    if (!e->fl[i].used) {
+      e->fl[i] = (Flight){true, in, act, pc, 0, NULL, 0};
+      in->flight = i;
+      break;
+    }
+  pthread_mutex_unlock(&e->mu);
+  bool ok = provider_apply_op(e, n, in, a, d, act, prior, planned, config,
+                              priv, dkey, pc);
+  if (in->flight != UINT32_MAX) {
+    pthread_mutex_lock(&e->mu);
+    e->fl[in->flight].used = false;
+    pthread_mutex_unlock(&e->mu);
+  }
+  return ok;
+}
+
+/* The owner's periodic work during apply: every e->beat seconds of an
+** operation, "Still creating... [10s elapsed]".  Heartbeats go out at
+** once, not in the deterministic order of the other events (they are the
+** one output that depends on timing, and only operations that run longer
+** than the period have them); the operation's "Creating..." line is
+** delivered first if it is still held back. */
+static void heartbeat(void *ctx)
+{
+  Engine *e = ctx;
+  if (!e->o.event || !e->nfl)
+    return;
+  double now = now_sec();
+  EngEvent *out = NULL;
+  uint32_t nout = 0;
+  pthread_mutex_lock(&e->mu);   /* e->a is shared with workers under it */
+  for (uint32_t i = 0; i < e->nfl; i++) {
+    Flight *f = &e->fl[i];
+    if (!f->used || !f->start_ev ||
+        now - f->start < (double)(f->beats + 1) * e->beat)
+      continue;
+    if (!out)
+      out = ARENA_NEW(e->a, EngEvent, 2 * e->nfl);
+    f->beats++;
+    if (!f->start_ev->delivered) {
+      f->start_ev->delivered = true;
+      out[nout] = *f->start_ev;
+      out[nout++].next = NULL;
+    }
+    EngEvent *ev = &out[nout++];
+    memset(ev, 0, sizeof *ev);
+    ev->kind = ENG_EV_APPLY_PROGRESS;
+    ev->addr = f->in->addr;
+    ev->deposed = f->in->deposed;
+    ev->action = f->act;
+    ev->change = f->change;
+    ev->elapsed = (double)(long)(now - f->start);   /* whole seconds */
+  }
+  pthread_mutex_unlock(&e->mu);
+  for (uint32_t i = 0; i < nout; i++)
+    e->o.event(e->o.event_ctx, &out[i]);
 }
 
 /* Postconditions after apply, with self = the new object: a failure is
@@ -3519,10 +3850,28 @@ static bool visit(void *ctx, uint32_t v, PoolWorker *w)
   Node *n = &e->nodes[v];
   Arena *a = worker_arena(e, w);
   Diags *d = node_diags(n, a);
+  if (n->untargeted && (n->kind == N_RESOURCE || n->kind == N_ORPHAN)) {
+    /* left out by -target: its state objects, as they are */
+    expand_state(n, a);
+    for (uint32_t i = 0; n->kind == N_RESOURCE && i < n->ninst; i++)
+      n->inst[i].in_config = !n->inst[i].deposed &&
+                             n->inst[i].mi != UINT32_MAX;
+    return true;
+  }
+  if (n->untargeted && (n->kind == N_OUTPUT || n->kind == N_PROVIDER)) {
+    /* not evaluated (outputs keep their recorded values), not configured */
+    if (n->kind == N_OUTPUT) {
+      Value *vals = node_vals(a, n);
+      for (uint32_t m = 0; m < n->mod->nmi; m++)
+        vals[m] = val_dynamic_unknown;
+    }
+    return true;
+  }
   /* Destroying needs values only for provider configurations; what
   ** depends on resources (which destroy mode does not evaluate) is
-  ** unknown rather than an error. */
-  if (e->o.mode == PL_MODE_DESTROY &&
+  ** unknown rather than an error.  The same holds for what -target
+  ** leaves out. */
+  if ((e->o.mode == PL_MODE_DESTROY || n->untargeted) &&
       (n->kind == N_LOCAL || n->kind == N_VAR)) {
     Diags quiet;
     diag_init(&quiet, a);
@@ -3577,11 +3926,22 @@ static uint32_t fanout(void *ctx, uint32_t v)
   return (n->ninst + n->chunk - 1) / n->chunk;
 }
 
+/* -target left instance in out: it keeps its state object, and its value
+** (for the outputs that still refer to it) is the recorded one. */
+static bool skip_inst(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
+{
+  if (in->prior && !in->deposed && in->in_config)
+    return decode_obj(e, a, n, in, in->prior, &in->value, d);
+  return true;
+}
+
 static bool run_inst(Engine *e, Node *n, Inst *in, Arena *a)
 {
   Diags *d = inst_diags(in, a);
   bool ok;
-  if (e->phase == PH_PLAN) {
+  if (e->ntg && !inst_targeted(e, n, in)) {
+    ok = skip_inst(e, n, in, a, d);
+  } else if (e->phase == PH_PLAN) {
     if (e->o.mode == PL_MODE_DESTROY || n->kind == N_ORPHAN) {
       ok = n->mode == ST_DATA
                ? true
@@ -3675,7 +4035,8 @@ static void emit_node(Engine *e, Node *n)
     return;
   for (uint32_t i = 0; i < n->ninst; i++)
     for (EngEvent *ev = n->inst[i].ev_head; ev; ev = ev->next)
-      e->o.event(e->o.event_ctx, ev);
+      if (!ev->delivered)
+        e->o.event(e->o.event_ctx, ev);
 }
 
 static void done(void *ctx, uint32_t v, DagStatus st)
@@ -3707,7 +4068,8 @@ static bool walk(Engine *e, Diags *d)
   e->topo_pos = 0;
   uint8_t *status = ARENA_NEW(e->a, uint8_t, e->nnodes ? e->nnodes : 1);
   DagWalk w = {&e->g, e->pool, e->nworkers, visit, done, e, NULL, e->o.stop,
-               fanout, sub};
+               fanout, sub, e->phase == PH_APPLY ? heartbeat : NULL,
+               e->beat < 5 ? e->beat / 5 : 1.0};
   bool ok = dag_walk(&w, e->a, status);
   /* a stopped walk leaves nodes unfinished: deliver what exists */
   for (uint32_t i = 0; i < e->nnodes; i++)
@@ -3879,6 +4241,13 @@ Engine *eng_new(Arena *a, const CfgTree *t, SrcFiles *files,
     return NULL;
   }
   e->nworkers = e->o.parallelism;
+  e->beat = 10;   /* Terraform's period */
+#ifdef CAIRN_TEST
+  /* tests see heartbeats without waiting 10 s */
+  const char *hb = getenv("CAIRN_TEST_HEARTBEAT_MS");
+  if (hb && *hb)
+    e->beat = strtod(hb, NULL) / 1000;
+#endif
   e->pool = pool_new(a, e->nworkers, NULL, NULL);
   if (!e->pool) {
     diag_error(d, NULL, "Cannot start worker threads",
@@ -4050,6 +4419,8 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
   p->config_hash = planfile_config_hash(a, mods, nmods);
   p->replace = e->o.replace;
   p->nreplace = e->o.nreplace;
+  p->targets = e->o.targets;
+  p->ntargets = e->o.ntargets;
   p->nvars = e->o.nvars;
   p->vars = ARENA_NEW(a, PlVariable, e->o.nvars ? e->o.nvars : 1);
   if (e->o.nvars)
@@ -4059,7 +4430,8 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
   e->state = st_clone(a, prior);
   p->prior_state = e->state;
   memset(&e->moves, 0, sizeof e->moves);
-  if (!rf_check_removed(a, e->tree, d) ||
+  if (!parse_targets(e, e->o.targets, e->o.ntargets, d) ||
+      !rf_check_removed(a, e->tree, d) ||
       !rf_apply_moves(a, e->tree, e->state, &e->moves, d) ||
       !collect_imports(e, d)) {
     p->errored = true;
@@ -4107,7 +4479,7 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
   for (uint32_t v = 0; v < e->nnodes; v++) {
     Node *n = &e->nodes[v];
     if (n->kind != N_OUTPUT || n->mod != e->root || !n->finished ||
-        !n->vals || !n->vals[0].type)
+        n->untargeted || !n->vals || !n->vals[0].type)
       continue;
     Value agg = n->vals[0];
     const StOutput *so = st_find_output(ps, n->out->name);
@@ -4128,8 +4500,9 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
     }
   }
   for (uint32_t i = 0; i < ps->noutputs; i++) {
-    bool kept = e->o.mode != PL_MODE_DESTROY &&
-                cfg_output(e->m, ps->outputs[i].name) != NULL;
+    bool kept = e->ntg ||   /* -target: only selected outputs change */
+                (e->o.mode != PL_MODE_DESTROY &&
+                 cfg_output(e->m, ps->outputs[i].name) != NULL);
     if (kept)
       continue;
     PlOutput *po = &p->outputs[p->noutputs++];
@@ -4154,7 +4527,16 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
                  "longer manage these objects. You will need to import them "
                  "into cairn to manage them again.", buf_str(&fl));
   p->errored = !ok;
-  p->complete = true;
+  p->complete = !e->ntg;
+  if (e->ntg)
+    diag_warning(d, NULL, "Resource targeting is in effect",
+                 "You are creating a plan with the -target option, which "
+                 "means that the result of this plan may not represent all "
+                 "of the changes requested by the current configuration.\n\n"
+                 "The -target option is not for routine use, and is provided "
+                 "only for exceptional situations such as recovering from "
+                 "errors or mistakes, or when cairn specifically suggests to "
+                 "use it as part of an error message.");
   if (e->o.mode == PL_MODE_REFRESH_ONLY) {
     bool outs = false;
     for (uint32_t i = 0; i < p->noutputs; i++)
@@ -4173,6 +4555,8 @@ bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
   e->plan = p;
   e->state = state;
   e->mgr = m;
+  e->nfl = (uint32_t)e->nworkers;
+  e->fl = ARENA_NEW(a, Flight, e->nfl);
   m->state_mu = &e->mu;   /* record applies and our state lookups exclude
                              each other (stmgr.h) */
   e->o.mode = p->mode;
@@ -4186,6 +4570,8 @@ bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
       c->schema = eng_schema(e, c->mode, c->provider_name, c->type);
   }
   set_vars(e, p->vars, p->nvars);
+  if (!parse_targets(e, p->targets, p->ntargets, d))
+    return false;
   /* the plan was made after moving; move the working state the same way
   ** and make that durable before any operation */
   memset(&e->moves, 0, sizeof e->moves);
@@ -4207,7 +4593,7 @@ bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
   for (uint32_t i = 0; i < state->nres; i++) {
     StResource *sr = state->res[i];
     uint32_t u;
-    if (sr->mode != ST_DATA)
+    if (sr->mode != ST_DATA || e->ntg)
       continue;
     if (p->mode == PL_MODE_DESTROY ||
         !map_get(&e->by_name, static_path(a, sr->addr), &u) ||
@@ -4228,7 +4614,7 @@ bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
   for (uint32_t v = 0; v < e->nnodes; v++) {
     Node *n = &e->nodes[v];
     if (n->kind != N_OUTPUT || n->mod != e->root || !n->finished ||
-        !n->vals || !n->vals[0].type)
+        n->untargeted || !n->vals || !n->vals[0].type)
       continue;
     Value val = n->vals[0];
     if (!val_is_wholly_known(val))
@@ -4240,13 +4626,25 @@ bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
   }
   for (uint32_t i = 0; i < state->noutputs;) {
     const char *nm = state->outputs[i].name;
-    if (p->mode == PL_MODE_DESTROY || !cfg_output(e->m, nm)) {
+    if (!e->ntg && (p->mode == PL_MODE_DESTROY || !cfg_output(e->m, nm))) {
       if (!stmgr_record_output_remove(m, state, nm, d))
         return false;
       continue;
     }
     i++;
   }
+  if (e->ntg)
+    diag_warning(d, NULL, "Applied changes may be incomplete",
+                 "The plan was created with the -target option in effect, "
+                 "so some changes requested in the configuration may have "
+                 "been ignored and the output values may not be fully "
+                 "updated. Run the following command to verify that no "
+                 "other changes are pending:\n    cairn plan\n\nNote that "
+                 "the -target option is not suitable for routine use, and "
+                 "is provided only for exceptional situations such as "
+                 "recovering from errors or mistakes, or when cairn "
+                 "specifically suggests to use it as part of an error "
+                 "message.");
   return ok && !diag_has_errors(d);
 }
 

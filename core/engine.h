@@ -54,6 +54,9 @@ typedef enum EngEventKind {
   ENG_EV_READ_DONE,          /* "A: Read complete after 0s [id=x]" */
   ENG_EV_APPLY_START,        /* "A: Creating..." / Modifying / Destroying */
   ENG_EV_APPLY_DONE,         /* "A: Creation complete after 1s [id=x]" */
+  ENG_EV_APPLY_PROGRESS,     /* "A: Still creating... [10s elapsed]": every
+                                10 s of an operation, delivered at once
+                                (the one timing-dependent event) */
   ENG_EV_APPLY_ERRORED,      /* (JSON stream only) */
   ENG_EV_IMPORT_DONE,        /* "A: Import complete [id=x]" */
   ENG_EV_PROVISION_START,    /* "A: Provisioning with 'local-exec'..." */
@@ -73,6 +76,7 @@ typedef struct EngEvent {
   double elapsed;            /* seconds, for *_DONE and ERRORED */
   const char *text;          /* PROVISION_*: the provisioner type /
                                 output line */
+  bool delivered;            /* engine-private: sent ahead of its turn */
   struct EngEvent *next;
 } EngEvent;
 
@@ -85,6 +89,9 @@ typedef struct EngOpts {
   const char *workspace;     /* terraform.workspace */
   const char *const *replace;  /* -replace=ADDR, as given */
   uint32_t nreplace;
+  const char *const *targets;  /* -target=ADDR, as given: the plan covers
+                                  them and what they depend on */
+  uint32_t ntargets;
   /* Opens the provider with a fully-qualified source address; NULL with
   ** a diagnostic when it cannot. */
   Prov *(*open_provider)(void *ctx, const char *fqn, Diags *d);

@@ -17,6 +17,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 /* musl's default thread stack is 128 KiB, too little for recursive
 ** expression evaluation; stacks are only reserved, not committed. */
@@ -214,7 +215,15 @@ Pool *pool_new(Arena *a, int nthreads,
   }
   rc = pthread_cond_init(&p->work_cv, NULL);
   if (rc == 0) {
-    rc = pthread_cond_init(&p->done_cv, NULL);
+    /* pool_wait_for's deadlines: monotonic, immune to clock changes */
+    pthread_condattr_t ca;
+    rc = pthread_condattr_init(&ca);
+    if (rc == 0) {
+      rc = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+      if (rc == 0)
+        rc = pthread_cond_init(&p->done_cv, &ca);
+      pthread_condattr_destroy(&ca);
+    }
     if (rc != 0)
       pthread_cond_destroy(&p->work_cv);
   }
@@ -272,6 +281,36 @@ PoolItem *pool_wait(Pool *p)
   check_request_locked(p);
   while (!p->done.head) {
     pthread_cond_wait(&p->done_cv, &p->mu);
+    check_request_locked(p);
+  }
+  PoolItem *it = list_pop(&p->done);
+  unlock(p);
+  p->pending--;
+  return it;
+}
+
+PoolItem *pool_wait_for(Pool *p, double secs, bool *timed_out)
+{
+  *timed_out = false;
+  if (p->pending == 0)
+    return NULL;
+  struct timespec until;
+  clock_gettime(CLOCK_MONOTONIC, &until);
+  long ns = until.tv_nsec + (long)((secs - (double)(long)secs) * 1e9);
+  until.tv_sec += (time_t)secs + ns / 1000000000L;
+  until.tv_nsec = ns % 1000000000L;
+  lock(p);
+  check_request_locked(p);
+  while (!p->done.head) {
+    if (pthread_cond_timedwait(&p->done_cv, &p->mu, &until) == ETIMEDOUT) {
+      check_request_locked(p);
+      if (!p->done.head) {
+        unlock(p);
+        *timed_out = true;
+        return NULL;
+      }
+      break;
+    }
     check_request_locked(p);
   }
   PoolItem *it = list_pop(&p->done);

@@ -105,6 +105,11 @@ void pool_submit(Pool *p, PoolItem *it);
 ** drains the pool).  Items come back in completion order. */
 PoolItem *pool_wait(Pool *p);
 
+/* pool_wait with a time limit of secs (> 0): NULL with *timed_out set
+** when nothing completed in time (the owner's chance to do periodic work,
+** such as progress heartbeats); NULL without it when nothing is pending. */
+PoolItem *pool_wait_for(Pool *p, double secs, bool *timed_out);
+
 /* Items submitted and not yet returned: queued + running + completed but
 ** not yet returned by pool_wait. */
 int pool_pending(const Pool *p);

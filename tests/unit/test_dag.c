@@ -1,4 +1,5 @@
 /* Unit tests for core/dag: freezing, cycles, topological order, the walk. */
+#include <sched.h>
 #include <stdatomic.h>
 
 #include "arena.h"
@@ -153,7 +154,7 @@ static void test_walk_parallel_respects_order_and_limit(void)
   c.g = &g;
   c.done_flags = ARENA_NEW(&a, _Atomic uint8_t, g.n);
   atomic_store(&c.order_ok, 1);
-  DagWalk w = {&g, p, 5, visit, done, &c, NULL, NULL, NULL, NULL};
+  DagWalk w = {&g, p, 5, visit, done, &c, NULL, NULL, NULL, NULL, NULL, 0};
   uint8_t *st = ARENA_NEW(&a, uint8_t, g.n);
   T_CHECK(dag_walk(&w, &a, st));
   T_EQ_INT(atomic_load(&c.visits), 2000);
@@ -161,6 +162,48 @@ static void test_walk_parallel_respects_order_and_limit(void)
   T_CHECK(atomic_load(&c.order_ok));
   T_CHECK(atomic_load(&c.max_inflight) <= 5);
   T_CHECK(pool_free(p) == NULL);
+  arena_release(&a);
+}
+
+/* tick runs on the owner while a visit is in flight: the visit waits
+** until the walk has ticked twice (a condition, not a time). */
+static atomic_int ticks;
+
+static bool tick_visit(void *ctx, uint32_t v, PoolWorker *w)
+{
+  (void)ctx;
+  (void)w;
+  if (v == 1)
+    while (atomic_load(&ticks) < 2)
+      sched_yield();
+  return true;
+}
+
+static void on_tick(void *ctx)
+{
+  (void)ctx;
+  atomic_fetch_add(&ticks, 1);
+}
+
+static void test_walk_ticks_while_waiting(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  DagBuilder b;
+  dag_builder_init(&b, &a, 3);
+  dag_add_edge(&b, 2, 1);
+  Dag g;
+  dag_build(&b, &g);
+  Pool *p = pool_new(&a, 2, NULL, NULL);
+  T_CHECK(p != NULL);
+  atomic_store(&ticks, 0);
+  DagWalk w = {&g, p, 2, tick_visit, NULL, NULL, NULL, NULL, NULL, NULL,
+               on_tick, 0.001};
+  uint8_t st[3];
+  T_CHECK(dag_walk(&w, &a, st));
+  T_EQ_INT(st[2], DAG_OK);
+  T_CHECK(atomic_load(&ticks) >= 2);
+  pool_free(p);
   arena_release(&a);
 }
 
@@ -184,7 +227,7 @@ static void test_walk_failure_skips_dependents_only(void)
   c.done_flags = ARENA_NEW(&a, _Atomic uint8_t, 5);
   c.fail = fail;
   atomic_store(&c.order_ok, 1);
-  DagWalk w = {&g, p, 10, visit, done, &c, NULL, NULL, NULL, NULL};
+  DagWalk w = {&g, p, 10, visit, done, &c, NULL, NULL, NULL, NULL, NULL, 0};
   uint8_t st[5];
   T_CHECK(!dag_walk(&w, &a, st));
   T_EQ_INT(st[0], DAG_OK);
@@ -221,7 +264,7 @@ static void test_walk_noop_nodes_and_stop(void)
   c.stop = &stop;
   c.stop_after = 10;
   atomic_store(&c.order_ok, 1);
-  DagWalk w = {&g, p, 4, visit, done, &c, noop, &stop, NULL, NULL};
+  DagWalk w = {&g, p, 4, visit, done, &c, noop, &stop, NULL, NULL, NULL, 0};
   uint8_t st[100];
   T_CHECK(!dag_walk(&w, &a, st));
   T_EQ_INT(st[0], DAG_OK);
@@ -289,7 +332,7 @@ static void test_walk_fanout(void)
   c.pieces_done = ARENA_NEW(&a, _Atomic uint32_t, g.n);
   c.fail_node = UINT32_MAX;
   atomic_store(&c.order_ok, 1);
-  DagWalk w = {&g, p, 3, fan_visit, NULL, &c, NULL, NULL, fan_count, fan_sub};
+  DagWalk w = {&g, p, 3, fan_visit, NULL, &c, NULL, NULL, fan_count, fan_sub, NULL, 0};
   uint8_t *st = ARENA_NEW(&a, uint8_t, g.n);
   T_CHECK(dag_walk(&w, &a, st));
   T_CHECK(atomic_load(&c.order_ok));
@@ -311,7 +354,7 @@ static void test_walk_fanout(void)
   c2.fail_node = 3;
   atomic_store(&c2.order_ok, 1);
   DagWalk w2 = {&g2, p, 8, fan_visit, NULL, &c2, NULL, NULL, fan_count,
-                fan_sub};
+                fan_sub, NULL, 0};
   uint8_t st2[5];
   T_CHECK(!dag_walk(&w2, &a, st2));
   T_EQ_INT(st2[3], DAG_FAILED);
@@ -329,6 +372,7 @@ int main(void)
   T_RUN(test_deep_chain_no_recursion);
   T_RUN(test_walk_parallel_respects_order_and_limit);
   T_RUN(test_walk_failure_skips_dependents_only);
+  T_RUN(test_walk_ticks_while_waiting);
   T_RUN(test_walk_noop_nodes_and_stop);
   T_RUN(test_walk_fanout);
   return t_done("test_dag");

@@ -400,6 +400,42 @@ static void test_cancel_while_running(void)
   arena_release(&a);
 }
 
+/* pool_wait_for: times out while the only item is blocked (the owner's
+** chance for periodic work), then returns it once it completes. */
+static void test_wait_for_timeout(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  reset_knobs();
+  block_first = 1;
+  Job *jobs = make_jobs(&a, 1);
+  Pool *p = pool_new(&a, 2, NULL, NULL);
+  T_CHECK(p != NULL);
+  if (!p) {
+    arena_release(&a);
+    return;
+  }
+  bool to = false;
+  T_CHECK(pool_wait_for(p, 0.01, &to) == NULL);   /* nothing pending */
+  T_CHECK(!to);
+  pool_submit(p, &jobs[0].it);
+  spin_until(&started, 1);
+  int timeouts = 0;
+  PoolItem *it;
+  /* after 3 timeouts the item may complete: wait long enough that a
+  ** loaded machine cannot time out a fourth time */
+  while (!(it = pool_wait_for(p, timeouts < 3 ? 0.002 : 600.0, &to)) && to)
+    if (++timeouts == 3)
+      atomic_store(&gate_open, 1);
+  T_CHECK(it == &jobs[0].it);
+  T_EQ_INT(timeouts, 3);
+  T_EQ_INT(jobs[0].ran, 1);
+  T_CHECK(pool_wait_for(p, 0.01, &to) == NULL);
+  T_CHECK(!to);
+  T_CHECK(pool_free(p) == NULL);
+  arena_release(&a);
+}
+
 static void on_sigusr1(int sig)
 {
   (void)sig;
@@ -649,6 +685,7 @@ int main(void)
   T_RUN(test_graph_walk);
   T_RUN(test_cancel_under_load);
   T_RUN(test_cancel_while_running);
+  T_RUN(test_wait_for_timeout);
   T_RUN(test_request_cancel_from_signal);
   T_RUN(test_free_returns_pending);
   T_RUN(test_resubmit);

@@ -1,0 +1,88 @@
+-target=ADDR limits a plan to the targeted instances and everything they
+depend on, with Terraform's warning; the saved plan is not "complete".
+
+  $ cairn plan -no-color -target='module.m[1].terraform_data.x' -out=p > plan.txt 2> err.txt; echo "exit $?"
+  exit 0
+  $ grep -E '^  #|^Plan' plan.txt
+    # module.m[1].terraform_data.x will be created
+    # terraform_data.root will be created
+  Plan: 2 to add, 0 to change, 0 to destroy.
+  $ cat err.txt
+  
+  Warning: Resource targeting is in effect
+  
+  You are creating a plan with the -target option, which means that the result of this plan may not represent all of the changes requested by the current configuration.
+  
+  The -target option is not for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when cairn specifically suggests to use it as part of an error message.
+  $ cairn show -json p | python3 -c '
+  > import json,sys
+  > p = json.load(sys.stdin)
+  > print(p["complete"], p["applyable"], sorted(r["address"] for r in p["resource_changes"]))'
+  False True ['module.m[1].terraform_data.x', 'terraform_data.root']
+
+Applying the saved plan warns that other changes may be pending.
+
+  $ cairn apply -no-color p 2>&1 | grep -E 'Warning|complete!|cairn plan'
+  Warning: Applied changes may be incomplete
+      cairn plan
+  Apply complete! Resources: 2 added, 0 changed, 0 destroyed.
+  $ cairn state list
+  terraform_data.root
+  module.m[1].terraform_data.x
+
+A module target selects every resource in the module's instances; an
+instance target of a counted resource leaves its siblings alone.  The
+outputs that refer to a targeted resource are updated.
+
+  $ cairn apply -no-color -auto-approve -target=module.m -target='terraform_data.other[1]' 2>/dev/null | grep -E 'Creating|Apply complete'
+  terraform_data.other[1]: Creating...
+  module.m[0].terraform_data.y: Creating...
+  module.m[1].terraform_data.y: Creating...
+  module.m[0].terraform_data.x: Creating...
+  Apply complete! Resources: 4 added, 0 changed, 0 destroyed.
+  $ cairn output -json o
+  ["r","r"]
+  $ cairn plan -no-color 2>/dev/null | grep -E '^  #|^Plan'
+    # terraform_data.after will be created
+    # terraform_data.other[0] will be created
+  Plan: 2 to add, 0 to change, 0 to destroy.
+
+A target that names nothing plans nothing.
+
+  $ cairn plan -no-color -target=terraform_data.nothing 2>/dev/null | grep -E 'No changes'
+  No changes. Your infrastructure matches the configuration.
+
+Objects no longer configured are deleted only when targeted.
+
+  $ cairn apply -auto-approve > /dev/null 2>&1; echo "exit $?"
+  exit 0
+  $ sed -i 's/count  = 2/count  = 1/; s/data" "other"/data" "other2"/; s/data.other\[/data.other2[/' main.tf
+  $ cairn plan -no-color -target='terraform_data.other[0]' -target='module.m[1].terraform_data.y' 2>/dev/null | grep -E '^  #|^Plan'
+    # module.m[1].terraform_data.y will be destroyed
+    # (because module.m[1] is not in configuration)
+    # terraform_data.other[0] will be destroyed
+    # (because terraform_data.other is not in configuration)
+  Plan: 0 to add, 0 to change, 2 to destroy.
+
+Destroying with -target also destroys what depends on the target.
+
+  $ cairn destroy -no-color -auto-approve -target='module.m[0].terraform_data.x' 2>/dev/null | grep -E 'Destroying|Destroy complete'
+  terraform_data.after: Destroying... \[id=[0-9a-f-]+\] (re)
+  module.m\[0\].terraform_data.x: Destroying... \[id=[0-9a-f-]+\] (re)
+  Destroy complete! Resources: 2 destroyed.
+  $ cairn state list
+  terraform_data.other[0]
+  terraform_data.other[1]
+  terraform_data.root
+  module.m[0].terraform_data.y
+  module.m[1].terraform_data.x
+  module.m[1].terraform_data.y
+
+A malformed target is an error.
+
+  $ cairn plan -no-color -target='module.' 2>&1; echo "exit $?"
+  
+  Error: Invalid target "module."
+  
+  An attribute name is required after a dot.
+  exit 1
