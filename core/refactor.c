@@ -473,9 +473,13 @@ static int key_declared(const HclExpr *count, const HclExpr *for_each,
       return 0;
     const HclExpr *e = hcl_expr_unwrap(count);
     int64_t n;
-    if (e->kind == HCL_E_LITERAL && e->u.lit.type == &ty_number &&
-        val_is_known(e->u.lit) && !val_is_null(e->u.lit) &&
-        val_num_int(e->u.lit, &n))
+    Value lit = val_dynamic_null;
+    if (e->kind == HCL_E_LITERAL)
+      lit = e->u.lit;
+    else if (e->kind == HCL_E_JSON && e->u.json->kind == HCL_J_NUMBER)
+      lit = e->u.json->u.num;   /* "count": 2 in .tf.json */
+    if (lit.type == &ty_number && val_is_known(lit) && !val_is_null(lit) &&
+        val_num_int(lit, &n))
       return k.i >= 0 && k.i < n;
     return 2;
   }

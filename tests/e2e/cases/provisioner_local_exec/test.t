@@ -53,3 +53,36 @@ An unsupported provisioner type is refused before anything runs.
   $ cairn plan -no-color 2>&1 | grep '^Error'; echo "exit $?"
   Error: Unsupported provisioner
   exit 0
+
+Under -json the steps are provision_start, provision_progress (one per
+output line that is not blank, trailing spaces removed), then
+provision_complete or provision_errored, between the apply hooks of the
+instance.
+
+  $ cd json && cairn apply -json -auto-approve -parallelism=1 > out; echo "exit $?"; python3 ../ui.py < out
+  exit 1
+  apply_start "terraform_data.a: Creating..." | terraform_data.a {"action": "create"}
+  provision_start "terraform_data.a: Provisioning with 'local-exec'..." | terraform_data.a {"provisioner": "local-exec"}
+  provision_progress "terraform_data.a: (local-exec): Executing: [\"/bin/sh\" \"-c\" \"printf 'one  \\\\n\\\\n  two\\\\n'\"]" | terraform_data.a {"output": "Executing: [\"/bin/sh\" \"-c\" \"printf 'one  \\\\n\\\\n  two\\\\n'\"]", "provisioner": "local-exec"}
+  provision_progress "terraform_data.a: (local-exec): one" | terraform_data.a {"output": "one", "provisioner": "local-exec"}
+  provision_progress "terraform_data.a: (local-exec):   two" | terraform_data.a {"output": "  two", "provisioner": "local-exec"}
+  provision_complete "terraform_data.a: (local-exec) Provisioning complete" | terraform_data.a {"provisioner": "local-exec"}
+  provision_start "terraform_data.a: Provisioning with 'local-exec'..." | terraform_data.a {"provisioner": "local-exec"}
+  provision_progress "terraform_data.a: (local-exec): Executing: [\"/bin/sh\" \"-c\" \"echo second\"]" | terraform_data.a {"output": "Executing: [\"/bin/sh\" \"-c\" \"echo second\"]", "provisioner": "local-exec"}
+  provision_progress "terraform_data.a: (local-exec): second" | terraform_data.a {"output": "second", "provisioner": "local-exec"}
+  provision_complete "terraform_data.a: (local-exec) Provisioning complete" | terraform_data.a {"provisioner": "local-exec"}
+  apply_complete "terraform_data.a: Creation complete after Ns" | terraform_data.a {"action": "create"}
+  apply_start "terraform_data.f: Creating..." | terraform_data.f {"action": "create"}
+  provision_start "terraform_data.f: Provisioning with 'local-exec'..." | terraform_data.f {"provisioner": "local-exec"}
+  provision_progress "terraform_data.f: (local-exec): Executing: [\"/bin/sh\" \"-c\" \"exit 3\"]" | terraform_data.f {"output": "Executing: [\"/bin/sh\" \"-c\" \"exit 3\"]", "provisioner": "local-exec"}
+  provision_errored "terraform_data.f: (local-exec) Provisioning errored" | terraform_data.f {"provisioner": "local-exec"}
+  apply_errored "terraform_data.f: Creation errored after Ns" | terraform_data.f {"action": "create"}
+  $ cd json && cairn destroy -json -auto-approve -parallelism=1 | python3 ../ui.py
+  apply_start "terraform_data.f: Destroying..." | terraform_data.f {"action": "delete"}
+  apply_complete "terraform_data.f: Destruction complete after Ns" | terraform_data.f {"action": "delete"}
+  apply_start "terraform_data.a: Destroying..." | terraform_data.a {"action": "delete"}
+  provision_start "terraform_data.a: Provisioning with 'local-exec'..." | terraform_data.a {"provisioner": "local-exec"}
+  provision_progress "terraform_data.a: (local-exec): Executing: [\"/bin/sh\" \"-c\" \"echo bye\"]" | terraform_data.a {"output": "Executing: [\"/bin/sh\" \"-c\" \"echo bye\"]", "provisioner": "local-exec"}
+  provision_progress "terraform_data.a: (local-exec): bye" | terraform_data.a {"output": "bye", "provisioner": "local-exec"}
+  provision_complete "terraform_data.a: (local-exec) Provisioning complete" | terraform_data.a {"provisioner": "local-exec"}
+  apply_complete "terraform_data.a: Destruction complete after Ns" | terraform_data.a {"action": "delete"}
