@@ -22,6 +22,42 @@ static void no_config(Op *op, const char *addr)
              "configuration to be imported.", addr);
 }
 
+/* The module of the tree whose static path (keys dropped) is path. */
+static const CfgModule *tree_module(const CfgTree *t, const char *path)
+{
+  if (strcmp(t->path, path) == 0)
+    return t->m;
+  for (uint32_t i = 0; i < t->m->ncalls; i++) {
+    const CfgModule *m = t->children[i] ? tree_module(t->children[i], path)
+                                        : NULL;
+    if (m)
+      return m;
+  }
+  return NULL;
+}
+
+/* "module.a[0].module.b" without its keys. */
+static const char *static_module(Arena *a, const char *mod)
+{
+  Buf b;
+  buf_init(&b, a);
+  bool quoted = false;
+  int depth = 0;
+  for (const char *p = mod; *p; p++) {
+    if (depth && quoted && *p == '\\' && p[1])
+      p++;
+    else if (depth && *p == '"')
+      quoted = !quoted;
+    else if (*p == '[' && !quoted)
+      depth++;
+    else if (*p == ']' && !quoted)
+      depth--;
+    else if (!depth)
+      buf_putc(&b, *p);
+  }
+  return buf_str(&b);
+}
+
 static int run(Cli *cli, int argc, char **argv)
 {
   Op op;
@@ -45,24 +81,21 @@ static int run(Cli *cli, int argc, char **argv)
                 "The import target must be a managed resource instance, "
                 "such as aws_instance.a or aws_instance.a[\"key\"].");
   }
-  if (sa.module[0])
-    return fail(&op, "Import into a module not supported",
-                "cairn imports into the root module only; declare an import "
-                "block in the root module for resources in child modules.");
   Buf ab;
   buf_init(&ab, op.a);
-  st_format_resource(&ab, "", ST_MANAGED, sa.type, sa.name);
+  st_format_resource(&ab, sa.module, ST_MANAGED, sa.type, sa.name);
   if (sa.kind == ST_ADDR_INSTANCE)
     st_format_key(&ab, sa.key);
   const char *addr = buf_str(&ab);
   if (!op_load(&op, true))
     return op_finish(&op, 1);
-  if (!cfg_resource(op.m, CFG_MANAGED, sa.type, sa.name)) {
+  const CfgModule *cm = tree_module(op.tree, static_module(op.a, sa.module));
+  if (!cm || !cfg_resource(cm, CFG_MANAGED, sa.type, sa.name)) {
     no_config(&op, addr);
     return op_finish(&op, 1);
   }
-  StResource *sr = st_find_resource(op.state, "", ST_MANAGED, sa.type,
-                                    sa.name);
+  StResource *sr = st_find_resource(op.state, sa.module, ST_MANAGED,
+                                    sa.type, sa.name);
   StInstance *si = sr ? st_find_instance(op.state, sr, sa.kind ==
                                          ST_ADDR_INSTANCE ? sa.key
                                                           : st_nokey())
@@ -108,7 +141,7 @@ const CmdEntry cmd_import = {
     "import", "Associate existing infrastructure with a cairn resource",
     "Usage: cairn [global options] import [options] ADDR ID\n\n"
     "  Imports an existing object into the state at ADDR, a managed\n"
-    "  resource instance declared in the root module, using the provider's\n"
+    "  resource instance (module.m.x.y for one in a module), using the provider's\n"
     "  import for ID, then reads it.  Nothing else is planned or applied;\n"
     "  prefer import blocks, which plan the import with everything else.\n\n"
     "Options:\n\n"

@@ -219,6 +219,9 @@ struct Engine {
   RfMoves moves;            /* moved blocks applied to the state */
   StrMap imports;           /* plan: instance address -> import id index */
   const char **import_ids;
+  const char **import_addrs;
+  const SrcRange **import_ranges;
+  uint8_t *import_used;     /* set by the (one) instance that imports it */
   uint32_t nimports;
   Value *varvals;
   const char **dkeys;       /* apply: deposed key a +/- change used, by
@@ -2933,8 +2936,10 @@ static bool plan_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
   bool tainted = false;
   ProvBytes ppriv = {0};
   const char *import_id = NULL;
-  uint32_t ii;
-  if (!in->prior && e->nimports && map_get(&e->imports, in->addr, &ii)) {
+  uint32_t ii = UINT32_MAX;
+  if (e->nimports && map_get(&e->imports, in->addr, &ii))
+    e->import_used[ii] = 1;   /* an existing object ignores its import */
+  if (!in->prior && ii != UINT32_MAX) {
     import_id = e->import_ids[ii];
     if (!import_obj(e, n, in, a, d, import_id, &prior))
       return false;
@@ -4262,54 +4267,84 @@ Engine *eng_new(Arena *a, const CfgTree *t, SrcFiles *files,
   return e;
 }
 
-/* The instance address an import block's `to` names (with each.key /
-** each.value evaluated), or NULL with a diagnostic. */
+/* Appends instance key k (a known string or whole number) to b; false
+** with a diagnostic at r otherwise. */
+static bool import_key(Engine *e, Buf *b, Value k, const SrcRange *r,
+                       Diags *d)
+{
+  int64_t i;
+  if (val_is_wholly_known(k) && !val_is_null(k) &&
+      k.type->kind == TY_NUMBER && val_num_int(k, &i)) {
+    st_format_key(b, st_intkey(i));
+    return true;
+  }
+  if (val_is_wholly_known(k) && !val_is_null(k) &&
+      k.type->kind == TY_STRING) {
+    st_format_key(b, st_strkey(e->a, k.u.s, k.len));
+    return true;
+  }
+  diag_error(d, r, "Invalid import address",
+             "The instance key in \"to\" must be a known string or whole "
+             "number.");
+  return false;
+}
+
+/* The instance address an import block's `to` names: module calls with
+** their keys, then a managed resource with its key (the last key may be
+** an expression such as each.key), or NULL with a diagnostic. */
 static const char *import_to(Engine *e, EvalCtx *ctx, const HclExpr *to,
                              Diags *d)
 {
   const HclExpr *x = hcl_expr_unwrap(to);
   const HclExpr *base = x->kind == HCL_E_INDEX ? x->u.index.coll : x;
   HclTraversal t;
-  EvalRef r;
   Diags q;
   diag_init(&q, e->a);
-  if (!hcl_expr_as_traversal(e->a, base, &t, &q) ||
-      !eval_parse_ref(&t, &r, &q) || r.kind != EVAL_REF_RESOURCE ||
-      r.nrest > 0) {
-    diag_error(d, &to->range, "Invalid import address",
-               "The \"to\" argument must be the address of a managed "
-               "resource instance in the root module, such as "
-               "aws_instance.a or aws_instance.a[\"key\"].");
-    return NULL;
-  }
   Buf b;
   buf_init(&b, e->a);
-  buf_printf(&b, "%s.%s", r.type, r.name);
-  Value key = r.key;
-  bool has_key = r.has_key;
-  if (x->kind == HCL_E_INDEX) {
-    if (!eval_expr(ctx, x->u.index.key, &key))
-      return NULL;
-    has_key = true;
+  bool ok = hcl_expr_as_traversal(e->a, base, &t, &q);
+  uint32_t i = 0;
+  while (ok && i + 1 < t.n && strcmp(t.steps[i].name ? t.steps[i].name : "",
+                                     "module") == 0 &&
+         t.steps[i].kind != HCL_STEP_INDEX) {
+    ok = t.steps[i + 1].kind == HCL_STEP_ATTR;
+    if (!ok)
+      break;
+    buf_printf(&b, "module.%s", t.steps[i + 1].name);
+    i += 2;
+    if (i < t.n && t.steps[i].kind == HCL_STEP_INDEX) {
+      if (!import_key(e, &b, t.steps[i].key, &to->range, d))
+        return NULL;
+      i++;
+    }
+    buf_putc(&b, '.');
   }
-  if (has_key) {
-    if (!val_is_wholly_known(key) || val_is_null(key) ||
-        (key.type->kind != TY_STRING && key.type->kind != TY_NUMBER)) {
-      diag_error(d, &to->range, "Invalid import address",
-                 "The instance key in \"to\" must be a known string or "
-                 "whole number.");
+  /* TYPE.NAME[KEY]: the key a constant step or the outer index */
+  uint32_t left = ok ? t.n - i : 0;
+  ok = ok && (left == 2 || (left == 3 && x->kind != HCL_E_INDEX &&
+                            t.steps[i + 2].kind == HCL_STEP_INDEX)) &&
+       t.steps[i].kind != HCL_STEP_INDEX &&
+       t.steps[i + 1].kind == HCL_STEP_ATTR;
+  static const char *const reserved[] = {"data", "module", "var", "local",
+                                         "count", "each", "path", "self",
+                                         "terraform"};
+  for (size_t k = 0; ok && k < sizeof reserved / sizeof *reserved; k++)
+    ok = strcmp(t.steps[i].name, reserved[k]) != 0;
+  if (!ok) {
+    diag_error(d, &to->range, "Invalid import address",
+               "The \"to\" argument must be the address of a managed "
+               "resource instance, such as aws_instance.a, "
+               "aws_instance.a[\"key\"] or module.m.aws_instance.a.");
+    return NULL;
+  }
+  buf_printf(&b, "%s.%s", t.steps[i].name, t.steps[i + 1].name);
+  if (left == 3 && !import_key(e, &b, t.steps[i + 2].key, &to->range, d))
+    return NULL;
+  if (x->kind == HCL_E_INDEX) {
+    Value key;
+    if (!eval_expr(ctx, x->u.index.key, &key) ||
+        !import_key(e, &b, key, &to->range, d))
       return NULL;
-    }
-    int64_t i;
-    if (key.type->kind == TY_NUMBER && val_num_int(key, &i))
-      st_format_key(&b, st_intkey(i));
-    else if (key.type->kind == TY_STRING)
-      st_format_key(&b, st_strkey(e->a, key.u.s, key.len));
-    else {
-      diag_error(d, &to->range, "Invalid import address",
-                 "The instance key in \"to\" must be a whole number.");
-      return NULL;
-    }
   }
   return buf_str(&b);
 }
@@ -4374,6 +4409,9 @@ static bool collect_imports(Engine *e, Diags *d)
   }
   map_init(&e->imports, e->a, nt + 1);
   e->import_ids = ARENA_NEW(e->a, const char *, nt + 1);
+  e->import_addrs = ARENA_NEW(e->a, const char *, nt + 1);
+  e->import_ranges = ARENA_NEW(e->a, const SrcRange *, nt + 1);
+  e->import_used = ARENA_NEW(e->a, uint8_t, nt + 1);
   e->nimports = 0;
   for (uint32_t i = 0; i < nt; i++) {
     uint32_t old;
@@ -4388,6 +4426,8 @@ static bool collect_imports(Engine *e, Diags *d)
       continue;
     }
     map_put(&e->imports, tv[i].addr, e->nimports);
+    e->import_addrs[e->nimports] = tv[i].addr;
+    e->import_ranges[e->nimports] = tv[i].range;
     e->import_ids[e->nimports++] = tv[i].id;
   }
   return ok;
@@ -4444,6 +4484,18 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
     return false;
   }
   bool ok = walk(e, d);
+  /* an import whose target is no configured instance */
+  for (uint32_t i = 0; ok && !e->ntg && e->o.mode == PL_MODE_NORMAL &&
+                      i < e->nimports; i++) {
+    if (e->import_used[i])
+      continue;
+    diag_error(d, e->import_ranges[i],
+               "Configuration for import target does not exist",
+               "The configuration for the given import target %s does not "
+               "exist. All target instances must have an associated "
+               "configuration to be imported.", e->import_addrs[i]);
+    ok = false;
+  }
   /* collect changes and drift; update the refreshed state */
   uint32_t nch = 0, ndr = 0;
   for (uint32_t v = 0; v < e->nnodes; v++)
