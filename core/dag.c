@@ -12,6 +12,7 @@
 #include "dag.h"
 
 #include <string.h>
+#include <time.h>
 
 void dag_builder_init(DagBuilder *b, Arena *a, uint32_t nnodes)
 {
@@ -236,6 +237,13 @@ typedef struct WalkState {
   uint32_t fhead, ftail;
 } WalkState;
 
+static double mono_sec(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void run_item(PoolItem *it, PoolWorker *pw)
 {
   WalkItem *wi = (WalkItem *)it;
@@ -289,6 +297,7 @@ bool dag_walk(const DagWalk *w, Arena *a, uint8_t *status)
     if (!s.remaining[v])
       s.ready[s.rtail++] = v;
   }
+  double last_tick = mono_sec();
   while (s.finished < n) {
     bool stopping = w->stop && *w->stop;
     /* Pieces of nodes already started go first: they finish what the
@@ -324,9 +333,17 @@ bool dag_walk(const DagWalk *w, Arena *a, uint8_t *status)
     PoolItem *it;
     bool timed_out = false;
     if (w->tick) {
-      while (!(it = pool_wait_for(w->pool, w->tick_sec, &timed_out)) &&
-             timed_out)
-        w->tick(w->ctx);
+      /* tick every tick_sec, whether items keep completing or not */
+      for (;;) {
+        it = pool_wait_for(w->pool, w->tick_sec, &timed_out);
+        double now = mono_sec();
+        if (now - last_tick >= w->tick_sec) {
+          last_tick = now;
+          w->tick(w->ctx);
+        }
+        if (it || !timed_out)
+          break;
+      }
     } else {
       it = pool_wait(w->pool);
     }

@@ -101,8 +101,9 @@ typedef struct DagWalk {
   ** both or neither are set. */
   uint32_t (*fanout)(void *ctx, uint32_t node);
   bool (*sub)(void *ctx, uint32_t node, uint32_t i, PoolWorker *w);
-  /* Optional: tick(ctx) runs on the owner thread whenever it has waited
-  ** tick_sec (> 0) for work to complete (progress heartbeats). */
+  /* Optional: tick(ctx) runs on the owner thread about every tick_sec
+  ** (> 0) while the walk waits for work, whether or not items complete
+  ** meanwhile (progress heartbeats, forwarding an interrupt). */
   void (*tick)(void *ctx);
   double tick_sec;
 } DagWalk;

@@ -230,6 +230,7 @@ struct Engine {
   Flight *fl;               /* apply: one slot per worker */
   uint32_t nfl;
   double beat;              /* heartbeat period, seconds */
+  bool stop_sent;           /* StopProvider sent after an interrupt */
   struct Target *tg;        /* -target addresses (plan: the options';
                                apply: the plan's) */
   uint32_t ntg;
@@ -3455,9 +3456,8 @@ static bool provider_apply(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
 ** one output that depends on timing, and only operations that run longer
 ** than the period have them); the operation's "Creating..." line is
 ** delivered first if it is still held back. */
-static void heartbeat(void *ctx)
+static void heartbeat(Engine *e)
 {
-  Engine *e = ctx;
   if (!e->o.event || !e->nfl)
     return;
   double now = now_sec();
@@ -3489,6 +3489,35 @@ static void heartbeat(void *ctx)
   pthread_mutex_unlock(&e->mu);
   for (uint32_t i = 0; i < nout; i++)
     e->o.event(e->o.event_ctx, &out[i]);
+}
+
+/* After an interrupt: StopProvider to every configured provider, once,
+** so long operations can end early (Terraform does the same); what they
+** answer is only advice, errors are ignored. */
+static void stop_providers(Engine *e)
+{
+  e->stop_sent = true;
+  Arena a;
+  arena_init(&a, 0);
+  for (uint32_t i = 0; i < e->nslots; i++) {
+    Prov *p = e->slots[i].prov;
+    if (!p || !p->ops->stop)
+      continue;
+    Diags d;
+    diag_init(&d, &a);
+    ProvCall c = {&a, &d, NULL};
+    (void)p->ops->stop(p, &c);
+  }
+  arena_release(&a);
+}
+
+/* The owner thread's periodic work while the walk waits. */
+static void tick(void *ctx)
+{
+  Engine *e = ctx;
+  if (e->o.stop && *e->o.stop && !e->stop_sent)
+    stop_providers(e);
+  heartbeat(e);
 }
 
 /* Postconditions after apply, with self = the new object: a failure is
@@ -4073,8 +4102,7 @@ static bool walk(Engine *e, Diags *d)
   e->topo_pos = 0;
   uint8_t *status = ARENA_NEW(e->a, uint8_t, e->nnodes ? e->nnodes : 1);
   DagWalk w = {&e->g, e->pool, e->nworkers, visit, done, e, NULL, e->o.stop,
-               fanout, sub, e->phase == PH_APPLY ? heartbeat : NULL,
-               e->beat < 5 ? e->beat / 5 : 1.0};
+               fanout, sub, tick, e->beat < 5 ? e->beat / 5 : 1.0};
   bool ok = dag_walk(&w, e->a, status);
   /* a stopped walk leaves nodes unfinished: deliver what exists */
   for (uint32_t i = 0; i < e->nnodes; i++)
@@ -4467,6 +4495,7 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
     memcpy(p->vars, e->o.vars, sizeof(PlVariable) * e->o.nvars);
   e->plan = p;
   e->phase = PH_PLAN;
+  e->nfl = 0;   /* no heartbeats while planning */
   e->state = st_clone(a, prior);
   p->prior_state = e->state;
   memset(&e->moves, 0, sizeof e->moves);
