@@ -168,10 +168,16 @@ void cli_diags(Cli *cli, const Diags *d)
   Buf b;
   buf_init(&b, cli->arena);
   DiagStyle st = {cli->color, cli->width};
-  diag_render_all(&b, d, &cli->files, st);
-  fflush(stdout);
-  fwrite(b.p, 1, b.len, stderr);
-  fflush(stderr);
+  /* as Terraform's views do: errors to stderr, warnings to stdout, each
+  ** in turn so the two streams interleave in order on a terminal */
+  for (const Diag *g = d->head; g; g = g->next) {
+    buf_clear(&b);
+    diag_render(&b, g, &cli->files, st);
+    FILE *f = g->severity == DIAG_ERROR ? stderr : stdout;
+    fflush(f == stderr ? stdout : stderr);
+    fwrite(b.p, 1, b.len, f);
+    fflush(f);
+  }
   arena_rewind(cli->arena, m);
 }
 
@@ -225,9 +231,9 @@ void cli_diags_compact(Cli *cli, const Diags *d)
   }
   buf_puts(&b, "\nTo see the full warning notes, run cairn without "
                "-compact-warnings.\n");
-  fflush(stdout);
-  fwrite(b.p, 1, b.len, stderr);
   fflush(stderr);
+  fwrite(b.p, 1, b.len, stdout);   /* warnings go to stdout (Terraform) */
+  fflush(stdout);
   arena_rewind(cli->arena, m);
 }
 

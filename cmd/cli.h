@@ -81,7 +81,8 @@ uint32_t cli_var_args(Arena *a, const CliList *l, VarsArg **out);
 void cli_out(Cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_err(Cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_out_buf(Cli *cli, const Buf *b);
-/* Renders every diagnostic to stderr (human form). */
+/* Renders every diagnostic (human form): errors to stderr, warnings to
+** stdout, as Terraform does. */
 void cli_diags(Cli *cli, const Diags *d);
 /* -compact-warnings: when d holds only warnings, renders them as
 ** Terraform's DiagnosticWarningsCompact does (a "Warnings:" list of

@@ -1,5 +1,6 @@
 -target=ADDR limits a plan to the targeted instances and everything they
-depend on, with Terraform's warning; the saved plan is not "complete".
+depend on, with Terraform's warning (on stdout, as Terraform prints
+warnings); the saved plan is not "complete".
 
   $ cairn plan -no-color -target='module.m[1].terraform_data.x' -out=p > plan.txt 2> err.txt; echo "exit $?"
   exit 0
@@ -8,7 +9,7 @@ depend on, with Terraform's warning; the saved plan is not "complete".
     # terraform_data.root will be created
   Plan: 2 to add, 0 to change, 0 to destroy.
   $ cat err.txt
-  
+  $ sed -n '/^Warning/,/^The -target/p' plan.txt
   Warning: Resource targeting is in effect
   
   You are creating a plan with the -target option, which means that the result of this plan may not represent all of the changes requested by the current configuration.
