@@ -1,0 +1,7 @@
+module "old" {
+  source = "./mod"
+}
+
+output "inputs" {
+  value = module.old.inputs
+}
