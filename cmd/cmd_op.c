@@ -390,18 +390,6 @@ static void json_refresh(Op *op, const EngEvent *ev)
   arena_release(&a);
 }
 
-/* The -json stream's provision_* hooks.  The engine reports a step's start
-** and its output lines, not its end, so the end is inferred from the
-** instance's next event (an instance's events arrive together, in order):
-** another step or the operation's completion means the step succeeded,
-** the operation's error that it failed.  A step that fails under
-** on_failure = continue therefore shows as complete: Terraform says
-** provision_errored there.  Events come on the operation's own thread. */
-static struct {
-  const char *addr;   /* instance of the unfinished step, NULL when none */
-  const char *type;   /* its provisioner type */
-} prov_step;
-
 /* The resource address of a provisioner event (the event carries no
 ** planned change). */
 static bool prov_change(Arena *a, const char *addr, PlChange *c)
@@ -421,49 +409,35 @@ static bool prov_change(Arena *a, const char *addr, PlChange *c)
   return true;
 }
 
-/* Ends the unfinished step of addr, if any: provision_complete or
-** provision_errored. */
-static void json_provision_end(Op *op, const char *addr, bool ok)
-{
-  if (!prov_step.addr || strcmp(prov_step.addr, addr) != 0)
-    return;
-  Arena a;
-  arena_init(&a, 0);
-  PlChange c;
-  if (prov_change(&a, addr, &c)) {
-    if (ok)
-      jui_provision_complete(&op->ui, &c, prov_step.type);
-    else
-      jui_provision_errored(&op->ui, &c, prov_step.type);
-  }
-  prov_step.addr = NULL;
-  arena_release(&a);
-}
-
-/* provision_start, and provision_progress for each output line that is
-** not blank, without trailing white space (Terraform's jsonHook). */
+/* The -json stream's provision_* hooks: provision_start, provision_progress
+** for each output line that is not blank (trailing white space trimmed, as
+** Terraform's jsonHook does), provision_complete / provision_errored. */
 static void json_provision(Op *op, const EngEvent *ev)
 {
   Arena a;
   arena_init(&a, 0);
   PlChange c;
-  if (ev->kind == ENG_EV_PROVISION_START) {
-    json_provision_end(op, ev->addr, true);
-    if (prov_change(&a, ev->addr, &c)) {
-      jui_provision_start(&op->ui, &c, ev->text);
-      prov_step.addr = ev->addr;
-      prov_step.type = ev->text;
+  if (prov_change(&a, ev->addr, &c)) {
+    switch (ev->kind) {
+    case ENG_EV_PROVISION_START:
+      jui_provision_start(&op->ui, &c, ev->prov);
+      break;
+    case ENG_EV_PROVISION_OUTPUT: {
+      size_t n = ev->text ? strlen(ev->text) : 0;
+      while (n && strchr(" \t\r\n\v\f", ev->text[n - 1]))
+        n--;
+      if (n)
+        jui_provision_progress(&op->ui, &c, ev->prov,
+                               arena_strndup(&a, ev->text, n));
+      break;
     }
-  } else if (ev->text && prov_step.addr &&
-             strcmp(prov_step.addr, ev->addr) == 0) {
-    size_t n = strlen(ev->text);
-    while (n && (ev->text[n - 1] == ' ' || ev->text[n - 1] == '\t' ||
-                 ev->text[n - 1] == '\r' || ev->text[n - 1] == '\n' ||
-                 ev->text[n - 1] == '\v' || ev->text[n - 1] == '\f'))
-      n--;
-    if (n && prov_change(&a, ev->addr, &c))
-      jui_provision_progress(&op->ui, &c, prov_step.type,
-                             arena_strndup(&a, ev->text, n));
+    case ENG_EV_PROVISION_DONE:
+      jui_provision_complete(&op->ui, &c, ev->prov);
+      break;
+    default:
+      jui_provision_errored(&op->ui, &c, ev->prov);
+      break;
+    }
   }
   arena_release(&a);
   cli_out_buf(op->cli, &op->uibuf);
@@ -495,11 +469,16 @@ static void on_event(void *ctx, const EngEvent *ev)
     return;
   }
   if (ev->kind == ENG_EV_PROVISION_START ||
-      ev->kind == ENG_EV_PROVISION_OUTPUT) {
+      ev->kind == ENG_EV_PROVISION_OUTPUT ||
+      ev->kind == ENG_EV_PROVISION_DONE ||
+      ev->kind == ENG_EV_PROVISION_ERRORED) {
     if (op->json) {
       json_provision(op, ev);
       return;
     }
+    if (ev->kind == ENG_EV_PROVISION_DONE ||
+        ev->kind == ENG_EV_PROVISION_ERRORED)
+      return;   /* the human form shows no step ends */
     if (ev->kind == ENG_EV_PROVISION_START)
       buf_printf(&b, "%s: Provisioning with '%s'...\n", ev->addr, ev->text);
     else if (ev->text)
@@ -519,8 +498,6 @@ static void on_event(void *ctx, const EngEvent *ev)
       buf_clear(&op->uibuf);
       return;
     }
-    if (ev->kind == ENG_EV_APPLY_DONE || ev->kind == ENG_EV_APPLY_ERRORED)
-      json_provision_end(op, ev->addr, ev->kind == ENG_EV_APPLY_DONE);
     if (!ev->change) {
       cli_out_buf(op->cli, &op->uibuf);
       buf_clear(&op->uibuf);
@@ -595,6 +572,8 @@ static void on_event(void *ctx, const EngEvent *ev)
   case ENG_EV_IMPORT_DONE:
   case ENG_EV_PROVISION_START:
   case ENG_EV_PROVISION_OUTPUT:
+  case ENG_EV_PROVISION_DONE:
+  case ENG_EV_PROVISION_ERRORED:
     return;   /* errors show as diagnostics at the end */
   }
   if (idk && idv)

@@ -3205,6 +3205,7 @@ static void prov_emit(void *ctx, const char *line)
   add_event(po->a, po->in, ENG_EV_PROVISION_OUTPUT, PL_NOOP, NULL,
             (Value){0}, 0);
   po->in->ev_tail->text = line ? arena_strdup(po->a, line) : NULL;
+  po->in->ev_tail->prov = po->type;
 }
 
 static void prov_line(void *ctx, const char *text)
@@ -3228,7 +3229,7 @@ static bool run_provisioners(Engine *e, Node *n, Inst *in, Arena *a,
     if (p->when_destroy != when_destroy)
       continue;
     add_event(a, in, ENG_EV_PROVISION_START, PL_NOOP, NULL, (Value){0}, 0);
-    in->ev_tail->text = p->type;
+    in->ev_tail->text = in->ev_tail->prov = p->type;
     Diags pd;
     diag_init(&pd, a);
     Scope sc;
@@ -3246,6 +3247,9 @@ static bool run_provisioners(Engine *e, Node *n, Inst *in, Arena *a,
     bool ok = prv_decode(&ctx, p, false, &x) &&
               prv_run(&scratch, &x, in->addr, prov_line, &po, e->o.stop, &pd);
     arena_release(&scratch);
+    add_event(a, in, ok ? ENG_EV_PROVISION_DONE : ENG_EV_PROVISION_ERRORED,
+              PL_NOOP, NULL, (Value){0}, 0);
+    in->ev_tail->prov = p->type;
     if (!ok && !p->on_failure_continue) {
       diag_move(d, &pd);
       return false;

@@ -60,8 +60,11 @@ typedef enum EngEventKind {
   ENG_EV_APPLY_ERRORED,      /* (JSON stream only) */
   ENG_EV_IMPORT_DONE,        /* "A: Import complete [id=x]" */
   ENG_EV_PROVISION_START,    /* "A: Provisioning with 'local-exec'..." */
-  ENG_EV_PROVISION_OUTPUT    /* "A (local-exec): TEXT" (text NULL: an
+  ENG_EV_PROVISION_OUTPUT,   /* "A (local-exec): TEXT" (text NULL: an
                                 empty line) */
+  ENG_EV_PROVISION_DONE,     /* (JSON stream only) the step succeeded */
+  ENG_EV_PROVISION_ERRORED   /* (JSON stream only) the step failed, also
+                                under on_failure = continue */
 } EngEventKind;
 
 typedef struct EngEvent {
@@ -74,8 +77,9 @@ typedef struct EngEvent {
   const char *id_key;        /* "id" / "name" or NULL: the [k=v] suffix */
   const char *id_value;
   double elapsed;            /* seconds, for *_DONE and ERRORED */
-  const char *text;          /* PROVISION_*: the provisioner type /
-                                output line */
+  const char *text;          /* PROVISION_START: the provisioner type;
+                                PROVISION_OUTPUT: the output line */
+  const char *prov;          /* PROVISION_*: the provisioner type */
   bool delivered;            /* engine-private: sent ahead of its turn */
   struct EngEvent *next;
 } EngEvent;

@@ -56,8 +56,9 @@ An unsupported provisioner type is refused before anything runs.
 
 Under -json the steps are provision_start, provision_progress (one per
 output line that is not blank, trailing spaces removed), then
-provision_complete or provision_errored, between the apply hooks of the
-instance.
+provision_complete or provision_errored (also for a step that fails under
+on_failure = continue, as Terraform reports it), between the apply hooks of
+the instance.
 
   $ cd json && cairn apply -json -auto-approve -parallelism=1 > out; echo "exit $?"; python3 ../ui.py < out
   exit 1
@@ -67,6 +68,9 @@ instance.
   provision_progress "terraform_data.a: (local-exec): one" | terraform_data.a {"output": "one", "provisioner": "local-exec"}
   provision_progress "terraform_data.a: (local-exec):   two" | terraform_data.a {"output": "  two", "provisioner": "local-exec"}
   provision_complete "terraform_data.a: (local-exec) Provisioning complete" | terraform_data.a {"provisioner": "local-exec"}
+  provision_start "terraform_data.a: Provisioning with 'local-exec'..." | terraform_data.a {"provisioner": "local-exec"}
+  provision_progress "terraform_data.a: (local-exec): Executing: [\"/bin/sh\" \"-c\" \"exit 4\"]" | terraform_data.a {"output": "Executing: [\"/bin/sh\" \"-c\" \"exit 4\"]", "provisioner": "local-exec"}
+  provision_errored "terraform_data.a: (local-exec) Provisioning errored" | terraform_data.a {"provisioner": "local-exec"}
   provision_start "terraform_data.a: Provisioning with 'local-exec'..." | terraform_data.a {"provisioner": "local-exec"}
   provision_progress "terraform_data.a: (local-exec): Executing: [\"/bin/sh\" \"-c\" \"echo second\"]" | terraform_data.a {"output": "Executing: [\"/bin/sh\" \"-c\" \"echo second\"]", "provisioner": "local-exec"}
   provision_progress "terraform_data.a: (local-exec): second" | terraform_data.a {"output": "second", "provisioner": "local-exec"}

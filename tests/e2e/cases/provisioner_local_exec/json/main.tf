@@ -4,6 +4,10 @@ resource "terraform_data" "a" {
     command = "printf 'one  \\n\\n  two\\n'"
   }
   provisioner "local-exec" {
+    command    = "exit 4"
+    on_failure = continue
+  }
+  provisioner "local-exec" {
     command = "echo second"
   }
   provisioner "local-exec" {
