@@ -3,8 +3,9 @@
 **
 ** Method: chunks are singly linked, newest first.  An allocation bumps
 ** a->beg; when the current chunk is too small a new chunk of
-** max(chunk_size, request + alignment slack) is taken from malloc().  This
-** file is the only place in cairn that calls malloc()/free().
+** max(chunk size, request + alignment slack) is taken from malloc(), or
+** mapped on its own when big (see map_chunk).  This file is the only place
+** in cairn that calls malloc()/free().
 */
 #include "arena.h"
 
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define ARENA_ASAN 1
@@ -37,6 +39,7 @@ void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
 struct ArenaChunk {
   ArenaChunk *prev;   /* older chunk */
   size_t size;        /* usable bytes after the header */
+  size_t mapped;      /* bytes of its own mapping (0: from malloc) */
   _Alignas(64) char data[];
 };
 
@@ -57,9 +60,70 @@ void arena_init(Arena *a, size_t chunk_size)
   a->chunk_size = chunk_size ? chunk_size : DEFAULT_CHUNK;
 }
 
-static void new_chunk(Arena *a, size_t need)
+/* Chunks grow with the arena: a quarter of what it holds, up to
+** MAX_CHUNK.  A phase that builds a large tree (a 5 MB configuration makes
+** ~60 MB of nodes) then takes a few dozen chunks instead of a thousand,
+** so allocation, page mapping and the final release cost far fewer
+** system calls, while small arenas keep their small chunks. */
+#define MAX_CHUNK ((size_t)4 * 1024 * 1024)
+
+static size_t grown_size(const Arena *a)
 {
   size_t size = a->chunk_size;
+  size_t want = a->used / 4;
+  if (want > MAX_CHUNK)
+    want = MAX_CHUNK;
+  if (want > size && want > DEFAULT_CHUNK)
+    size = (want + DEFAULT_CHUNK - 1) / DEFAULT_CHUNK * DEFAULT_CHUNK;
+  return size;
+}
+
+/* Big chunks are mapped on their own, 2 MiB aligned and marked for
+** transparent huge pages where the system offers them (THP "madvise"
+** mode): filling a 60 MB syntax tree then costs a few dozen page faults
+** instead of fifteen thousand.  *size is rounded up to use the mapping. */
+#define HUGE_PAGE ((size_t)2 * 1024 * 1024)
+
+static ArenaChunk *map_chunk(size_t *size)
+{
+#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
+  if (*size < HUGE_PAGE - sizeof(ArenaChunk) ||
+      *size > SIZE_MAX / 2 - 2 * HUGE_PAGE)
+    return NULL;
+  size_t len = (*size + sizeof(ArenaChunk) + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+  char *p = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    return NULL;
+  size_t lead = (size_t)(-(uintptr_t)p & (HUGE_PAGE - 1));
+  if (lead)
+    munmap(p, lead);
+  if (HUGE_PAGE - lead)
+    munmap(p + lead + len, HUGE_PAGE - lead);
+  p += lead;
+  madvise(p, len, MADV_HUGEPAGE);
+  ArenaChunk *c = (ArenaChunk *)(void *)p;
+  c->mapped = len;
+  *size = len - sizeof(ArenaChunk);
+  return c;
+#else
+  (void)size;
+  return NULL;
+#endif
+}
+
+static void free_chunk(ArenaChunk *c)
+{
+  UNPOISON(c->data, c->size);
+  if (c->mapped)
+    munmap(c, c->mapped);
+  else
+    free(c);
+}
+
+static void new_chunk(Arena *a, size_t need)
+{
+  size_t size = grown_size(a);
   if (need > SIZE_MAX - MAX_ALIGN - sizeof(ArenaChunk))
     out_of_memory();
   if (size < need + MAX_ALIGN)
@@ -72,9 +136,13 @@ static void new_chunk(Arena *a, size_t need)
   } else {
     if (fail_after >= 0 && fail_after-- == 0)
       out_of_memory();
-    c = malloc(sizeof(ArenaChunk) + size);
-    if (!c)
-      out_of_memory();
+    c = map_chunk(&size);
+    if (!c) {
+      c = malloc(sizeof(ArenaChunk) + size);
+      if (!c)
+        out_of_memory();
+      c->mapped = 0;
+    }
   }
   c->prev = a->chunk;
   c->size = size;
@@ -86,15 +154,12 @@ static void new_chunk(Arena *a, size_t need)
 
 void arena_release(Arena *a)
 {
-  if (a->spare) {
-    UNPOISON(a->spare->data, a->spare->size);
-    free(a->spare);
-  }
+  if (a->spare)
+    free_chunk(a->spare);
   ArenaChunk *c = a->chunk;
   while (c) {
     ArenaChunk *prev = c->prev;
-    UNPOISON(c->data, c->size);
-    free(c);
+    free_chunk(c);
     c = prev;
   }
   size_t cs = a->chunk_size;
@@ -222,15 +287,12 @@ void arena_rewind(Arena *a, ArenaMark m)
     /* Keep one chunk for the next new_chunk(), so a loop that marks and
     ** rewinds across a chunk boundary does not malloc/free every time. */
     if (!a->spare || a->spare->size < a->chunk->size) {
-      if (a->spare) {
-        UNPOISON(a->spare->data, a->spare->size);
-        free(a->spare);
-      }
+      if (a->spare)
+        free_chunk(a->spare);
       a->spare = a->chunk;
       POISON(a->spare->data, a->spare->size);
     } else {
-      UNPOISON(a->chunk->data, a->chunk->size);
-      free(a->chunk);
+      free_chunk(a->chunk);
     }
     a->chunk = prev;
   }

@@ -408,7 +408,7 @@ static void decode_terraform(Loader *L, const HclBlock *b)
             if (strcmp(key, "configuration_aliases") == 0)
               continue;
             HclAttribute fake = {key, it->value, it->value->range,
-                                 it->value->range, it->value->range};
+                                 it->value->range};
             const char *sv;
             if (strcmp(key, "source") == 0 && const_string(L, &fake, &sv))
               rp->source = sv;

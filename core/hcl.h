@@ -311,12 +311,13 @@ struct HclJsonValue {
 
 typedef struct HclBody HclBody;
 
+/* Without HCL's EqualsRange: nothing reports at the `=`, and a large
+** configuration has one attribute per line. */
 typedef struct HclAttribute {
   const char *name;
   HclExpr *expr;
   SrcRange range;          /* name through end of expression */
   SrcRange name_range;
-  SrcRange eq_range;       /* `=` (JSON: the colon) */
 } HclAttribute;
 
 typedef struct HclBlock {
@@ -337,23 +338,24 @@ typedef struct HclBodyItem {
 } HclBodyItem;
 
 struct HclBody {
-  bool json;               /* JSON body: use hcl_body_content */
   /* Native syntax: items in source order, and the same split by kind
   ** (also in source order).  A redefined attribute is reported and only
-  ** its first definition is kept in attrs/items. */
+  ** its first definition is kept in attrs/items.  (Counts are grouped
+  ** after the pointers: no padding, one body per block.) */
   HclBodyItem *items;
-  uint32_t nitems;
   HclAttribute **attrs;
-  uint32_t nattrs;
   HclBlock **blocks;
-  uint32_t nblocks;
   /* JSON syntax: the object, or array of objects, holding the body. */
   const HclJsonValue *jv;
   /* Names consumed by an earlier hcl_body_partial_content. */
   const char **hidden_attrs;
-  uint32_t nhidden_attrs;
   const char **hidden_blocks;
+  uint32_t nitems;
+  uint32_t nattrs;
+  uint32_t nblocks;
+  uint32_t nhidden_attrs;
   uint32_t nhidden_blocks;
+  bool json;               /* JSON body: use hcl_body_content */
   SrcRange range;
   SrcRange end_range;      /* empty range at the closing brace / EOF */
 };

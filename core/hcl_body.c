@@ -135,22 +135,35 @@ static HclBody *remain_body(Arena *a, const HclBody *b, PVec *ha, PVec *hb)
   return r;
 }
 
-static void hidden_init(Arena *a, const HclBody *b, PVec *ha, PVec *hb)
+/* A vector that never grows: cap is known up front.  Decoding every
+** resource of a large configuration goes through here; growing four
+** interleaved vectors copied each of them several times. */
+static void pfixed(Arena *a, PVec *v, uint32_t cap)
 {
-  memset(ha, 0, sizeof *ha);
-  memset(hb, 0, sizeof *hb);
+  v->p = arena_alloc_raw(a, sizeof(void *), _Alignof(void *), cap);
+  v->n = 0;
+  v->cap = cap;
+}
+
+static void hidden_init(Arena *a, const HclBody *b, const HclBodySchema *s,
+                        PVec *ha, PVec *hb)
+{
+  pfixed(a, ha, b->nhidden_attrs + s->nattrs);
+  pfixed(a, hb, b->nhidden_blocks + s->nblocks);
   for (uint32_t i = 0; i < b->nhidden_attrs; i++)
-    ppush(a, ha, (void *)b->hidden_attrs[i]);
+    ha->p[ha->n++] = (void *)b->hidden_attrs[i];
   for (uint32_t i = 0; i < b->nhidden_blocks; i++)
-    ppush(a, hb, (void *)b->hidden_blocks[i]);
+    hb->p[hb->n++] = (void *)b->hidden_blocks[i];
 }
 
 static bool native_partial(Arena *a, const HclBody *b, const HclBodySchema *s,
                            HclBodyContent *out, HclBody **remain, Diags *d)
 {
   int e0 = d->errors;
-  PVec ha, hb, attrs = {0}, blocks = {0};
-  hidden_init(a, b, &ha, &hb);
+  PVec ha, hb, attrs, blocks;
+  hidden_init(a, b, s, &ha, &hb);
+  pfixed(a, &attrs, s->nattrs);
+  pfixed(a, &blocks, b->nblocks);
   uint32_t nha0 = ha.n, nhb0 = hb.n;
   SrcRange missing = hcl_body_missing_item_range(b);
   for (uint32_t i = 0; i < s->nattrs; i++) {
@@ -437,8 +450,6 @@ static HclAttribute *json_attr(Arena *a, const HclJsonProp *pp)
   at->expr = e;
   at->range = between(pp->name_range, pp->value->range);
   at->name_range = pp->name_range;
-  at->eq_range = pp->name_range;
-  at->eq_range.start = at->eq_range.end;
   return at;
 }
 
@@ -447,7 +458,7 @@ static bool json_partial(Arena *a, const HclBody *b, const HclBodySchema *s,
 {
   int e0 = d->errors;
   PVec props = {0}, attrs = {0}, blocks = {0}, ha, hb;
-  hidden_init(a, b, &ha, &hb);
+  hidden_init(a, b, s, &ha, &hb);
   uint32_t nha0 = ha.n;
   collect_deep(a, b->jv, NULL, &props, d);
   uint32_t maxl = 0;

@@ -348,6 +348,8 @@ static void *vcopy(Arena *a, const void *src, size_t size, size_t align,
 
 #define VFINAL(p, v, T) ((T *)vcopy((p)->a, (v).p, sizeof(T), _Alignof(T), (v).n))
 
+/* Steps of a traversal under construction (in scratch memory): they go
+** to the tree, exactly sized, once the traversal is complete. */
 typedef struct StepVec {
   HclStep *p;
   uint32_t n, cap;
@@ -437,7 +439,7 @@ static bool errs_since(const P *p, int e0) { return p->d->errors > e0; }
 
 static HclExpr *parse_expression(P *p);
 static HclExpr *parse_with_traversals(P *p);
-static HclExpr *parse_traversals(P *p, HclExpr *from);
+static HclExpr *parse_traversals(P *p, HclExpr *from, StepVec *pend);
 static HclBody *parse_body(P *p, HclTokenKind end);
 
 /* ---- String literals (ParseStringLiteralToken) --------------------------- */
@@ -1638,7 +1640,9 @@ static bool enter(P *p)
   return true;
 }
 
-static HclExpr *parse_term_inner(P *p)
+/* A root name is pushed to pend rather than allocated: parse_traversals
+** adds the steps that follow and puts them in the tree in one piece. */
+static HclExpr *parse_term_inner(P *p, StepVec *pend)
 {
   Tok start = peek(p);
   switch (start.k) {
@@ -1687,12 +1691,12 @@ static HclExpr *parse_term_inner(P *p)
     if (tok_is(t, "null"))
       return lit(p, val_dynamic_null, t.r);
     HclExpr *e = new_expr(p, HCL_E_SCOPE_TRAV, t.r);
-    HclStep *s = ARENA_NEW(p->a, HclStep, 1);
-    s->kind = HCL_STEP_ROOT;
-    s->name = tok_str(p, t);
-    s->range = t.r;
-    e->u.trav.steps = s;
-    e->u.trav.n = 1;
+    HclStep s;
+    memset(&s, 0, sizeof s);
+    s.kind = HCL_STEP_ROOT;
+    s.name = tok_str(p, t);
+    s.range = t.r;
+    spush(p->s, pend, s);
     e->u.trav.range = t.r;
     return e;
   }
@@ -1742,12 +1746,11 @@ static HclExpr *parse_term_inner(P *p)
 /* Depth is counted in parse_expression (every bracketed construct nests
 ** through it) and for unary operators and splats, which recurse without
 ** it. */
-static HclExpr *parse_term(P *p) { return parse_term_inner(p); }
-
 static HclExpr *parse_with_traversals(P *p)
 {
-  HclExpr *term = parse_term(p);
-  return parse_traversals(p, term);
+  StepVec pend = {0};
+  HclExpr *term = parse_term_inner(p, &pend);
+  return parse_traversals(p, term, &pend);
 }
 
 /* Appends pending steps to a traversal node (exactly once per node). */
@@ -1772,7 +1775,8 @@ static HclExpr *flush_steps(P *p, HclExpr *ret, StepVec *pend)
     arr = &ret->u.rel.steps;
     n = &ret->u.rel.n;
   }
-  HclStep *ns = ARENA_NEW(p->a, HclStep, *n + pend->n);
+  HclStep *ns = arena_alloc_raw(p->a, sizeof(HclStep), _Alignof(HclStep),
+                                *n + pend->n);   /* filled just below */
   if (*n)
     memcpy(ns, *arr, sizeof(HclStep) * *n);
   memcpy(ns + *n, pend->p, sizeof(HclStep) * pend->n);
@@ -1814,10 +1818,9 @@ static bool legacy_index(P *p, Tok num, Tok dot, HclStep *st, bool splat,
   return true;
 }
 
-static HclExpr *parse_traversals(P *p, HclExpr *from)
+static HclExpr *parse_traversals(P *p, HclExpr *from, StepVec *pend)
 {
   HclExpr *ret = from;
-  StepVec pend = {0};
   for (;;) {
     Tok next = peek(p);
     if (next.k == HCL_TOK_DOT) {
@@ -1830,15 +1833,15 @@ static HclExpr *parse_traversals(P *p, HclExpr *from)
         st.kind = HCL_STEP_ATTR;
         st.name = tok_str(p, at);
         st.range = between(dot.r, at.r);
-        spush(p->s, &pend, st);
+        spush(p->s, pend, st);
       } else if (at.k == HCL_TOK_NUMBER_LIT) {
         Tok num = rd(p);
         HclStep st;
         legacy_index(p, num, dot, &st, false, num.r);
-        spush(p->s, &pend, st);
+        spush(p->s, pend, st);
       } else if (at.k == HCL_TOK_STAR) {
         Tok marker = rd(p);
-        ret = flush_steps(p, ret, &pend);
+        ret = flush_steps(p, ret, pend);
         StepVec trav = {0};
         SrcRange first = next_range(p), last = marker.r;
         bool bail = false;
@@ -1912,11 +1915,12 @@ static HclExpr *parse_traversals(P *p, HclExpr *from)
               "The star for a full splat operator must be immediately "
               "followed by a closing bracket (\"]\").");
         }
-        ret = flush_steps(p, ret, &pend);
+        ret = flush_steps(p, ret, pend);
         HclExpr *item = new_expr(p, HCL_E_ANON, between(open.r, close.r));
         HclExpr *each;
         if (enter(p)) {
-          each = parse_traversals(p, item);
+          StepVec inner = {0};
+          each = parse_traversals(p, item, &inner);
           p->depth--;
         } else {
           each = item;
@@ -1958,9 +1962,9 @@ static HclExpr *parse_traversals(P *p, HclExpr *from)
         st.key = k->kind == HCL_E_LITERAL ? k->u.lit
                                           : k->u.tmpl.parts[0]->u.lit;
         st.range = br;
-        spush(p->s, &pend, st);
+        spush(p->s, pend, st);
       } else {
-        ret = flush_steps(p, ret, &pend);
+        ret = flush_steps(p, ret, pend);
         HclExpr *ix = new_expr(p, HCL_E_INDEX, between(from->range, br));
         ix->u.index.coll = ret;
         ix->u.index.key = key;
@@ -1971,7 +1975,7 @@ static HclExpr *parse_traversals(P *p, HclExpr *from)
     }
     break;
   }
-  return flush_steps(p, ret, &pend);
+  return flush_steps(p, ret, pend);
 }
 
 static int bin_level(HclTokenKind k, HclBinOp *op)
@@ -2105,7 +2109,7 @@ static HclAttribute *nameset_add(Arena *ar, NameSet *s, HclAttribute *a)
 
 static HclAttribute *finish_attr(P *p, Tok ident, bool single_line)
 {
-  Tok eq = rd(p);
+  rd(p);   /* the `=` */
   SrcRange endr;
   int e0 = p->d->errors;
   HclExpr *e = parse_expression(p);
@@ -2140,7 +2144,6 @@ static HclAttribute *finish_attr(P *p, Tok ident, bool single_line)
   a->expr = e;
   a->range = between(ident.r, endr);
   a->name_range = ident.r;
-  a->eq_range = eq.r;
   return a;
 }
 

@@ -2,8 +2,9 @@
 ** validate: static checks of a module (Terraform's validate walk and
 ** StaticValidateReferences).  See validate.h.
 **
-** References are checked once, from the traversals each construct makes
-** (hcl_expr_references / dec_body_refs) parsed with eval_parse_ref.  The
+** References are read once, from the traversals each construct makes
+** (hcl_expr_references / dec_body_refs) parsed with eval_parse_ref: the
+** same walk checks them and records the dependency graph's edges.  The
 ** bodies are then decoded with a resolver that answers every reference
 ** with an unknown value and never errors, so a bad reference is reported
 ** exactly once (by the reference check) while argument names, blocks and
@@ -21,7 +22,17 @@
 
 const ProvBlockSchema vld_schema_skip = {NULL, 0, NULL, 0, NULL, false, NULL};
 
-typedef struct Graph Graph;
+/* The module's reference graph, as the engine builds it: one node per
+** local, output, resource and module call (in that order, so cycles list
+** their members as the engine does), an edge for every reference.  A
+** module call stands for its count, for_each and depends_on only: what
+** its outputs depend on inside the child is not followed (cycles that
+** cross a module boundary are not detected). */
+typedef struct Graph {
+  DagBuilder b;
+  uint32_t cur;        /* the node whose references are being read */
+  uint32_t out0, res0, call0, n;
+} Graph;
 
 typedef struct V {
   Arena *a;            /* scratch, rewound after every top-level construct */
@@ -29,10 +40,13 @@ typedef struct V {
   VldSchemaFn schema_of;
   VldTypesFn types_of;
   void *ctx;
-  Diags *d;
+  Diags *d;            /* everything but cycles: dropped when there is one */
+  Diags *cycles;       /* "Cycle: ..." */
   const CfgTree *t;    /* m's place in the module tree; NULL when unknown */
   const char *where;   /* "the root module" or "module.a.module.b" */
-  Graph *g;            /* set while collecting the reference graph */
+  Graph *graph;        /* the module's reference graph */
+  Graph *g;            /* == graph while the references read are edges of
+                          node graph->cur, else NULL */
 } V;
 
 /* What a construct may refer to besides declared objects. */
@@ -357,17 +371,13 @@ static void check_ref(V *v, const EvalRef *ref, Scope sc)
 
 static void check_travs(V *v, const HclTraversal *ts, uint32_t n, Scope sc)
 {
-  Diags quiet;
-  diag_init(&quiet, v->a);
   for (uint32_t i = 0; i < n; i++) {
     EvalRef ref;
-    /* the graph pass reads the same references: report them once */
-    if (ts[i].n == 0 || !eval_parse_ref(&ts[i], &ref, v->g ? &quiet : v->d))
+    if (ts[i].n == 0 || !eval_parse_ref(&ts[i], &ref, v->d))
       continue;
     if (v->g)
       graph_ref(v, &ref);
-    else
-      check_ref(v, &ref, sc);
+    check_ref(v, &ref, sc);
   }
 }
 
@@ -484,15 +494,12 @@ static void check_body_generic(V *v, const HclBody *b, Scope sc,
 
 static void check_depends_on(V *v, const CfgTraversals *t)
 {
-  if (v->g) {
-    for (uint32_t i = 0; i < t->n; i++)
-      check_travs(v, &t->items[i], 1, no_scope);
-    return;
-  }
   for (uint32_t i = 0; i < t->n; i++) {
     EvalRef ref;
     if (t->items[i].n == 0 || !eval_parse_ref(&t->items[i], &ref, v->d))
       continue;
+    if (v->g)
+      graph_ref(v, &ref);   /* an attribute path still depends on it */
     if (ref.nrest > 0) {
       SrcRange r = diag_range_join(ref.rest[0].range,
                                    ref.rest[ref.nrest - 1].range);
@@ -610,30 +617,41 @@ static void invalid_type(V *v, const CfgResource *r)
                provider_display(v, r), r->type, sg);
 }
 
-static void graph_resource(V *v, const CfgResource *r);
-
-static void check_resource(V *v, const CfgResource *r)
+/* The references read from now on are edges of graph node `node`
+** (UINT32_MAX: none, they are only checked). */
+static void edges_of(V *v, uint32_t node)
 {
-  if (v->g) {
-    graph_resource(v, r);
-    return;
-  }
+  v->g = node != UINT32_MAX && v->graph ? v->graph : NULL;
+  if (v->g)
+    v->g->cur = node;
+}
+
+/* node: the resource's graph node, UINT32_MAX for none (a check block's
+** data source).  The engine's graph does not read enabled, provisioner
+** and connection blocks: they are checked, not edges. */
+static void check_resource(V *v, const CfgResource *r, uint32_t node)
+{
   Scope sc = {r->count != NULL, r->for_each != NULL, false, false};
   Scope self_sc = sc;
   self_sc.self = true;
+  edges_of(v, node);
   check_expr(v, r->count, no_scope);
   check_expr(v, r->for_each, no_scope);
+  edges_of(v, UINT32_MAX);
   check_expr(v, r->enabled, no_scope);
+  edges_of(v, node);
   check_depends_on(v, &r->depends_on);
   check_rules(v, &r->preconditions, sc);
   check_rules(v, &r->postconditions, self_sc);
   for (uint32_t i = 0; i < r->nreplace_triggered_by; i++)
     check_expr(v, r->replace_triggered_by[i], sc);
+  edges_of(v, UINT32_MAX);
   for (uint32_t i = 0; i < r->nprovisioners; i++) {
     check_body_generic(v, r->provisioners[i].body, self_sc, NULL, 0);
     check_body_generic(v, r->provisioners[i].connection, self_sc, NULL, 0);
   }
   check_body_generic(v, r->connection, self_sc, NULL, 0);
+  edges_of(v, node);
 
   const ProvBlockSchema *s = schema_for(v, r);
   Scope body_sc = sc;
@@ -651,22 +669,11 @@ static void check_resource(V *v, const CfgResource *r)
   uint32_t n;
   dec_body_refs(v->a, r->body, s, &ts, &n);
   check_travs(v, ts, n, sc);
+  edges_of(v, UINT32_MAX);
   decode_with_unknowns(v, r->body, s);
 }
 
 /* ---- Dependency cycles ------------------------------------------------ */
-
-/* The module's reference graph, as the engine builds it: one node per
-** local, output, resource and module call (in that order, so cycles list
-** their members as the engine does), an edge for every reference.  A
-** module call stands for its count, for_each and depends_on only: what
-** its outputs depend on inside the child is not followed (cycles that
-** cross a module boundary are not detected). */
-struct Graph {
-  DagBuilder b;
-  uint32_t cur;        /* the node whose references are being read */
-  uint32_t out0, res0, call0, n;
-};
 
 static void graph_ref(V *v, const EvalRef *ref)
 {
@@ -704,28 +711,6 @@ static void graph_ref(V *v, const EvalRef *ref)
     dag_add_edge(&g->b, g->cur, to);
 }
 
-static void graph_resource(V *v, const CfgResource *r)
-{
-  check_expr(v, r->count, no_scope);
-  check_expr(v, r->for_each, no_scope);
-  check_depends_on(v, &r->depends_on);
-  check_rules(v, &r->preconditions, no_scope);
-  check_rules(v, &r->postconditions, no_scope);
-  for (uint32_t i = 0; i < r->nreplace_triggered_by; i++)
-    check_expr(v, r->replace_triggered_by[i], no_scope);
-  const ProvBlockSchema *s = schema_for(v, r);
-  if (s && s != VLD_SCHEMA_SKIP && r->body) {
-    HclTraversal *ts;
-    uint32_t n;
-    dec_body_refs(v->a, r->body, s, &ts, &n);
-    check_travs(v, ts, n, no_scope);
-  } else {
-    Scope body = no_scope;
-    body.resource_body = true;
-    check_body_generic(v, r->body, body, NULL, 0);
-  }
-}
-
 static const char *node_name(Arena *a, const CfgModule *m, const Graph *g,
                              const char *prefix, uint32_t id)
 {
@@ -742,46 +727,27 @@ static const char *node_name(Arena *a, const CfgModule *m, const Graph *g,
   return arena_printf(a, "%smodule.%s", prefix, m->calls[id - g->call0].name);
 }
 
-/* Reports every dependency cycle of v's module ("Cycle: local.a,
-** local.b"); returns true when there was one. */
-static bool check_cycles(V *v)
+static void graph_init(Graph *g, Arena *a, const CfgModule *m)
+{
+  g->out0 = m->nlocals;
+  g->res0 = g->out0 + m->noutputs;
+  g->call0 = g->res0 + m->nresources;
+  g->n = g->call0 + m->ncalls;
+  g->cur = 0;
+  dag_builder_init(&g->b, a, g->n);
+  for (uint32_t i = 0; i < g->n; i++)
+    dag_add_node(&g->b);
+}
+
+/* Reports every dependency cycle of v's module graph ("Cycle: local.a,
+** local.b") to v->cycles; returns true when there was one. */
+static bool report_cycles(V *v)
 {
   const CfgModule *m = v->m;
+  Graph *g = v->graph;
   ArenaMark mk = arena_mark(v->a);
-  Graph g;
-  g.out0 = m->nlocals;
-  g.res0 = g.out0 + m->noutputs;
-  g.call0 = g.res0 + m->nresources;
-  g.n = g.call0 + m->ncalls;
-  dag_builder_init(&g.b, v->a, g.n);
-  for (uint32_t i = 0; i < g.n; i++)
-    dag_add_node(&g.b);
-  v->g = &g;
-  for (uint32_t i = 0; i < m->nlocals; i++) {
-    g.cur = i;
-    check_expr(v, m->locals[i].expr, no_scope);
-  }
-  for (uint32_t i = 0; i < m->noutputs; i++) {
-    const CfgOutput *o = &m->outputs[i];
-    g.cur = g.out0 + i;
-    check_expr(v, o->expr, no_scope);
-    check_depends_on(v, &o->depends_on);
-    check_rules(v, &o->preconditions, no_scope);
-  }
-  for (uint32_t i = 0; i < m->nresources; i++) {
-    g.cur = g.res0 + i;
-    graph_resource(v, &m->resources[i]);
-  }
-  for (uint32_t i = 0; i < m->ncalls; i++) {
-    const CfgModuleCall *c = &m->calls[i];
-    g.cur = g.call0 + i;
-    check_expr(v, c->count, no_scope);
-    check_expr(v, c->for_each, no_scope);
-    check_depends_on(v, &c->depends_on);
-  }
-  v->g = NULL;
   Dag dag;
-  dag_build(&g.b, &dag);
+  dag_build(&g->b, &dag);
   uint32_t **cyc, *sz;
   uint32_t nc = dag_cycles(&dag, v->a, &cyc, &sz);
   const char *prefix =
@@ -792,8 +758,8 @@ static bool check_cycles(V *v)
     buf_puts(&msg, "Cycle: ");
     for (uint32_t k = 0; k < sz[c]; k++)
       buf_printf(&msg, "%s%s", k ? ", " : "",
-                 node_name(v->a, m, &g, prefix, cyc[c][k]));
-    diag_error(v->d, NULL, buf_str(&msg), "%s", "");
+                 node_name(v->a, m, g, prefix, cyc[c][k]));
+    diag_error(v->cycles, NULL, buf_str(&msg), "%s", "");
   }
   arena_rewind(v->a, mk);
   return nc > 0;
@@ -821,31 +787,40 @@ static void check_call_args(V *v, const CfgModuleCall *c, const CfgModule *ch)
 
 /* ---- Entry points ------------------------------------------------------- */
 
+/* One walk over the module: every construct's references are checked
+** (diagnostics to v->d) and, for the graph's nodes, recorded as edges.
+** Graph node ids: locals, outputs, resources, module calls. */
 static void check_module(V *v)
 {
   const CfgModule *m = v->m;
+  const Graph *g = v->graph;
   ArenaMark mk = arena_mark(v->a);
+  edges_of(v, UINT32_MAX);
   for (uint32_t i = 0; i < m->nvariables; i++)
     check_rules(v, &m->variables[i].validations, no_scope);
   arena_rewind(v->a, mk);
   for (uint32_t i = 0; i < m->nlocals; i++) {
+    edges_of(v, i);
     check_expr(v, m->locals[i].expr, no_scope);
     arena_rewind(v->a, mk);
   }
+  edges_of(v, UINT32_MAX);
   for (uint32_t i = 0; i < m->nproviders; i++) {
     check_body_generic(v, m->providers[i].body, no_scope, NULL, 0);
     arena_rewind(v->a, mk);
   }
   for (uint32_t i = 0; i < m->nresources; i++) {
-    check_resource(v, &m->resources[i]);
+    check_resource(v, &m->resources[i], g->res0 + i);
     arena_rewind(v->a, mk);
   }
   for (uint32_t i = 0; i < m->ncalls; i++) {
     const CfgModuleCall *c = &m->calls[i];
     Scope sc = {c->count != NULL, c->for_each != NULL, false, false};
+    edges_of(v, g->call0 + i);
     check_expr(v, c->count, no_scope);
     check_expr(v, c->for_each, no_scope);
     check_depends_on(v, &c->depends_on);
+    edges_of(v, UINT32_MAX);
     check_body_generic(v, c->body, sc, NULL, 0);
     const CfgTree *ch = v->t && v->t->children ? v->t->children[i] : NULL;
     if (ch)
@@ -854,50 +829,77 @@ static void check_module(V *v)
   }
   for (uint32_t i = 0; i < m->noutputs; i++) {
     const CfgOutput *o = &m->outputs[i];
+    edges_of(v, g->out0 + i);
     check_expr(v, o->expr, no_scope);
     check_depends_on(v, &o->depends_on);
     check_rules(v, &o->preconditions, no_scope);
     arena_rewind(v->a, mk);
   }
+  edges_of(v, UINT32_MAX);
   for (uint32_t i = 0; i < m->nchecks; i++) {
     const CfgCheck *c = &m->checks[i];
     if (c->data)
-      check_resource(v, c->data);
+      check_resource(v, c->data, UINT32_MAX);
+    edges_of(v, UINT32_MAX);
     check_rules(v, &c->asserts, no_scope);
     arena_rewind(v->a, mk);
   }
 }
 
-static void v_init(V *v, Arena *scratch, const CfgModule *m,
-                   const CfgTree *t, VldSchemaFn schema_of,
-                   VldTypesFn types_of, void *ctx, Diags *d)
+/* Checks one module and finds its cycles; ga holds the graph (rewound
+** here, so the scratch arena can be rewound per construct).  Returns
+** true when there was a cycle. */
+static bool check_one(Arena *scratch, Arena *ga, const CfgModule *m,
+                      const CfgTree *t, VldSchemaFn schema_of,
+                      VldTypesFn types_of, void *ctx, Diags *d,
+                      Diags *cycles)
 {
-  memset(v, 0, sizeof *v);
-  v->a = scratch;
-  v->m = m;
-  v->schema_of = schema_of;
-  v->types_of = types_of;
-  v->ctx = ctx;
-  v->d = d;
-  v->t = t;
-  v->where = t && t->path[0] ? t->path : "the root module";
+  V v;
+  memset(&v, 0, sizeof v);
+  v.a = scratch;
+  v.m = m;
+  v.schema_of = schema_of;
+  v.types_of = types_of;
+  v.ctx = ctx;
+  v.d = d;
+  v.cycles = cycles;
+  v.t = t;
+  v.where = t && t->path[0] ? t->path : "the root module";
+  ArenaMark gm = arena_mark(ga);
+  Graph g;
+  graph_init(&g, ga, m);
+  v.graph = &g;
+  check_module(&v);
+  bool found = report_cycles(&v);
+  arena_rewind(ga, gm);
+  return found;
+}
+
+/* Terraform finds cycles while building the graph, before the walk that
+** reports anything else: when there is a cycle it is the only error
+** shown.  The other diagnostics wait in `rest` until then. */
+static bool finish(Diags *d, Diags *rest, bool cycle, int e0)
+{
+  if (!cycle)
+    diag_move(d, rest);
+  return d->errors == e0;
 }
 
 bool vld_module_ex(Arena *a, const CfgModule *m, VldSchemaFn schema_of,
                    VldTypesFn types_of, void *ctx, Diags *d)
 {
   (void)a;   /* scratch of our own: rewound construct by construct */
-  Arena scratch;
+  Arena scratch, ga;
   arena_init(&scratch, 0);
-  V v;
-  v_init(&v, &scratch, m, NULL, schema_of, types_of, ctx, d);
+  arena_init(&ga, 0);
+  Diags rest;
+  diag_init(&rest, d->arena);
   int e0 = d->errors;
-  /* Terraform finds cycles while building the graph, before the walk
-  ** that reports anything else: a cycle is the only error shown. */
-  if (!check_cycles(&v))
-    check_module(&v);
+  bool cycle = check_one(&scratch, &ga, m, NULL, schema_of, types_of, ctx,
+                         &rest, d);
+  arena_release(&ga);
   arena_release(&scratch);
-  return d->errors == e0;
+  return finish(d, &rest, cycle, e0);
 }
 
 bool vld_module(Arena *a, const CfgModule *m, VldSchemaFn schema_of,
@@ -906,47 +908,36 @@ bool vld_module(Arena *a, const CfgModule *m, VldSchemaFn schema_of,
   return vld_module_ex(a, m, schema_of, NULL, ctx, d);
 }
 
-static bool tree_cycles(Arena *scratch, const CfgTree *t, VldSchemaFn schema_of,
-                        VldTypesFn types_of, VldEnterFn enter, void *ctx,
-                        Diags *d)
+static bool tree_check(Arena *scratch, Arena *ga, const CfgTree *t,
+                       VldSchemaFn schema_of, VldTypesFn types_of,
+                       VldEnterFn enter, void *ctx, Diags *rest, Diags *d)
 {
   if (enter)
     enter(ctx, t);
-  V v;
-  v_init(&v, scratch, t->m, t, schema_of, types_of, ctx, d);
-  bool found = check_cycles(&v);
+  bool found = check_one(scratch, ga, t->m, t, schema_of, types_of, ctx,
+                         rest, d);
   for (uint32_t i = 0; i < t->m->ncalls; i++)
     if (t->children && t->children[i])
-      found |= tree_cycles(scratch, t->children[i], schema_of, types_of,
-                           enter, ctx, d);
+      found |= tree_check(scratch, ga, t->children[i], schema_of, types_of,
+                          enter, ctx, rest, d);
   return found;
-}
-
-static void tree_check(Arena *scratch, const CfgTree *t, VldSchemaFn schema_of,
-                       VldTypesFn types_of, VldEnterFn enter, void *ctx,
-                       Diags *d)
-{
-  if (enter)
-    enter(ctx, t);
-  V v;
-  v_init(&v, scratch, t->m, t, schema_of, types_of, ctx, d);
-  check_module(&v);
-  for (uint32_t i = 0; i < t->m->ncalls; i++)
-    if (t->children && t->children[i])
-      tree_check(scratch, t->children[i], schema_of, types_of, enter, ctx, d);
 }
 
 bool vld_tree(Arena *a, const CfgTree *t, VldSchemaFn schema_of,
               VldTypesFn types_of, VldEnterFn enter, void *ctx, Diags *d)
 {
   (void)a;
-  Arena scratch;
+  Arena scratch, ga;
   arena_init(&scratch, 0);
+  arena_init(&ga, 0);
+  Diags rest;
+  diag_init(&rest, d->arena);
   int e0 = d->errors;
-  if (!tree_cycles(&scratch, t, schema_of, types_of, enter, ctx, d))
-    tree_check(&scratch, t, schema_of, types_of, enter, ctx, d);
+  bool cycle = tree_check(&scratch, &ga, t, schema_of, types_of, enter, ctx,
+                          &rest, d);
+  arena_release(&ga);
   arena_release(&scratch);
-  return d->errors == e0;
+  return finish(d, &rest, cycle, e0);
 }
 
 /* ---- Output ----------------------------------------------------------------- */

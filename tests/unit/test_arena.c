@@ -169,6 +169,37 @@ static void test_overflow_and_oom_exit_70(void)
   T_EQ_INT(child_status(oom_child), 70);
 }
 
+/* A large arena takes bigger chunks as it grows (mapped on their own past
+** 2 MiB): every byte stays usable and zeroed, a rewind across them and
+** the release give everything back. */
+static void test_growing_chunks(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  ArenaMark m0 = arena_mark(&a);
+  char *first = NULL, *last = NULL;
+  for (int i = 0; i < 4000; i++) {
+    char *p = ARENA_NEW(&a, char, 4096);
+    T_CHECK(p[0] == 0 && p[4095] == 0);
+    memset(p, 0xAB, 4096);
+    if (!first)
+      first = p;
+    last = p;
+  }
+  T_CHECK(a.used >= (size_t)4000 * 4096);
+  T_CHECK(first[0] == (char)0xAB && last[4095] == (char)0xAB);
+  /* the newest chunk is a big one: a 3 MiB request fits without error */
+  char *big = ARENA_NEW(&a, char, (size_t)3 << 20);
+  T_CHECK(big[0] == 0 && big[(3 << 20) - 1] == 0);
+  T_CHECK(((uintptr_t)ARENA_NEW(&a, double, 1) & 7) == 0);
+  arena_rewind(&a, m0);
+  T_EQ_INT((long)a.used, 0);
+  char *again = ARENA_NEW(&a, char, 100);
+  T_CHECK(again[99] == 0);
+  arena_release(&a);
+  T_CHECK(a.chunk == NULL && a.spare == NULL);
+}
+
 static void test_buf(void)
 {
   Arena a;
@@ -200,6 +231,7 @@ int main(void)
   T_RUN(test_rewind_keeps_spare_chunk);
   T_RUN(test_printf_and_strndup);
   T_RUN(test_overflow_and_oom_exit_70);
+  T_RUN(test_growing_chunks);
   T_RUN(test_buf);
   return t_done("test_arena");
 }

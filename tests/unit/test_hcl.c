@@ -609,7 +609,7 @@ static void test_ranges(void)
   T_EQ_STR(a->name, "a");
   T_EQ_INT(a->name_range.start.col, 1);
   T_EQ_INT(a->name_range.end.col, 2);
-  T_EQ_INT(a->eq_range.start.col, 3);
+  T_EQ_INT(a->expr->range.start.col, 5);
   T_EQ_INT(a->range.end.col, 6);
   T_EQ_INT(a->expr->range.start.byte, 4);
   HclBlock *blk = b->blocks[0];
