@@ -1259,6 +1259,9 @@ CfgModule *cfg_load_dir(Arena *a, const char *dir, SrcFiles *files, Diags *d)
 ** the index has seen: anything pushed later is scanned linearly. */
 typedef struct CfgIndex {
   uint32_t *slot;
+  uint32_t *hash;                /* of the slot's key: growing the table and
+                                    probing past other keys read no names
+                                    (scattered over the tree: cache misses) */
   uint8_t *kind;
   uint32_t cap;                  /* power of two */
   uint32_t used;
@@ -1321,6 +1324,7 @@ static void ix_put(CfgIndex *x, uint32_t h, uint32_t kind, uint32_t pos)
   while (x->slot[j])
     j = (j + 1) & (x->cap - 1);
   x->slot[j] = pos + 1;
+  x->hash[j] = h;
   x->kind[j] = (uint8_t)kind;
   x->used++;
 }
@@ -1334,25 +1338,23 @@ static void ix_add(Loader *L, uint32_t kind)
     x = m->index = ARENA_NEW(L->a, CfgIndex, 1);
     x->cap = 64;
     x->slot = ARENA_NEW(L->a, uint32_t, x->cap);
+    x->hash = ARENA_NEW(L->a, uint32_t, x->cap);
     x->kind = ARENA_NEW(L->a, uint8_t, x->cap);
   }
   if (x->covered[kind] + 1 != ix_count(m, kind))
     return;   /* out of step: leave the rest to the linear scan */
   if ((x->used + 1) * 2 > x->cap) {
     uint32_t oc = x->cap;
-    uint32_t *os = x->slot;
+    uint32_t *os = x->slot, *oh = x->hash;
     uint8_t *ok = x->kind;
     x->cap *= 2;
     x->slot = ARENA_NEW(L->a, uint32_t, x->cap);
+    x->hash = ARENA_NEW(L->a, uint32_t, x->cap);
     x->kind = ARENA_NEW(L->a, uint8_t, x->cap);
     x->used = 0;
     for (uint32_t j = 0; j < oc; j++)
-      if (os[j]) {
-        uint32_t md;
-        const char *ty;
-        const char *nm = ix_name(m, ok[j], os[j] - 1, &md, &ty);
-        ix_put(x, ix_hash(ok[j], md, ty, nm), ok[j], os[j] - 1);
-      }
+      if (os[j])
+        ix_put(x, oh[j], ok[j], os[j] - 1);
   }
   uint32_t pos = x->covered[kind]++;
   uint32_t md;
@@ -1368,9 +1370,10 @@ static uint32_t ix_find(const CfgModule *m, uint32_t kind, uint32_t mode,
   uint32_t from = 0, n = ix_count(m, kind);
   const CfgIndex *x = m->index;
   if (x) {
-    uint32_t j = ix_hash(kind, mode, type, name) & (x->cap - 1);
+    uint32_t h = ix_hash(kind, mode, type, name);
+    uint32_t j = h & (x->cap - 1);
     for (; x->slot[j]; j = (j + 1) & (x->cap - 1))
-      if (x->kind[j] == kind && x->slot[j] - 1 < n &&
+      if (x->hash[j] == h && x->kind[j] == kind && x->slot[j] - 1 < n &&
           ix_match(m, kind, x->slot[j] - 1, mode, type, name))
         return x->slot[j] - 1;
     from = x->covered[kind] < n ? x->covered[kind] : n;
