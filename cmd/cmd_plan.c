@@ -26,8 +26,10 @@ int cmd_plan_run(Op *op, PlMode mode, Plan **out)
     for (uint32_t i = 0; i < p->ndrift; i++)
       jui_resource_drift(&op->ui, &p->drift[i]);
     jui_planned_changes(&op->ui, p);
-    jui_change_summary(&op->ui, plan_counts(p),
-                       mode == PL_MODE_DESTROY ? "destroy" : "plan");
+    /* "plan" for destroy plans too: Terraform's plan view always
+    ** summarises as planned ("Plan: 0 to add, 0 to change, 1 to
+    ** destroy."); "destroy" belongs to the apply's end */
+    jui_change_summary(&op->ui, plan_counts(p), "plan");
     /* Terraform ends the plan stream with the root output changes. */
     if (p->noutputs)
       jui_outputs(&op->ui, p->outputs, p->noutputs);

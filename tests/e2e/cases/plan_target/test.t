@@ -87,3 +87,13 @@ A malformed target is an error.
   
   An attribute name is required after a dot.
   exit 1
+
+A destroy plan's -json summary is a plan summary (the apply's end says
+"Destroy complete!").
+
+  $ cairn plan -destroy -json -target=terraform_data.root | python3 -c '
+  > import json,sys
+  > for l in sys.stdin:
+  >   m = json.loads(l)
+  >   if m["type"] == "change_summary": print(m["changes"]["operation"], m["@message"])'
+  plan Plan: 0 to add, 0 to change, 2 to destroy.
