@@ -4465,6 +4465,58 @@ static bool collect_imports(Engine *e, Diags *d)
   return ok;
 }
 
+/* -target must cover every object a moved block moved (Terraform: the
+** plan could not be right otherwise). */
+static bool moves_targeted(Engine *e, Diags *d)
+{
+  if (!e->ntg)
+    return true;
+  Buf miss;
+  buf_init(&miss, e->a);
+  for (uint32_t i = 0; i < e->moves.n; i++) {
+    const char *to = e->moves.items[i].to;
+    StAddr sa;
+    Diags q;
+    diag_init(&q, e->a);
+    uint32_t v;
+    if (!st_parse_addr(e->a, to, &sa, &q) || sa.kind == ST_ADDR_MODULE)
+      continue;   /* module moves: their resources' moves are listed too */
+    Buf sb;
+    buf_init(&sb, e->a);
+    st_format_resource(&sb, static_path(e->a, sa.module), sa.mode, sa.type,
+                       sa.name);
+    if (!map_get(&e->by_name, buf_str(&sb), &v))
+      continue;
+    Inst in = {0};
+    in.addr = to;
+    in.module = sa.module;
+    in.key = sa.kind == ST_ADDR_INSTANCE ? sa.key : st_nokey();
+    if (inst_targeted(e, &e->nodes[v], &in))
+      continue;
+    buf_puts(&miss, "\n  -target=\"");   /* Go's %q: shell-ready */
+    for (const char *c = to; *c; c++) {
+      if (*c == '"' || *c == '\\')
+        buf_putc(&miss, '\\');
+      buf_putc(&miss, *c);
+    }
+    buf_putc(&miss, '"');
+  }
+  if (!miss.len)
+    return true;
+  diag_error(d, NULL, "Moved resource instances excluded by targeting",
+             "Resource instances in your current state have moved to new "
+             "addresses in the latest configuration. cairn must include "
+             "those resource instances while planning in order to ensure a "
+             "correct result, but your -target=... options do not fully "
+             "cover all of those resource instances.\n\nTo create a valid "
+             "plan, either remove your -target=... options altogether or "
+             "add the following additional target options:%s\n\nNote that "
+             "adding these options may include further additional resource "
+             "instances in your plan, in order to respect object "
+             "dependencies.", buf_str(&miss));
+  return false;
+}
+
 static void reset_nodes(Engine *e)
 {
   e->nnodes = 0;
@@ -4512,7 +4564,7 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
   }
   set_vars(e, e->o.vars, e->o.nvars);
   reset_nodes(e);
-  if (!build_graph(e, e->state, d)) {
+  if (!build_graph(e, e->state, d) || !moves_targeted(e, d)) {
     p->errored = true;
     return false;
   }

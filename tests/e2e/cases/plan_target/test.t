@@ -97,3 +97,29 @@ A destroy plan's -json summary is a plan summary (the apply's end says
   >   m = json.loads(l)
   >   if m["type"] == "change_summary": print(m["changes"]["operation"], m["@message"])'
   plan Plan: 0 to add, 0 to change, 2 to destroy.
+
+Objects that moved blocks move must be covered by the targets.
+
+  $ mkdir mv && cd mv && printf 'resource "terraform_data" "a" {\n  count = 2\n}\n' > main.tf && cairn apply -auto-approve > /dev/null; echo "exit $?"
+  exit 0
+  $ cd mv && cat > main.tf <<'X'
+  > resource "terraform_data" "a" {
+  >   for_each = toset(["x", "y"])
+  > }
+  > moved {
+  >   from = terraform_data.a[0]
+  >   to   = terraform_data.a["x"]
+  > }
+  > moved {
+  >   from = terraform_data.a[1]
+  >   to   = terraform_data.a["y"]
+  > }
+  > X
+  $ cd mv && cairn plan -no-color -target='terraform_data.a["y"]' 2>&1 | grep -E '^Error|-target="'; echo "exit $?"
+  Error: Moved resource instances excluded by targeting
+    -target="terraform_data.a[\"x\"]"
+  exit 0
+  $ cd mv && cairn plan -no-color -target=terraform_data.a 2>/dev/null | grep -E '^  #|^Plan'
+    # terraform_data.a[0] has moved to terraform_data.a["x"]
+    # terraform_data.a[1] has moved to terraform_data.a["y"]
+  Plan: 0 to add, 0 to change, 0 to destroy.
