@@ -3648,9 +3648,23 @@ static bool apply_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
     /* the deposed object is deleted by the N_DEPOSED node, after the
     ** dependents have been updated to the new object */
     e->dkeys[pc - e->plan->changes] = arena_strdup(a, dkey);
-    return provider_apply(e, n, in, a, d, PL_CREATE, prov_null_object(a, b),
-                          planned, config, rs.planned_private, NULL, pc) &&
-           apply_post(e, n, in, a, d);
+    if (provider_apply(e, n, in, a, d, PL_CREATE, prov_null_object(a, b),
+                       planned, config, rs.planned_private, NULL, pc))
+      return apply_post(e, n, in, a, d);
+    /* Terraform's maybeRestoreDeposedObject: a create that left no object
+    ** gives the prior object its place back as the current one; a partial
+    ** (tainted) new object keeps it deposed, for the next plan to delete */
+    pthread_mutex_lock(&e->mu);
+    si = st_find_instance(e->state, sr, in->key);
+    bool has_current = si && si->current;
+    pthread_mutex_unlock(&e->mu);
+    if (!has_current) {
+      e->dkeys[pc - e->plan->changes] = NULL;
+      if (stmgr_record_set(e->mgr, e->state, sr, in->key, NULL, in->prior,
+                           NULL, d))
+        stmgr_record_remove(e->mgr, e->state, sr, in->key, dkey, d);
+    }
+    return false;
   }
   default:
     return true;
