@@ -4639,7 +4639,9 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
     po->sensitive = n->out->sensitive || (so && so->sensitive);
     po->after = agg;
     if (!so) {
-      po->action = PL_CREATE;
+      /* no value recorded is a null one (the state keeps no nulls) */
+      po->action = val_is_null(val_unmark_deep(a, agg)) ? PL_NOOP
+                                                        : PL_CREATE;
       po->before = val_dynamic_null;
     } else {
       po->before = so->value;
@@ -4699,6 +4701,19 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
   return ok;
 }
 
+/* Records a root output's new value; a null one leaves the state, as in
+** Terraform (the state holds no null outputs). */
+static bool record_output(Arena *a, StMgr *m, State *state, const char *name,
+                          Value val, bool sensitive, Diags *d)
+{
+  Value plain = val_unmark_deep(a, val);
+  if (val_is_null(plain))
+    return !st_find_output(state, name) ||
+           stmgr_record_output_remove(m, state, name, d);
+  return stmgr_record_output(m, state, name, plain, plain.type, sensitive,
+                             d);
+}
+
 bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
 {
   Arena *a = e->a;
@@ -4734,8 +4749,23 @@ bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
   if (!build_graph(e, state, d))
     return false;
   bool ok = true;
-  if (p->mode != PL_MODE_REFRESH_ONLY)
+  if (p->mode != PL_MODE_REFRESH_ONLY) {
     ok = walk(e, d);
+  } else {
+    /* nothing is walked: the refreshed state is the result, with the
+    ** output values the plan showed (so plan and apply agree) */
+    for (uint32_t i = 0; i < p->noutputs; i++) {
+      const PlOutput *po = &p->outputs[i];
+      if (po->action == PL_DELETE) {
+        if (!stmgr_record_output_remove(m, state, po->name, d))
+          return false;
+      } else if (po->action != PL_NOOP && val_is_wholly_known(po->after)) {
+        if (!record_output(a, m, state, po->name, po->after, po->sensitive,
+                           d))
+          return false;
+      }
+    }
+  }
   /* data sources no longer configured (all of them when destroying):
   ** collected first, because removing the last instance of a resource
   ** removes the resource from state->res */
@@ -4770,9 +4800,7 @@ bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
     Value val = n->vals[0];
     if (!val_is_wholly_known(val))
       continue;
-    Value plain = val_unmark_deep(a, val);
-    if (!stmgr_record_output(m, state, n->out->name, plain, plain.type,
-                             n->out->sensitive, d))
+    if (!record_output(a, m, state, n->out->name, val, n->out->sensitive, d))
       return false;
   }
   for (uint32_t i = 0; i < state->noutputs;) {

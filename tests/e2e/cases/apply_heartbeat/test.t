@@ -5,7 +5,7 @@ and the transcript opens the gate only once a heartbeat has been printed.
 The background apply's exit status lands in "status"; every wait also ends
 when it appears, so a broken build fails instead of spinning.
 
-  $ (CAIRN_TEST_HEARTBEAT_MS=20 cairn apply -auto-approve > out 2>&1; echo $? > status) > /dev/null 2>&1 &
+  $ (CAIRN_TEST_HEARTBEAT_MS=20 cairn apply -auto-approve > out 2>&1; echo $? > status.tmp; mv status.tmp status) > /dev/null 2>&1 &
   $ while ! grep -q 'Still creating' out 2>/dev/null && [ ! -f status ]; do :; done; cat status 2>/dev/null || true
   $ touch gate
   $ while [ ! -f status ]; do :; done; cat status
@@ -24,7 +24,7 @@ The JSON stream carries them as apply_progress messages.
   $ rm -f gate gate.started status
   $ cairn destroy -auto-approve > /dev/null 2>&1; echo "exit $?"
   exit 0
-  $ (CAIRN_TEST_HEARTBEAT_MS=20 cairn apply -json -auto-approve > out.json 2>&1; echo $? > status) > /dev/null 2>&1 &
+  $ (CAIRN_TEST_HEARTBEAT_MS=20 cairn apply -json -auto-approve > out.json 2>&1; echo $? > status.tmp; mv status.tmp status) > /dev/null 2>&1 &
   $ while ! grep -q 'apply_progress' out.json 2>/dev/null && [ ! -f status ]; do :; done; cat status 2>/dev/null || true
   $ touch gate
   $ while [ ! -f status ]; do :; done; cat status

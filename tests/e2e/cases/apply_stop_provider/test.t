@@ -4,8 +4,8 @@ same).  misbehave_ok waits delay_ms (a minute here) polling the provider's
 stop flag.  The transcript waits for the first heartbeat (the create is in
 flight), sends SIGINT, and waits for the apply to end.
 
-  $ (CAIRN_TEST_HEARTBEAT_MS=20 cairn apply -auto-approve > out 2>&1 & echo $! > pid; wait $!; echo $? > status) > /dev/null 2>&1 &
-  $ while ! grep -q 'Still creating' out 2>/dev/null && [ ! -f status ]; do :; done; cat status 2>/dev/null || true
+  $ (CAIRN_TEST_HEARTBEAT_MS=20 cairn apply -auto-approve > out 2>&1 & echo $! > pid; wait $!; echo $? > status.tmp; mv status.tmp status) > /dev/null 2>&1 &
+  $ while { ! grep -q 'Still creating' out 2>/dev/null || [ ! -s pid ]; } && [ ! -f status ]; do :; done; cat status 2>/dev/null || true
   $ kill -INT $(cat pid)
   $ while [ ! -f status ]; do :; done; cat status
   1

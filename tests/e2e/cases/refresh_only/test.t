@@ -92,3 +92,24 @@ stay as they are.
     # local_file.a will be created
     # local_file.b will be created
   Plan: 2 to add, 0 to change, 0 to destroy.
+
+A refresh-only apply records the output values its plan showed; a null
+value leaves the state (Terraform keeps no null outputs), so the next
+refresh-only plan has nothing left to do.
+
+  $ mkdir out && cd out && printf 'resource "local_file" "a" {\n  filename = "a.txt"\n  content  = "x"\n}\noutput "x" {\n  value = try(local_file.a.id, null)\n}\noutput "y" {\n  value = "static"\n}\n' > main.tf && cairn apply -auto-approve > /dev/null; echo "exit $?"
+  exit 0
+  $ cd out && rm a.txt && cairn plan -refresh-only -no-color | grep -A2 'Changes to Outputs'
+  Changes to Outputs:
+    - x = "11f6ad8ec52a2984abaafd7c3b516503785c2072" -> null
+  
+  $ cd out && cairn apply -refresh-only -auto-approve > /dev/null; cairn output -json
+  {
+    "y": {
+      "sensitive": false,
+      "type": "string",
+      "value": "static"
+    }
+  }
+  $ cd out && cairn plan -refresh-only -detailed-exitcode > /dev/null; echo "exit $?"
+  exit 0

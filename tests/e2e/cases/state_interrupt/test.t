@@ -5,8 +5,8 @@ for the notice (so the signal was handled), and only then opens the gate.
 The background apply's exit status lands in the file "status"; every wait
 also ends when it appears, so a broken build fails instead of spinning.
 
-  $ (cairn apply -auto-approve -parallelism=1 > out 2>&1 & echo $! > pid; wait $!; echo $? > status) > /dev/null 2>&1 &
-  $ while [ ! -f gate.started ] && [ ! -f status ]; do :; done; cat status 2>/dev/null || true
+  $ (cairn apply -auto-approve -parallelism=1 > out 2>&1 & echo $! > pid; wait $!; echo $? > status.tmp; mv status.tmp status) > /dev/null 2>&1 &
+  $ while { [ ! -f gate.started ] || [ ! -s pid ]; } && [ ! -f status ]; do :; done; cat status 2>/dev/null || true
   $ kill -INT $(cat pid)
   $ while ! grep -q 'Stopping operation' out && [ ! -f status ]; do :; done; cat status 2>/dev/null || true
   $ touch gate
@@ -52,8 +52,8 @@ replays it (the lock info file stays behind, but the kernel dropped the
 dead process's lock, so it blocks nobody).
 
   $ mkdir two && cp main.tf two/
-  $ cd two && (cairn apply -auto-approve -parallelism=1 > out 2>&1 & echo $! > pid; wait $!; echo $? > status) > /dev/null 2>&1 &
-  $ while [ ! -f two/gate.started ] && [ ! -f two/status ]; do :; done; cat two/status 2>/dev/null || true
+  $ cd two && (cairn apply -auto-approve -parallelism=1 > out 2>&1 & echo $! > pid; wait $!; echo $? > status.tmp; mv status.tmp status) > /dev/null 2>&1 &
+  $ while { [ ! -f two/gate.started ] || [ ! -s two/pid ]; } && [ ! -f two/status ]; do :; done; cat two/status 2>/dev/null || true
   $ kill -INT $(cat two/pid)
   $ while ! grep -q 'Stopping operation' two/out && [ ! -f two/status ]; do :; done; cat two/status 2>/dev/null || true
   $ kill -INT $(cat two/pid)
