@@ -3477,9 +3477,14 @@ static void heartbeat(Engine *e)
       out = ARENA_NEW(e->a, EngEvent, 2 * e->nfl);
     f->beats++;
     if (!f->start_ev->delivered) {
-      f->start_ev->delivered = true;
-      out[nout] = *f->start_ev;
-      out[nout++].next = NULL;
+      /* a copy of the fields its worker never writes again (it may be
+      ** linking the next event to it right now) */
+      EngEvent *st = f->start_ev;
+      st->delivered = true;
+      out[nout++] = (EngEvent){.kind = st->kind, .addr = st->addr,
+                               .deposed = st->deposed, .action = st->action,
+                               .change = st->change, .id_key = st->id_key,
+                               .id_value = st->id_value};
     }
     EngEvent *ev = &out[nout++];
     memset(ev, 0, sizeof *ev);
