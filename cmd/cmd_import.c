@@ -22,42 +22,6 @@ static void no_config(Op *op, const char *addr)
              "configuration to be imported.", addr);
 }
 
-/* The module of the tree whose static path (keys dropped) is path. */
-static const CfgModule *tree_module(const CfgTree *t, const char *path)
-{
-  if (strcmp(t->path, path) == 0)
-    return t->m;
-  for (uint32_t i = 0; i < t->m->ncalls; i++) {
-    const CfgModule *m = t->children[i] ? tree_module(t->children[i], path)
-                                        : NULL;
-    if (m)
-      return m;
-  }
-  return NULL;
-}
-
-/* "module.a[0].module.b" without its keys. */
-static const char *static_module(Arena *a, const char *mod)
-{
-  Buf b;
-  buf_init(&b, a);
-  bool quoted = false;
-  int depth = 0;
-  for (const char *p = mod; *p; p++) {
-    if (depth && quoted && *p == '\\' && p[1])
-      p++;
-    else if (depth && *p == '"')
-      quoted = !quoted;
-    else if (*p == '[' && !quoted)
-      depth++;
-    else if (*p == ']' && !quoted)
-      depth--;
-    else if (!depth)
-      buf_putc(&b, *p);
-  }
-  return buf_str(&b);
-}
-
 static int run(Cli *cli, int argc, char **argv)
 {
   Op op;
@@ -89,8 +53,8 @@ static int run(Cli *cli, int argc, char **argv)
   const char *addr = buf_str(&ab);
   if (!op_load(&op, true))
     return op_finish(&op, 1);
-  const CfgModule *cm = tree_module(op.tree, static_module(op.a, sa.module));
-  if (!cm || !cfg_resource(cm, CFG_MANAGED, sa.type, sa.name)) {
+  const CfgTree *ct = cfg_tree_find(op.tree, st_static_path(op.a, sa.module));
+  if (!ct || !cfg_resource(ct->m, CFG_MANAGED, sa.type, sa.name)) {
     no_config(&op, addr);
     return op_finish(&op, 1);
   }

@@ -1568,6 +1568,22 @@ static void collect_modules(const CfgTree *t, const CfgModule **out,
       collect_modules(t->children[i], out, n);
 }
 
+const CfgTree *cfg_tree_find(const CfgTree *t, const char *path)
+{
+  if (strcmp(t->path, path) == 0)
+    return t;
+  size_t n = strlen(t->path);
+  if (n && (strncmp(path, t->path, n) != 0 || path[n] != '.'))
+    return NULL;
+  for (uint32_t i = 0; i < t->m->ncalls; i++)
+    if (t->children[i]) {
+      const CfgTree *f = cfg_tree_find(t->children[i], path);
+      if (f)
+        return f;
+    }
+  return NULL;
+}
+
 void cfg_tree_modules(Arena *a, const CfgTree *t, const CfgModule ***out,
                       uint32_t *n)
 {

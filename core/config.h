@@ -251,6 +251,10 @@ typedef struct CfgTree {
 CfgTree *cfg_load_tree(Arena *a, const char *root_dir, SrcFiles *files,
                        Diags *d);
 
+/* The module of tree t at static path ("module.a.module.b", "" for the
+** root), or NULL. */
+const CfgTree *cfg_tree_find(const CfgTree *t, const char *path);
+
 /* Every module of the tree, root first, depth-first in call order (the
 ** saved plan hashes them all).  Results in a. */
 void cfg_tree_modules(Arena *a, const CfgTree *t, const CfgModule ***out,

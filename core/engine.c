@@ -1010,49 +1010,6 @@ static ProvSlot *resource_slot(Engine *e, const CfgTree *t,
                       fqn, &r->range, d);
 }
 
-/* The module tree node with static path `path`, or NULL. */
-static const CfgTree *tree_find(const CfgTree *t, const char *path)
-{
-  if (strcmp(t->path, path) == 0)
-    return t;
-  size_t n = strlen(t->path);
-  if (n && (strncmp(path, t->path, n) != 0 || path[n] != '.'))
-    return NULL;
-  for (uint32_t i = 0; i < t->m->ncalls; i++)
-    if (t->children[i]) {
-      const CfgTree *f = tree_find(t->children[i], path);
-      if (f)
-        return f;
-    }
-  return NULL;
-}
-
-/* A module instance address without its instance keys:
-** module.a["x"].module.b[0] -> module.a.module.b. */
-static const char *static_path(Arena *a, const char *addr)
-{
-  if (!strchr(addr, '['))
-    return addr;
-  Buf b;
-  buf_init(&b, a);
-  for (const char *p = addr; *p;) {
-    if (*p == '[') {
-      bool quoted = false;
-      for (p++; *p; p++) {
-        if (*p == '"' && p[-1] != '\\')
-          quoted = !quoted;
-        else if (*p == ']' && !quoted)
-          break;
-      }
-      if (*p)
-        p++;
-      continue;
-    }
-    buf_putc(&b, *p++);
-  }
-  return buf_str(&b);
-}
-
 /* Parses [MODULE.]provider["fqn"][.alias] from the state. */
 static ProvSlot *state_slot(Engine *e, const char *paddr, Diags *d)
 {
@@ -1070,7 +1027,7 @@ static ProvSlot *state_slot(Engine *e, const char *paddr, Diags *d)
                  "The state names the provider \"%s\".", paddr);
       return NULL;
     }
-    mod_path = static_path(e->a, arena_strndup(e->a, paddr,
+    mod_path = st_static_path(e->a, arena_strndup(e->a, paddr,
                                                (size_t)(p - paddr - 1)));
   }
   p += 10;
@@ -1086,7 +1043,7 @@ static ProvSlot *state_slot(Engine *e, const char *paddr, Diags *d)
     alias = arena_strdup(e->a, q + 3);
   const char *slash = strrchr(fqn, '/');
   const char *local = slash ? slash + 1 : fqn;
-  const CfgTree *t = e->tree ? tree_find(e->tree, mod_path) : NULL;
+  const CfgTree *t = e->tree ? cfg_tree_find(e->tree, mod_path) : NULL;
   const CfgProvider *cp = NULL;
   if (t)
     for (uint32_t i = 0; i < t->m->nproviders && !cp; i++) {
@@ -1441,7 +1398,7 @@ static uint32_t change_node(Engine *e, const PlChange *c)
                                 c->mode == ST_DATA ? "data." : "", c->type,
                                 c->name);
   uint32_t v;
-  if (!map_get(&e->by_name, static_path(e->a, ra), &v) ||
+  if (!map_get(&e->by_name, st_static_path(e->a, ra), &v) ||
       e->nodes[v].kind != N_RESOURCE)
     return UINT32_MAX;
   return v;
@@ -1591,7 +1548,7 @@ static bool parse_targets(Engine *e, const char *const *tv, uint32_t n,
       ok = false;
       continue;
     }
-    t->smod = static_path(e->a, t->a.module);
+    t->smod = st_static_path(e->a, t->a.module);
     bool keyed = strchr(t->a.module, '[') != NULL;
     if (t->a.kind == ST_ADDR_MODULE) {
       t->whole = !keyed;
@@ -1697,6 +1654,25 @@ static bool inst_targeted(const Engine *e, const Node *n, const Inst *in)
   return false;
 }
 
+/* Does resource node n depend on a marked node, by its configuration or
+** by the dependencies its state objects record? */
+static bool depends_on_marked(const Engine *e, const Node *n,
+                              const uint8_t *mark)
+{
+  uint32_t u;
+  for (uint32_t k = 0; k < n->ndeps; k++)
+    if (map_get(&e->by_name, n->deps[k], &u) && mark[u])
+      return true;
+  for (uint32_t r = 0; r < n->nsrs; r++)
+    for (uint32_t i = 0; i < n->srs[r]->ninst; i++) {
+      const StObject *o = n->srs[r]->inst[i]->current;
+      for (uint32_t k = 0; o && k < o->ndeps; k++)
+        if (map_get(&e->by_name, o->deps[k], &u) && mark[u])
+          return true;
+    }
+  return false;
+}
+
 /* Marks the nodes -target leaves out.  Planning (and applying): the
 ** targets and everything they depend on, plus the outputs that refer
 ** directly to a selected node (Terraform: outputs are targeted
@@ -1730,20 +1706,7 @@ static void select_targets(Engine *e)
         Node *n = &e->nodes[v];
         if (mark[v] == 2 || (n->kind != N_RESOURCE && n->kind != N_ORPHAN))
           continue;
-        bool dep = false;
-        for (uint32_t k = 0; k < n->ndeps && !dep; k++) {
-          uint32_t u;
-          dep = map_get(&e->by_name, n->deps[k], &u) && mark[u];
-        }
-        for (uint32_t r = 0; r < n->nsrs && !dep; r++)
-          for (uint32_t i = 0; i < n->srs[r]->ninst && !dep; i++) {
-            const StObject *o = n->srs[r]->inst[i]->current;
-            for (uint32_t k = 0; o && k < o->ndeps && !dep; k++) {
-              uint32_t u;
-              dep = map_get(&e->by_name, o->deps[k], &u) && mark[u];
-            }
-          }
-        if (dep) {
+        if (depends_on_marked(e, n, mark)) {
           mark[v] = 2;
           grew = true;
         }
@@ -1823,7 +1786,7 @@ static bool build_graph(Engine *e, const State *s, Diags *d)
     uint32_t *cnt = ARENA_NEW(e->a, uint32_t, e->nnodes + s->nres + 1);
     for (uint32_t i = 0; i < s->nres; i++) {
       StResource *sr = s->res[i];
-      const char *sa = static_path(e->a, sr->addr);
+      const char *sa = st_static_path(e->a, sr->addr);
       uint32_t v;
       if (!map_get(&e->by_name, sa, &v)) {
         if (sr->mode == ST_DATA) {
@@ -1836,7 +1799,7 @@ static bool build_graph(Engine *e, const State *s, Diags *d)
         n->mode = sr->mode;
         n->type = sr->type;
         n->rname = sr->name;
-        n->mod = emod_find(e->root, static_path(e->a, sr->module));
+        n->mod = emod_find(e->root, st_static_path(e->a, sr->module));
         if (destroy && n->mod)
           n->lc_res = cfg_resource(n->mod->t->m,
                                    sr->mode == ST_DATA ? CFG_DATA
@@ -2870,7 +2833,7 @@ static Node *trig_node(Engine *e, Arena *a, const char *addr, bool instance)
       ra = arena_strndup(a, addr, (size_t)(lb - addr));
   }
   uint32_t v;
-  const char *sp = static_path(a, ra);
+  const char *sp = st_static_path(a, ra);
   if (!map_get(&e->by_name, sp, &v) || e->nodes[v].kind != N_RESOURCE)
     return NULL;
   return &e->nodes[v];
@@ -4502,7 +4465,7 @@ static bool moves_targeted(Engine *e, Diags *d)
       continue;   /* module moves: their resources' moves are listed too */
     Buf sb;
     buf_init(&sb, e->a);
-    st_format_resource(&sb, static_path(e->a, sa.module), sa.mode, sa.type,
+    st_format_resource(&sb, st_static_path(e->a, sa.module), sa.mode, sa.type,
                        sa.name);
     if (!map_get(&e->by_name, buf_str(&sb), &v))
       continue;
@@ -4782,7 +4745,7 @@ bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
     if (sr->mode != ST_DATA || e->ntg)
       continue;
     if (p->mode == PL_MODE_DESTROY ||
-        !map_get(&e->by_name, static_path(a, sr->addr), &u) ||
+        !map_get(&e->by_name, st_static_path(a, sr->addr), &u) ||
         mi_find(e->nodes[u].mod, sr->module) == UINT32_MAX)
       gone[ngone++] = sr;
   }

@@ -1560,36 +1560,6 @@ typedef struct CfgCtx {
   uint32_t nsv;
 } CfgCtx;
 
-/* A module instance address without its instance keys:
-** module.a["x"].module.b[0] -> module.a.module.b. */
-static const char *static_path(Ctx *c, const char *m)
-{
-  if (!strchr(m, '['))
-    return m;
-  Buf b;
-  buf_init(&b, c->a);
-  int depth = 0;
-  bool in_str = false;
-  for (size_t i = 0; m[i]; i++) {
-    char ch = m[i];
-    if (in_str) {
-      if (ch == '\\' && m[i + 1])
-        i++;
-      else if (ch == '"')
-        in_str = false;
-    } else if (ch == '"' && depth > 0) {
-      in_str = true;
-    } else if (ch == '[') {
-      depth++;
-    } else if (ch == ']') {
-      if (depth > 0)
-        depth--;
-    } else if (depth == 0) {
-      buf_putc(&b, ch);
-    }
-  }
-  return buf_str(&b);
-}
 
 static void sver_build(Ctx *c, CfgCtx *cc, const Plan *p)
 {
@@ -1599,7 +1569,7 @@ static void sver_build(Ctx *c, CfgCtx *cc, const Plan *p)
     const PlChange *ch = &p->changes[i];
     if (!ch->type || !ch->name)
       continue;
-    cc->sv[cc->nsv++] = (SVer){static_path(c, ch->module ? ch->module : ""),
+    cc->sv[cc->nsv++] = (SVer){st_static_path(c->a, ch->module ? ch->module : ""),
                                ch->type, ch->name, (int)ch->mode,
                                ch->schema_version};
   }

@@ -273,50 +273,47 @@ void pool_submit(Pool *p, PoolItem *it)
   unlock(p);
 }
 
-PoolItem *pool_wait(Pool *p)
-{
-  if (p->pending == 0)
-    return NULL;
-  lock(p);
-  check_request_locked(p);
-  while (!p->done.head) {
-    pthread_cond_wait(&p->done_cv, &p->mu);
-    check_request_locked(p);
-  }
-  PoolItem *it = list_pop(&p->done);
-  unlock(p);
-  p->pending--;
-  return it;
-}
-
-PoolItem *pool_wait_for(Pool *p, double secs, bool *timed_out)
+/* pool_wait with an optional deadline (NULL: none): NULL with *timed_out
+** set when it passed with nothing completed. */
+static PoolItem *wait_until(Pool *p, const struct timespec *until,
+                            bool *timed_out)
 {
   *timed_out = false;
   if (p->pending == 0)
     return NULL;
+  lock(p);
+  check_request_locked(p);
+  while (!p->done.head && !*timed_out) {
+    if (until)
+      *timed_out = pthread_cond_timedwait(&p->done_cv, &p->mu, until) ==
+                   ETIMEDOUT;
+    else
+      pthread_cond_wait(&p->done_cv, &p->mu);
+    check_request_locked(p);
+  }
+  PoolItem *it = list_pop(&p->done);   /* NULL when empty */
+  unlock(p);
+  if (it) {
+    *timed_out = false;
+    p->pending--;
+  }
+  return it;
+}
+
+PoolItem *pool_wait(Pool *p)
+{
+  bool timed_out;
+  return wait_until(p, NULL, &timed_out);
+}
+
+PoolItem *pool_wait_for(Pool *p, double secs, bool *timed_out)
+{
   struct timespec until;
   clock_gettime(CLOCK_MONOTONIC, &until);
   long ns = until.tv_nsec + (long)((secs - (double)(long)secs) * 1e9);
   until.tv_sec += (time_t)secs + ns / 1000000000L;
   until.tv_nsec = ns % 1000000000L;
-  lock(p);
-  check_request_locked(p);
-  while (!p->done.head) {
-    if (pthread_cond_timedwait(&p->done_cv, &p->mu, &until) == ETIMEDOUT) {
-      check_request_locked(p);
-      if (!p->done.head) {
-        unlock(p);
-        *timed_out = true;
-        return NULL;
-      }
-      break;
-    }
-    check_request_locked(p);
-  }
-  PoolItem *it = list_pop(&p->done);
-  unlock(p);
-  p->pending--;
-  return it;
+  return wait_until(p, &until, timed_out);
 }
 
 int pool_pending(const Pool *p) { return p->pending; }

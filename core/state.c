@@ -1098,6 +1098,34 @@ bool st_parse_module(Arena *a, const char *text, const char **norm)
   return used >= 0 && (uint32_t)used == n;
 }
 
+const char *st_static_path(Arena *a, const char *addr)
+{
+  if (!strchr(addr, '['))
+    return addr;
+  Buf b;
+  buf_init(&b, a);
+  int depth = 0;
+  bool in_str = false;
+  for (const char *p = addr; *p; p++) {
+    if (in_str) {
+      if (*p == '\\' && p[1])
+        p++;
+      else if (*p == '"')
+        in_str = false;
+    } else if (*p == '"' && depth > 0) {
+      in_str = true;
+    } else if (*p == '[') {
+      depth++;
+    } else if (*p == ']') {
+      if (depth > 0)
+        depth--;
+    } else if (depth == 0) {
+      buf_putc(&b, *p);
+    }
+  }
+  return buf_str(&b);
+}
+
 bool st_addr_matches(const StAddr *addr, const StResource *r, StKey key)
 {
   size_t ml = strlen(addr->module);

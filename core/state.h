@@ -255,6 +255,10 @@ bool st_parse_addr(Arena *a, const char *text, StAddr *out, Diags *d);
 /* Parses a module instance address as found in the state's "module" key;
 ** writes the normalised form to *norm.  False on malformed input. */
 bool st_parse_module(Arena *a, const char *text, const char **norm);
+/* An address without its instance keys (string keys may hold brackets,
+** dots and escaped quotes): module.a["x"].module.b[0].t.n[1] ->
+** module.a.module.b.t.n.  Returns addr itself when it has no key. */
+const char *st_static_path(Arena *a, const char *addr);
 /* True when instance (r, key) is selected by addr (module prefix match for
 ** ST_ADDR_MODULE, whole resource, or exact instance). */
 bool st_addr_matches(const StAddr *addr, const StResource *r, StKey key);

@@ -498,6 +498,21 @@ static void test_records(void)
   T_CHECK(!st_rec_apply(&A, t, "nope", 4, &info, &d));
 }
 
+/* st_static_path drops instance keys, also string keys holding brackets,
+** dots and escaped quotes. */
+static void test_static_path(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  const char *plain = "module.a.t.n";
+  T_CHECK(st_static_path(&a, plain) == plain);
+  T_EQ_STR(st_static_path(&a, "module.a[0].module.b[\"x\"].t.n[2]"),
+           "module.a.module.b.t.n");
+  T_EQ_STR(st_static_path(&a, "t.n[\"a]b.\\\"c[\"]"), "t.n");
+  T_EQ_STR(st_static_path(&a, "data.t.n[\"k\"]"), "data.t.n");
+  arena_release(&a);
+}
+
 int main(void)
 {
   arena_init(&A, 0);
@@ -511,6 +526,7 @@ int main(void)
   T_RUN(test_empty_and_new);
   T_RUN(test_bad_inputs);
   T_RUN(test_records);
+  T_RUN(test_static_path);
   arena_release(&A);
   return t_done("state");
 }
