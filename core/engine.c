@@ -3430,7 +3430,9 @@ static void heartbeat(Engine *e)
   double now = now_sec();
   EngEvent *out = NULL;
   uint32_t nout = 0;
-  pthread_mutex_lock(&e->mu);   /* e->a is shared with workers under it */
+  /* e->a is shared with workers under e->mu, and the hook allocates from
+  ** the caller's arena (possibly e->a): both under it */
+  pthread_mutex_lock(&e->mu);
   for (uint32_t i = 0; i < e->nfl; i++) {
     Flight *f = &e->fl[i];
     if (!f->used || !f->start_ev ||
@@ -3458,9 +3460,9 @@ static void heartbeat(Engine *e)
     ev->change = f->change;
     ev->elapsed = (double)(long)(now - f->start);   /* whole seconds */
   }
-  pthread_mutex_unlock(&e->mu);
   for (uint32_t i = 0; i < nout; i++)
     e->o.event(e->o.event_ctx, &out[i]);
+  pthread_mutex_unlock(&e->mu);
 }
 
 /* After an interrupt: StopProvider to every configured provider, once,
@@ -4053,10 +4055,14 @@ static void emit_node(Engine *e, Node *n)
   n->flushed = true;
   if (!e->o.event)
     return;
+  /* under e->mu: the hook allocates from the caller's arena, which may be
+  ** e->a (and the state's), which workers allocate from under e->mu */
+  pthread_mutex_lock(&e->mu);
   for (uint32_t i = 0; i < n->ninst; i++)
     for (EngEvent *ev = n->inst[i].ev_head; ev; ev = ev->next)
       if (!ev->delivered)
         e->o.event(e->o.event_ctx, ev);
+  pthread_mutex_unlock(&e->mu);
 }
 
 static void done(void *ctx, uint32_t v, DagStatus st)

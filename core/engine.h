@@ -100,7 +100,10 @@ typedef struct EngOpts {
   ** a diagnostic when it cannot. */
   Prov *(*open_provider)(void *ctx, const char *fqn, Diags *d);
   void *open_ctx;
-  /* Progress events, on the calling thread, deterministic order. */
+  /* Progress events, on the calling thread, deterministic order.  Called
+  ** with the engine's lock held (the one workers take to allocate from
+  ** the engine's arena), so the hook may allocate from that arena; it
+  ** must not call back into the engine. */
   void (*event)(void *ctx, const EngEvent *ev);
   void *event_ctx;
   volatile sig_atomic_t *stop;
