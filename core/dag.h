@@ -110,7 +110,8 @@ typedef struct DagWalk {
 
 /* Walks the whole graph; status[v] receives each node's outcome.  The
 ** graph must be acyclic (check with dag_cycles first).  Returns true when
-** every node ended DAG_OK. */
+** every node ended DAG_OK.  a holds the walk's bookkeeping and is used
+** from the calling thread only, while the walk runs. */
 bool dag_walk(const DagWalk *w, Arena *a, uint8_t *status);
 
 #endif

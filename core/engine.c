@@ -4095,7 +4095,12 @@ static bool walk(Engine *e, Diags *d)
   uint8_t *status = ARENA_NEW(e->a, uint8_t, e->nnodes ? e->nnodes : 1);
   DagWalk w = {&e->g, e->pool, e->nworkers, visit, done, e, NULL, e->o.stop,
                fanout, sub, tick, e->beat < 5 ? e->beat / 5 : 1.0};
-  bool ok = dag_walk(&w, e->a, status);
+  /* the walk's own memory: it allocates on the owner thread while workers
+  ** allocate from e->a under e->mu */
+  Arena wa;
+  arena_init(&wa, 0);
+  bool ok = dag_walk(&w, &wa, status);
+  arena_release(&wa);
   /* a stopped walk leaves nodes unfinished: deliver what exists */
   for (uint32_t i = 0; i < e->nnodes; i++)
     emit_node(e, &e->nodes[e->topo[i]]);
