@@ -125,18 +125,14 @@ static void advance(Lexer *lx, size_t n)
 {
   const unsigned char *s = lx->s;
   size_t end = lx->pos + n;
-  /* fast path: printable ASCII only (most tokens) */
+  /* fast path: printable ASCII only (most tokens); the rest, often just a
+  ** final newline, goes through the slow loop */
   size_t q = lx->pos;
   while (q < end && s[q] >= 0x20 && s[q] < 0x7f)
     q++;
-  if (q == end) {
-    lx->cur.col += (uint32_t)n;
-    lx->cur.byte += (uint32_t)n;
-    lx->pos = end;
-    return;
-  }
+  lx->cur.col += (uint32_t)(q - lx->pos);
   bool ext_next = false;    /* the character after a ZWJ joins the cluster */
-  for (size_t i = lx->pos; i < end; i++) {
+  for (size_t i = q; i < end; i++) {
     unsigned char c = s[i];
     if (c == '\n') {
       lx->cur.line++;
@@ -171,18 +167,51 @@ static void advance(Lexer *lx, size_t n)
   lx->pos = end;
 }
 
-static void emit(Lexer *lx, HclTokenKind k, size_t n)
+static void grow_toks(Lexer *lx)
 {
-  if (lx->ntoks == lx->cap) {
-    uint32_t nc = lx->cap ? lx->cap * 2 : 256;
-    lx->toks = arena_grow(lx->a, lx->toks, sizeof(HclToken),
-                          _Alignof(HclToken), lx->cap, nc);
-    lx->cap = nc;
-  }
+  uint32_t nc = lx->cap ? lx->cap * 2 : 256;
+  lx->toks = arena_grow(lx->a, lx->toks, sizeof(HclToken),
+                        _Alignof(HclToken), lx->cap, nc);
+  lx->cap = nc;
+}
+
+static inline HclToken *tok_new(Lexer *lx, HclTokenKind k)
+{
+  /* streaming: run() leaves room, so this only grows a whole-file array */
+  if (lx->ntoks == lx->cap)
+    grow_toks(lx);
   HclToken *t = &lx->toks[lx->ntoks++];
   t->kind = (uint32_t)k;
   t->start = lx->cur;
+  return t;
+}
+
+static void emit(Lexer *lx, HclTokenKind k, size_t n)
+{
+  HclToken *t = tok_new(lx, k);
   advance(lx, n);
+  t->end = lx->cur;
+}
+
+/* A token of n ASCII bytes, none of them a line break: one column each,
+** without looking at them again. */
+static inline void emit_ascii(Lexer *lx, HclTokenKind k, size_t n)
+{
+  HclToken *t = tok_new(lx, k);
+  lx->cur.col += (uint32_t)n;
+  lx->cur.byte += (uint32_t)n;
+  lx->pos += n;
+  t->end = lx->cur;
+}
+
+/* A NEWLINE token of n bytes (LF or CRLF). */
+static inline void emit_newline(Lexer *lx, size_t n)
+{
+  HclToken *t = tok_new(lx, HCL_TOK_NEWLINE);
+  lx->cur.line++;
+  lx->cur.col = 1;
+  lx->cur.byte += (uint32_t)n;
+  lx->pos += n;
   t->end = lx->cur;
 }
 
@@ -222,22 +251,30 @@ static bool is_id_start_at(const Lexer *lx, size_t i, size_t *n)
   return true;
 }
 
-/* Length of the identifier starting at i (0 when none). */
-static size_t ident_len(const Lexer *lx, size_t i)
+static inline bool ascii_ident_char(unsigned char c)
 {
+  return (unsigned)((c | 0x20) - 'a') < 26u || c == '_' ||
+         (unsigned)(c - '0') < 10u || c == '-';
+}
+
+/* Length of the identifier starting at i (0 when none); *wide tells
+** whether it has non-ASCII characters (which need column counting). */
+static size_t ident_len(const Lexer *lx, size_t i, bool *wide)
+{
+  const unsigned char *s = lx->s;
   size_t k, j = i;
+  *wide = false;
   if (i >= lx->len || !is_id_start_at(lx, i, &k))
     return 0;
+  if (k > 1)
+    *wide = true;
   j += k;
-  while (j < lx->len) {
-    unsigned char c = lx->s[j];
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-        (c >= '0' && c <= '9') || c == '-') {
+  for (;;) {
+    while (j < lx->len && ascii_ident_char(s[j]))
       j++;
-      continue;
-    }
-    if (c < 0x80 || !is_id_start_at(lx, j, &k))
+    if (j >= lx->len || s[j] < 0x80 || !is_id_start_at(lx, j, &k))
       break;
+    *wide = true;
     j += k;
   }
   return j - i;
@@ -285,7 +322,7 @@ static void emit_invalid_char(Lexer *lx)
 
 static void begin_seq(Lexer *lx, HclTokenKind k)
 {
-  emit(lx, k, at(lx, 2) == '~' ? 3 : 2);
+  emit_ascii(lx, k, at(lx, 2) == '~' ? 3 : 2);
   lx->braces++;
   Frame *f = push(lx, M_MAIN);
   f->ret_brace = lx->braces;
@@ -305,12 +342,14 @@ static void lex_main(Lexer *lx)
     while (lx->pos + n < lx->len &&
            (lx->s[lx->pos + n] == ' ' || lx->s[lx->pos + n] == '\t'))
       n++;
-    advance(lx, n);
+    lx->cur.col += (uint32_t)n;
+    lx->cur.byte += (uint32_t)n;
+    lx->pos += n;
     return;
-  case '\n': emit(lx, HCL_TOK_NEWLINE, 1); return;
+  case '\n': emit_newline(lx, 1); return;
   case '\r':
     if (c1 == '\n')
-      emit(lx, HCL_TOK_NEWLINE, 2);
+      emit_newline(lx, 2);
     else
       emit(lx, HCL_TOK_INVALID, 1);
     return;
@@ -340,33 +379,34 @@ static void lex_main(Lexer *lx)
         return;
       }
     }
-    emit(lx, HCL_TOK_SLASH, 1);
+    emit_ascii(lx, HCL_TOK_SLASH, 1);
     return;
   case '=':
     if (c1 == '=')
-      emit(lx, HCL_TOK_EQUAL_OP, 2);
+      emit_ascii(lx, HCL_TOK_EQUAL_OP, 2);
     else if (c1 == '>')
-      emit(lx, HCL_TOK_FAT_ARROW, 2);
+      emit_ascii(lx, HCL_TOK_FAT_ARROW, 2);
     else
-      emit(lx, HCL_TOK_EQUAL, 1);
+      emit_ascii(lx, HCL_TOK_EQUAL, 1);
     return;
   case '!':
-    emit(lx, c1 == '=' ? HCL_TOK_NOT_EQUAL : HCL_TOK_BANG, c1 == '=' ? 2 : 1);
+    emit_ascii(lx, c1 == '=' ? HCL_TOK_NOT_EQUAL : HCL_TOK_BANG, c1 == '=' ? 2 : 1);
     return;
   case '>':
-    emit(lx, c1 == '=' ? HCL_TOK_GREATER_THAN_EQ : HCL_TOK_GREATER_THAN,
+    emit_ascii(lx, c1 == '=' ? HCL_TOK_GREATER_THAN_EQ : HCL_TOK_GREATER_THAN,
          c1 == '=' ? 2 : 1);
     return;
   case '<':
     if (c1 == '=') {
-      emit(lx, HCL_TOK_LESS_THAN_EQ, 2);
+      emit_ascii(lx, HCL_TOK_LESS_THAN_EQ, 2);
       return;
     }
     if (c1 == '<') {
       size_t i = lx->pos + 2;
       if (i < lx->len && lx->s[i] == '-')
         i++;
-      size_t il = ident_len(lx, i);
+      bool wide;
+      size_t il = ident_len(lx, i, &wide);
       if (il > 0) {
         size_t j = i + il;
         if (j < lx->len && lx->s[j] == '\r')
@@ -382,46 +422,46 @@ static void lex_main(Lexer *lx)
         }
       }
     }
-    emit(lx, HCL_TOK_LESS_THAN, 1);
+    emit_ascii(lx, HCL_TOK_LESS_THAN, 1);
     return;
   case '&':
-    emit(lx, c1 == '&' ? HCL_TOK_AND : HCL_TOK_BITWISE_AND, c1 == '&' ? 2 : 1);
+    emit_ascii(lx, c1 == '&' ? HCL_TOK_AND : HCL_TOK_BITWISE_AND, c1 == '&' ? 2 : 1);
     return;
   case '|':
-    emit(lx, c1 == '|' ? HCL_TOK_OR : HCL_TOK_BITWISE_OR, c1 == '|' ? 2 : 1);
+    emit_ascii(lx, c1 == '|' ? HCL_TOK_OR : HCL_TOK_BITWISE_OR, c1 == '|' ? 2 : 1);
     return;
   case ':':
-    emit(lx, c1 == ':' ? HCL_TOK_DOUBLE_COLON : HCL_TOK_COLON,
+    emit_ascii(lx, c1 == ':' ? HCL_TOK_DOUBLE_COLON : HCL_TOK_COLON,
          c1 == ':' ? 2 : 1);
     return;
   case '.':
     if (c1 == '.' && at(lx, 2) == '.')
-      emit(lx, HCL_TOK_ELLIPSIS, 3);
+      emit_ascii(lx, HCL_TOK_ELLIPSIS, 3);
     else
-      emit(lx, HCL_TOK_DOT, 1);
+      emit_ascii(lx, HCL_TOK_DOT, 1);
     return;
-  case '[': emit(lx, HCL_TOK_OBRACK, 1); return;
-  case ']': emit(lx, HCL_TOK_CBRACK, 1); return;
-  case '(': emit(lx, HCL_TOK_OPAREN, 1); return;
-  case ')': emit(lx, HCL_TOK_CPAREN, 1); return;
-  case ',': emit(lx, HCL_TOK_COMMA, 1); return;
-  case '*': emit(lx, HCL_TOK_STAR, 1); return;
-  case '%': emit(lx, HCL_TOK_PERCENT, 1); return;
-  case '+': emit(lx, HCL_TOK_PLUS, 1); return;
-  case '-': emit(lx, HCL_TOK_MINUS, 1); return;
-  case '?': emit(lx, HCL_TOK_QUESTION, 1); return;
-  case '^': emit(lx, HCL_TOK_BITWISE_XOR, 1); return;
-  case ';': emit(lx, HCL_TOK_SEMICOLON, 1); return;
-  case '`': emit(lx, HCL_TOK_BACKTICK, 1); return;
-  case '\'': emit(lx, HCL_TOK_APOSTROPHE, 1); return;
+  case '[': emit_ascii(lx, HCL_TOK_OBRACK, 1); return;
+  case ']': emit_ascii(lx, HCL_TOK_CBRACK, 1); return;
+  case '(': emit_ascii(lx, HCL_TOK_OPAREN, 1); return;
+  case ')': emit_ascii(lx, HCL_TOK_CPAREN, 1); return;
+  case ',': emit_ascii(lx, HCL_TOK_COMMA, 1); return;
+  case '*': emit_ascii(lx, HCL_TOK_STAR, 1); return;
+  case '%': emit_ascii(lx, HCL_TOK_PERCENT, 1); return;
+  case '+': emit_ascii(lx, HCL_TOK_PLUS, 1); return;
+  case '-': emit_ascii(lx, HCL_TOK_MINUS, 1); return;
+  case '?': emit_ascii(lx, HCL_TOK_QUESTION, 1); return;
+  case '^': emit_ascii(lx, HCL_TOK_BITWISE_XOR, 1); return;
+  case ';': emit_ascii(lx, HCL_TOK_SEMICOLON, 1); return;
+  case '`': emit_ascii(lx, HCL_TOK_BACKTICK, 1); return;
+  case '\'': emit_ascii(lx, HCL_TOK_APOSTROPHE, 1); return;
   case '~':
     if (c1 != '}') {
-      emit(lx, HCL_TOK_BITWISE_NOT, 1);
+      emit_ascii(lx, HCL_TOK_BITWISE_NOT, 1);
       return;
     }
     /* ~} always ends a template sequence; when it does not balance one
     ** the parser reports the stray token (closeTemplateSeqEatWhitespace). */
-    emit(lx, HCL_TOK_TEMPLATE_SEQ_END, 2);
+    emit_ascii(lx, HCL_TOK_TEMPLATE_SEQ_END, 2);
     if (f->ret_brace != 0 && f->ret_brace == lx->braces) {
       lx->braces--;
       lx->nframes--;
@@ -430,34 +470,38 @@ static void lex_main(Lexer *lx)
     }
     return;
   case '{':
-    emit(lx, HCL_TOK_OBRACE, 1);
+    emit_ascii(lx, HCL_TOK_OBRACE, 1);
     lx->braces++;
     return;
   case '}':
     if (f->ret_brace != 0 && f->ret_brace == lx->braces) {
-      emit(lx, HCL_TOK_TEMPLATE_SEQ_END, 1);
+      emit_ascii(lx, HCL_TOK_TEMPLATE_SEQ_END, 1);
       lx->braces--;
       lx->nframes--;
     } else {
-      emit(lx, HCL_TOK_CBRACE, 1);
+      emit_ascii(lx, HCL_TOK_CBRACE, 1);
       if (lx->braces > 0)
         lx->braces--;
     }
     return;
   case '"':
-    emit(lx, HCL_TOK_OQUOTE, 1);
+    emit_ascii(lx, HCL_TOK_OQUOTE, 1);
     push(lx, M_STRING);
     return;
   default:
     break;
   }
   if (c >= '0' && c <= '9') {
-    emit(lx, HCL_TOK_NUMBER_LIT, number_len(lx));
+    emit_ascii(lx, HCL_TOK_NUMBER_LIT, number_len(lx));
     return;
   }
-  n = ident_len(lx, lx->pos);
+  bool wide;
+  n = ident_len(lx, lx->pos, &wide);
   if (n > 0) {
-    emit(lx, HCL_TOK_IDENT, n);
+    if (wide)
+      emit(lx, HCL_TOK_IDENT, n);
+    else
+      emit_ascii(lx, HCL_TOK_IDENT, n);
     return;
   }
   emit_invalid_char(lx);
@@ -468,7 +512,7 @@ static void lex_string(Lexer *lx)
   const unsigned char *s = lx->s;
   int c = s[lx->pos], c1 = at(lx, 1);
   if (c == '"') {
-    emit(lx, HCL_TOK_CQUOTE, 1);
+    emit_ascii(lx, HCL_TOK_CQUOTE, 1);
     lx->nframes--;
     return;
   }
@@ -489,6 +533,7 @@ static void lex_string(Lexer *lx)
     return;
   }
   size_t i = lx->pos;
+  bool wide = false;        /* non-ASCII text: columns need counting */
   while (i < lx->len) {
     unsigned char d = s[i];
     if (d == '"' || d == '\r' || d == '\n')
@@ -497,6 +542,8 @@ static void lex_string(Lexer *lx)
       size_t k = i + 1 < lx->len ? utf8_len(s, i + 1, lx->len) : 0;
       if (k == 0 || s[i + 1] == '\r' || s[i + 1] == '\n')
         break;
+      if (k > 1)
+        wide = true;
       i += 1 + k;
       continue;
     }
@@ -510,13 +557,21 @@ static void lex_string(Lexer *lx)
       i++;
       continue;
     }
+    if (d < 0x80) {
+      i++;
+      continue;
+    }
     size_t k = utf8_len(s, i, lx->len);
     if (k == 0)
       break;
+    wide = true;
     i += k;
   }
   if (i > lx->pos) {
-    emit(lx, HCL_TOK_QUOTED_LIT, i - lx->pos);
+    if (wide)
+      emit(lx, HCL_TOK_QUOTED_LIT, i - lx->pos);
+    else
+      emit_ascii(lx, HCL_TOK_QUOTED_LIT, i - lx->pos);
     return;
   }
   /* a lone backslash before a newline / EOF, or a bad byte */
@@ -595,6 +650,14 @@ static void lex_heredoc(Lexer *lx, Frame *f)
 
 /* ---- Diagnostics (checkInvalidTokens) ------------------------------------ */
 
+_Static_assert(HCL_TOK_BITWISE_AND > HCL_TOK_QUOTED_NEWLINE &&
+               HCL_TOK_SEMICOLON > HCL_TOK_QUOTED_NEWLINE &&
+               HCL_TOK_APOSTROPHE > HCL_TOK_QUOTED_NEWLINE &&
+               HCL_TOK_BACKTICK > HCL_TOK_QUOTED_NEWLINE &&
+               HCL_TOK_INVALID > HCL_TOK_QUOTED_NEWLINE &&
+               HCL_TOK_BAD_UTF8 > HCL_TOK_QUOTED_NEWLINE,
+               "check_tokens skips the kinds before QUOTED_NEWLINE");
+
 static void check_tokens(Lexer *lx, const HclToken *t, uint32_t n)
 {
   const char *file = lx->file;
@@ -604,6 +667,9 @@ static void check_tokens(Lexer *lx, const HclToken *t, uint32_t n)
   int bitwise = lx->told_bitwise, backtick = lx->told_backtick;
   int apos = lx->told_apos, semi = lx->told_semi, badutf = lx->told_badutf;
   for (uint32_t i = 0; i < n; i++) {
+    /* the kinds reported below are the enum's last ones */
+    if (t[i].kind < HCL_TOK_QUOTED_NEWLINE)
+      continue;
     SrcRange r = hcl_token_range(file, &t[i]);
     switch ((HclTokenKind)t[i].kind) {
     case HCL_TOK_BITWISE_AND:
