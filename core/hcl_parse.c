@@ -29,8 +29,8 @@ typedef struct P {
   const char *file;
   const char *src;         /* text of byte offset `base` */
   uint32_t base;
-  /* Tokens come from the scanner in batches into a ring holding the
-  ** previous token (for ranges) through the furthest one looked at. */
+  /* Tokens come from the scanner in batches straight into a ring holding
+  ** the previous token (for ranges) through the furthest one looked at. */
   HclLexer *lx;
   HclToken *ring;
   uint32_t rmask;          /* ring capacity - 1 (a power of two) */
@@ -39,60 +39,67 @@ typedef struct P {
   uint32_t next;           /* index of the next token to read */
   uint8_t *nl;             /* include-newlines stack */
   uint32_t nnl, nlcap;
+  bool inc;                /* top of the include-newlines stack */
   bool recovery;
   int depth;
   bool too_deep;           /* reported "Nesting too deep" already */
   Diags *d;                /* parser diagnostics */
   Diags lexd;              /* scanner diagnostics (reported first) */
   /* The last peek, reused while neither position nor newline mode moved
-  ** (the grammar peeks several times per token). */
-  bool pc_valid, pc_inc;
+  ** (the grammar peeks several times per token): pc_next is UINT32_MAX
+  ** while nothing is cached. */
+  bool pc_inc;
   uint32_t pc_next, pc_after;
   Tok pc_tok;
 } P;
 
-
-static Tok mk_tok(const P *p, const HclToken *t, HclTokenKind k)
+/* Scans the next batch of tokens into the ring (growing it so that it
+** keeps everything from the previous token on). */
+static void refill(P *p)
 {
-  Tok r;
-  r.k = k;
-  r.r.file = p->file;
-  r.r.start = t->start;
-  r.r.end = t->end;
-  r.s = p->src + (t->start.byte - p->base);
-  r.len = t->end.byte - t->start.byte;
-  return r;
+  enum { BATCH = 64 };
+  uint32_t lo = p->next > 0 ? p->next - 1 : 0;
+  if (p->rmask + 1 - (p->hi - lo) < 8) {
+    uint32_t cap = (p->rmask + 1) * 2;
+    /* not in scratch: that is rewound between top-level items */
+    HclToken *nr = arena_alloc_raw(p->a, sizeof(HclToken),
+                                   _Alignof(HclToken), cap);
+    for (uint32_t k = lo; k < p->hi; k++)
+      nr[k & (cap - 1)] = p->ring[k & p->rmask];
+    p->ring = nr;
+    p->rmask = cap - 1;
+  }
+  /* Scan in place up to the ring's end or the oldest token kept; a
+  ** stretch too short for the scanner (it wants room for 4) goes through
+  ** a small buffer. */
+  uint32_t at = p->hi & p->rmask, room = p->rmask + 1 - at;
+  uint32_t space = p->rmask + 1 - (p->hi - lo);
+  uint32_t max = room < space ? room : space;
+  if (max > BATCH)
+    max = BATCH;
+  uint32_t n;
+  if (max >= 4) {
+    n = hcl_lexer_next(p->lx, p->ring + at, max);
+  } else {
+    HclToken batch[4];
+    n = hcl_lexer_next(p->lx, batch, 4);
+    for (uint32_t k = 0; k < n; k++)
+      p->ring[(p->hi + k) & p->rmask] = batch[k];
+  }
+  if (n == 0) {
+    p->eof = true;
+    return;
+  }
+  p->hi += n;
+  if (p->ring[(p->hi - 1) & p->rmask].kind == HCL_TOK_EOF)
+    p->eof = true;
 }
 
 /* Token i, scanning more as needed; NULL when i is past the EOF token. */
-static const HclToken *tok_at(P *p, uint32_t i)
+static inline const HclToken *tok_at(P *p, uint32_t i)
 {
-  while (i >= p->hi && !p->eof) {
-    HclToken batch[64];
-    uint32_t n = hcl_lexer_next(p->lx, batch, 64);
-    if (n == 0) {
-      p->eof = true;
-      break;
-    }
-    uint32_t lo = p->next > 0 ? p->next - 1 : 0;
-    if (p->hi + n - lo > p->rmask + 1) {
-      uint32_t cap = (p->rmask + 1) * 2;
-      while (p->hi + n - lo > cap)
-        cap *= 2;
-      /* not in scratch: that is rewound between top-level items */
-      HclToken *nr = arena_alloc_raw(p->a, sizeof(HclToken),
-                                     _Alignof(HclToken), cap);
-      for (uint32_t k = lo; k < p->hi; k++)
-        nr[k & (cap - 1)] = p->ring[k & p->rmask];
-      p->ring = nr;
-      p->rmask = cap - 1;
-    }
-    for (uint32_t k = 0; k < n; k++)
-      p->ring[(p->hi + k) & p->rmask] = batch[k];
-    p->hi += n;
-    if (batch[n - 1].kind == HCL_TOK_EOF)
-      p->eof = true;
-  }
+  while (i >= p->hi && !p->eof)
+    refill(p);
   return i < p->hi ? &p->ring[i & p->rmask] : NULL;
 }
 
@@ -104,76 +111,86 @@ static void push_nl(P *p, bool inc)
     p->nlcap = nc;
   }
   p->nl[p->nnl++] = inc;
+  p->inc = inc;
 }
 
 static void pop_nl(P *p)
 {
   if (p->nnl > 1)
     p->nnl--;
+  p->inc = p->nl[p->nnl - 1] != 0;
 }
 
-static bool inc_nl(const P *p) { return p->nl[p->nnl - 1] != 0; }
-
-/* The next significant token and the index after it (peeker.nextToken):
-** comments vanish, but a line comment stands for its newline when newlines
-** matter. */
-static Tok peek_scan(P *p, uint32_t *after);
-
-static Tok peek_ix(P *p, uint32_t *after)
+static void set_tok(const P *p, Tok *r, const HclToken *t, HclTokenKind k)
 {
-  bool inc = inc_nl(p);
-  if (p->pc_valid && p->pc_next == p->next && p->pc_inc == inc) {
-    *after = p->pc_after;
-    return p->pc_tok;
-  }
-  p->pc_tok = peek_scan(p, &p->pc_after);
+  r->k = k;
+  r->r.file = p->file;
+  r->r.start = t->start;
+  r->r.end = t->end;
+  r->s = p->src + (t->start.byte - p->base);
+  r->len = t->end.byte - t->start.byte;
+}
+
+/* Fills the peek cache with the next significant token and the index
+** after it (peeker.nextToken): comments vanish, but a line comment stands
+** for its newline when newlines matter. */
+static void peek_fill(P *p)
+{
+  bool inc = p->inc;
   p->pc_next = p->next;
   p->pc_inc = inc;
-  p->pc_valid = true;
-  *after = p->pc_after;
-  return p->pc_tok;
-}
-
-static Tok peek_scan(P *p, uint32_t *after)
-{
   for (uint32_t i = p->next;; i++) {
     const HclToken *t = tok_at(p, i);
     if (!t)
       break;
     if (t->kind == HCL_TOK_COMMENT) {
-      if (inc_nl(p)) {
+      if (inc) {
         const char *s = p->src + (t->end.byte - p->base);
         if (t->end.byte > t->start.byte && s[-1] == '\n') {
-          *after = i + 1;
-          return mk_tok(p, t, HCL_TOK_NEWLINE);
+          p->pc_after = i + 1;
+          set_tok(p, &p->pc_tok, t, HCL_TOK_NEWLINE);
+          return;
         }
       }
       continue;
     }
-    if (t->kind == HCL_TOK_NEWLINE && !inc_nl(p))
+    if (t->kind == HCL_TOK_NEWLINE && !inc)
       continue;
-    *after = i + 1;
-    return mk_tok(p, t, (HclTokenKind)t->kind);
+    p->pc_after = i + 1;
+    set_tok(p, &p->pc_tok, t, (HclTokenKind)t->kind);
+    return;
   }
-  *after = p->hi;
-  return mk_tok(p, &p->ring[(p->hi - 1) & p->rmask], HCL_TOK_EOF);
+  p->pc_after = p->hi;
+  set_tok(p, &p->pc_tok, &p->ring[(p->hi - 1) & p->rmask], HCL_TOK_EOF);
 }
 
-static Tok peek(P *p)
+/* The next significant token, from the cache when it is still valid. */
+static inline const Tok *peek_ref(P *p)
 {
-  uint32_t i;
-  return peek_ix(p, &i);
+  if (p->pc_next != p->next || p->pc_inc != p->inc)
+    peek_fill(p);
+  return &p->pc_tok;
 }
 
-static Tok rd(P *p)
+static inline Tok peek(P *p) { return *peek_ref(p); }
+
+static inline HclTokenKind peek_k(P *p) { return peek_ref(p)->k; }
+
+static inline Tok rd(P *p)
 {
-  uint32_t i;
-  Tok t = peek_ix(p, &i);
-  p->next = i;
-  return t;
+  const Tok *t = peek_ref(p);
+  p->next = p->pc_after;
+  return *t;
 }
 
-static SrcRange next_range(P *p) { return peek(p).r; }
+/* Consumes the next token without looking at it. */
+static inline void skip(P *p)
+{
+  peek_ref(p);
+  p->next = p->pc_after;
+}
+
+static SrcRange next_range(P *p) { return peek_ref(p)->r; }
 
 static SrcRange prev_range(P *p)
 {
@@ -2461,6 +2478,7 @@ static void init_p(P *p, Arena *a, Arena *scratch, const char *file,
   p->rmask = len < 256 ? 15 : 255;
   p->ring = arena_alloc_raw(a, sizeof(HclToken), _Alignof(HclToken),
                             p->rmask + 1);
+  p->pc_next = UINT32_MAX;
   tok_at(p, 0);
   push_nl(p, true);
 }
