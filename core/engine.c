@@ -4338,7 +4338,7 @@ static const char *import_to(Engine *e, EvalCtx *ctx, const HclExpr *to,
     buf_printf(&b, "module.%s", t.steps[i + 1].name);
     i += 2;
     if (i < t.n && t.steps[i].kind == HCL_STEP_INDEX) {
-      if (!import_key(e, &b, t.steps[i].key, &to->range, d))
+      if (!import_key(e, &b, *t.steps[i].key, &to->range, d))
         return NULL;
       i++;
     }
@@ -4363,7 +4363,7 @@ static const char *import_to(Engine *e, EvalCtx *ctx, const HclExpr *to,
     return NULL;
   }
   buf_printf(&b, "%s.%s", t.steps[i].name, t.steps[i + 1].name);
-  if (left == 3 && !import_key(e, &b, t.steps[i + 2].key, &to->range, d))
+  if (left == 3 && !import_key(e, &b, *t.steps[i + 2].key, &to->range, d))
     return NULL;
   if (x->kind == HCL_E_INDEX) {
     Value key;

@@ -325,7 +325,7 @@ bool eval_traverse(EvalCtx *c, Value v, const HclStep *steps, uint32_t n,
     Value r;
     bool ok;
     if (s->kind == HCL_STEP_INDEX)
-      ok = eval_index(c, v, s->key, &s->range, &r);
+      ok = eval_index(c, v, *s->key, &s->range, &r);
     else
       ok = eval_get_attr(c, v, s->name, &s->range, &r);
     if (!ok) {

@@ -43,7 +43,7 @@ static bool single_attr(const HclTraversal *t, EvalRef *out, Diags *d)
 static bool instance_key(const HclStep *s, const char *what, Value *key,
                          Diags *d)
 {
-  Value k = s->key;
+  Value k = *s->key;
   char buf[200];
   if (val_is_known(k) && !val_is_null(k) && k.type->kind == TY_STRING) {
     *key = k;

@@ -882,10 +882,10 @@ static void dump_steps(Buf *o, const HclStep *s, uint32_t n)
     case HCL_STEP_INDEX:
       if (s[i].legacy) {
         buf_putc(o, '.');
-        dump_value(o, s[i].key);
+        dump_value(o, *s[i].key);
       } else {
         buf_putc(o, '[');
-        dump_value(o, s[i].key);
+        dump_value(o, *s[i].key);
         buf_putc(o, ']');
       }
       break;

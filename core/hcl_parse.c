@@ -1824,14 +1824,16 @@ static bool legacy_index(P *p, Tok num, Tok dot, HclStep *st, bool splat,
         "[%.*s][%.*s].", splat ? " with a full splat expression [*]" : "",
         a, num.s, b, dp + 1);
     (void)g;
-    st->key = val_dynamic_unknown;
+    st->key = &val_dynamic_unknown;
     return false;
   }
-  if (!val_parse_number(p->a, num.s, num.len, false, &st->key)) {
+  Value *key = ARENA_NEW(p->a, Value, 1);
+  if (!val_parse_number(p->a, num.s, num.len, false, key)) {
     err(p, num.r, NULL, "Invalid number literal",
         "Failed to recognize the value of this number literal.");
-    st->key = val_unknown(&ty_number);
+    *key = val_unknown(&ty_number);
   }
+  st->key = key;
   return true;
 }
 
@@ -1976,8 +1978,9 @@ static HclExpr *parse_traversals(P *p, HclExpr *from, StepVec *pend)
         HclStep st;
         memset(&st, 0, sizeof st);
         st.kind = HCL_STEP_INDEX;
-        st.key = k->kind == HCL_E_LITERAL ? k->u.lit
-                                          : k->u.tmpl.parts[0]->u.lit;
+        /* the literal stays in the tree: point at its value */
+        st.key = k->kind == HCL_E_LITERAL ? &k->u.lit
+                                          : &k->u.tmpl.parts[0]->u.lit;
         st.range = br;
         spush(p->s, pend, st);
       } else {

@@ -934,7 +934,7 @@ static void steps_str(Buf *b, const HclStep *s, uint32_t n)
       buf_puts(b, s[i].name ? s[i].name : "");
       continue;
     }
-    Value k = s[i].key;
+    Value k = *s[i].key;
     buf_putc(b, '[');
     if (k.type && val_is_known(k) && !val_is_null(k)) {
       if (k.type->kind == TY_STRING) {

@@ -79,7 +79,7 @@ static CPath trav_path(Arena *a, const HclTraversal *t)
   for (uint32_t i = 0; i < t->n; i++) {
     const HclStep *s = &t->steps[i];
     if (s->kind == HCL_STEP_INDEX) {
-      p.steps[i].key = s->key;
+      p.steps[i].key = *s->key;
     } else {
       p.steps[i].attr = true;
       p.steps[i].name = s->name;
@@ -582,7 +582,7 @@ static bool validate_block(Arena *a, const ProvBlockSchema *b,
     return true;
   const HclStep *next = &st[0];
   if (next->kind == HCL_STEP_INDEX) {
-    Value k = next->key;
+    Value k = *next->key;
     if (key_is_str(k) && valid_ident(k.u.s)) {
       diag_error(d, &next->range, "Invalid index operation",
                  "Only attribute access is allowed here. Did you mean to "
@@ -878,7 +878,9 @@ static bool index_key(EvalCtx *ctx, const CfgResource *r, const HclExpr *k,
   ctx->diags = saved;
   if (d->errors != before)
     return false;
-  out->key = val_unmark_deep(a, v);
+  Value *key = ARENA_NEW(a, Value, 1);
+  *key = val_unmark_deep(a, v);
+  out->key = key;
   return true;
 }
 
@@ -1048,8 +1050,8 @@ static void trav_text(Buf *b, const HclTraversal *t, uint32_t n)
       buf_printf(b, ".%s", s->name);
     } else {
       buf_putc(b, '[');
-      if (s->key.type && ty_is_primitive(s->key.type))
-        vars_compact_value(b, s->key);
+      if (s->key->type && ty_is_primitive(s->key->type))
+        vars_compact_value(b, *s->key);
       else
         buf_puts(b, "...");
       buf_putc(b, ']');

@@ -169,7 +169,7 @@ static const char *const reserved[] = {
 static bool parse_key(Arena *a, const HclStep *st, StKey *out,
                       const char **err)
 {
-  Value v = st->key;
+  Value v = *st->key;
   if (v.type && val_is_known(v) && !val_is_null(v)) {
     if (v.type->kind == TY_STRING) {
       *out = st_strkey(a, v.u.s, v.len);

@@ -119,7 +119,7 @@ static void static_traversal(V *v, const ProvBlockSchema *b,
   while (n > 0) {
     const HclStep *s = &steps[0];
     if (s->kind == HCL_STEP_INDEX) {
-      Value k = s->key;
+      Value k = *s->key;
       if (k.type && k.type->kind == TY_STRING && val_is_known(k) &&
           !val_is_null(k) && ident_like(k.u.s))
         diag_error(v->d, &s->range, "Invalid index operation",

@@ -616,15 +616,15 @@ static void trav_string(Buf *b, const HclTraversal *t, uint32_t n)
       buf_puts(b, s->name);
     } else if (s->kind == HCL_STEP_ATTR) {
       buf_printf(b, ".%s", s->name);
-    } else if (s->key.type && s->key.type->kind == TY_STRING &&
-               val_is_known(s->key)) {
+    } else if (s->key->type && s->key->type->kind == TY_STRING &&
+               val_is_known(*s->key)) {
       buf_putc(b, '[');
-      go_quote(b, s->key.u.s);
+      go_quote(b, s->key->u.s);
       buf_putc(b, ']');
-    } else if (s->key.type && s->key.type->kind == TY_NUMBER &&
-               val_is_known(s->key)) {
+    } else if (s->key->type && s->key->type->kind == TY_NUMBER &&
+               val_is_known(*s->key)) {
       buf_putc(b, '[');
-      val_num_format(b, s->key);
+      val_num_format(b, *s->key);
       buf_putc(b, ']');
     } else {
       buf_puts(b, "[...]");
