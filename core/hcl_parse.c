@@ -516,6 +516,15 @@ static void decode_lit(P *p, Tok t, bool quoted, Buf *b)
   const char *s = t.s;
   uint32_t n = t.len, i = 0;
   while (i < n) {
+    /* copy the run up to the next character that may start a sequence */
+    uint32_t run = i;
+    while (run < n && s[run] != '\\' && s[run] != '$' && s[run] != '%')
+      run++;
+    if (run > i) {
+      buf_put(b, s + i, run - i);
+      i = run;
+      continue;
+    }
     char c = s[i];
     if (quoted && c == '\\' && i + 1 < n) {
       char sel = s[i + 1];
