@@ -180,7 +180,6 @@ static bool abs_traversal(Loader *L, const HclExpr *e, HclTraversal *out,
       memcpy(out->steps, head.steps, head.n * sizeof *head.steps);
       memcpy(out->steps + head.n, e->u.rel.steps,
              e->u.rel.n * sizeof *e->u.rel.steps);
-      out->range = e->range;
       return true;
     }
   }

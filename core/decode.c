@@ -263,7 +263,8 @@ static void expand_dynamic(EvalCtx *ctx, const HclBlock *raw,
     if (!hcl_expr_as_traversal(a, it->expr, &tr, d))
       return;
     if (tr.n != 1) {
-      diag_error(d, &tr.range, "Invalid dynamic iterator name",
+      SrcRange tr_range = hcl_trav_range(&tr);
+      diag_error(d, &tr_range, "Invalid dynamic iterator name",
                  "Dynamic iterator must be a single variable name.");
       return;
     }

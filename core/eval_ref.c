@@ -110,8 +110,9 @@ static bool resource_ref(EvalRefKind kind, const HclTraversal *t,
 bool eval_parse_ref(const HclTraversal *t, EvalRef *out, Diags *d)
 {
   memset(out, 0, sizeof *out);
+  SrcRange t_range = hcl_trav_range(t);
   if (t->n == 0 || t->steps[0].kind != HCL_STEP_ROOT)
-    return ref_err(d, &t->range, "Invalid reference",
+    return ref_err(d, &t_range, "Invalid reference",
                    "A reference must start with a name.");
   const char *root = t->steps[0].name;
   bool ok = true;
@@ -140,7 +141,7 @@ bool eval_parse_ref(const HclTraversal *t, EvalRef *out, Diags *d)
         snprintf(buf, sizeof buf, "The \"ephemeral\" object must be "
                  "followed by two attribute names: the ephemeral resource "
                  "type and the resource name.");
-      return ref_err(d, &t->range, "Invalid reference", buf);
+      return ref_err(d, &t_range, "Invalid reference", buf);
     }
     ok = resource_ref(root[0] == 'd' ? EVAL_REF_DATA :
                       root[0] == 'r' ? EVAL_REF_RESOURCE : EVAL_REF_EPHEMERAL,

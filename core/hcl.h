@@ -153,12 +153,25 @@ typedef struct HclStep {
   SrcRange range;          /* includes the dot / brackets */
 } HclStep;
 
-/* An absolute traversal starts with a ROOT step. */
+/* An absolute traversal starts with a ROOT step.  Its range runs from the
+** first step to the last (hcl_trav_range); it is not stored, since most
+** traversals sit in an expression that holds the same range already. */
 typedef struct HclTraversal {
   HclStep *steps;
   uint32_t n;
-  SrcRange range;
 } HclTraversal;
+
+/* From the first step's start to the last step's end; no file (no
+** subject) for an empty traversal. */
+static inline SrcRange hcl_trav_range(const HclTraversal *t)
+{
+  SrcRange r = {0};
+  if (t->n) {
+    r = t->steps[0].range;
+    r.end = t->steps[t->n - 1].range.end;
+  }
+  return r;
+}
 
 /* ---- Expressions ------------------------------------------------------- */
 

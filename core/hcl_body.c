@@ -761,7 +761,6 @@ static bool keyword_trav(Arena *a, const HclExpr *e, HclTraversal *out)
     s->range = e->range;
     out->steps = s;
     out->n = 1;
-    out->range = e->range;
     return true;
   }
   return false;

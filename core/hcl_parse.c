@@ -1723,7 +1723,6 @@ static HclExpr *parse_term_inner(P *p, StepVec *pend)
     s.name = tok_str(p, t);
     s.range = t.r;
     spush(p->s, pend, s);
-    e->u.trav.range = t.r;
     return e;
   }
   case HCL_TOK_OQUOTE:
@@ -1786,11 +1785,9 @@ static HclExpr *flush_steps(P *p, HclExpr *ret, StepVec *pend)
     return ret;
   HclStep **arr;
   uint32_t *n;
-  SrcRange *trange = NULL;
   if (ret->kind == HCL_E_SCOPE_TRAV) {
     arr = &ret->u.trav.steps;
     n = &ret->u.trav.n;
-    trange = &ret->u.trav.range;
   } else if (ret->kind == HCL_E_REL_TRAV) {
     arr = &ret->u.rel.steps;
     n = &ret->u.rel.n;
@@ -1809,8 +1806,6 @@ static HclExpr *flush_steps(P *p, HclExpr *ret, StepVec *pend)
   *n += pend->n;
   *arr = ns;
   ret->range = between(ret->range, pend->p[pend->n - 1].range);
-  if (trange)
-    *trange = ret->range;
   pend->n = 0;
   return ret;
 }

@@ -938,7 +938,7 @@ bool lc_replace_trigger(EvalCtx *ctx, const CfgResource *r,
   TSteps ts = {0};
   if (!trigger_trav(ctx, r, expr, &ts, d))
     return false;
-  HclTraversal t = {ts.steps, ts.n, expr->range};
+  HclTraversal t = {ts.steps, ts.n};
   EvalRef ref;
   Diags tmp;
   diag_init(&tmp, a);
@@ -996,7 +996,7 @@ bool lc_replace_trigger(EvalCtx *ctx, const CfgResource *r,
   const PlChange *c = many[0];
   if (!c || !action_triggers(c->action))
     return true;
-  HclTraversal rest = {(HclStep *)ref.rest, ref.nrest, expr->range};
+  HclTraversal rest = {(HclStep *)ref.rest, ref.nrest};
   CPath p = trav_path(a, &rest);
   Value before, after;
   Value ub = val_unmark_deep(a, c->before), ua = val_unmark_deep(a, c->after);
@@ -1081,8 +1081,8 @@ static void add_values(EvalCtx *ctx, const HclExpr *e, Diag *g, Diags *d)
       Diags scratch;
       diag_init(&scratch, a);
       ctx->diags = &scratch;
-      te->range = t->range;
-      te->u.trav = (HclTraversal){t->steps, len, t->range};
+      te->range = hcl_trav_range(t);
+      te->u.trav = (HclTraversal){t->steps, len};
       Value v;
       eval_expr(ctx, te, &v);
       ctx->diags = saved;

@@ -193,7 +193,7 @@ static bool parse_key(Arena *a, const HclStep *st, StKey *out,
 static SrcRange steps_range(const HclTraversal *t, uint32_t from)
 {
   if (from >= t->n)
-    return t->range;
+    return hcl_trav_range(t);
   return diag_range_join(t->steps[from].range, t->steps[t->n - 1].range);
 }
 
@@ -1490,7 +1490,7 @@ static void check_removed_in(Arena *a, const CfgTree *t, Diags *d)
     const CfgRemoved *rm = &m->removed[i];
     RmTarget r;
     if (!rm_parse(&rm->from, &r)) {
-      SrcRange rng = r.bad ? r.bad->range : rm->from.range;
+      SrcRange rng = r.bad ? r.bad->range : hcl_trav_range(&rm->from);
       if (r.summary)
         diag_error(d, &rng, r.summary, "%s", r.detail);
       continue;

@@ -824,10 +824,10 @@ static const char *refs(const char *src)
         buf_puts(&b, s->name);
       else if (s->kind == HCL_STEP_ATTR)
         buf_printf(&b, ".%s", s->name);
-      else if (s->key.type == &ty_number)
-        buf_printf(&b, "[%lld]", (long long)s->key.u.i);
-      else if (s->key.type == &ty_string)
-        buf_printf(&b, "[\"%s\"]", s->key.u.s);
+      else if (s->key->type == &ty_number)
+        buf_printf(&b, "[%lld]", (long long)s->key->u.i);
+      else if (s->key->type == &ty_string)
+        buf_printf(&b, "[\"%s\"]", s->key->u.s);
       else
         buf_puts(&b, "[?]");
     }
@@ -1406,7 +1406,7 @@ static void test_file_json(void)
   T_EQ_INT(nt, 1);
   T_EQ_INT(t[0].n, 4);
   T_EQ_STR(t[0].steps[3].name, "public_ip");
-  T_EQ_INT(t[0].range.start.line, 13);
+  T_EQ_INT(hcl_trav_range(&t[0]).start.line, 13);
 }
 
 static void test_file_template(void)
