@@ -251,11 +251,18 @@ static bool is_id_start_at(const Lexer *lx, size_t i, size_t *n)
   return true;
 }
 
-static inline bool ascii_ident_char(unsigned char c)
-{
-  return (unsigned)((c | 0x20) - 'a') < 26u || c == '_' ||
-         (unsigned)(c - '0') < 10u || c == '-';
-}
+/* ASCII bytes that continue an identifier: letters, digits, _ and -
+** (bytes >= 0x80 are zero: UTF-8 goes through is_id_start_at). */
+static const unsigned char ident_cont[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+};
 
 /* Length of the identifier starting at i (0 when none); *wide tells
 ** whether it has non-ASCII characters (which need column counting). */
@@ -270,7 +277,7 @@ static size_t ident_len(const Lexer *lx, size_t i, bool *wide)
     *wide = true;
   j += k;
   for (;;) {
-    while (j < lx->len && ascii_ident_char(s[j]))
+    while (j < lx->len && ident_cont[s[j]])
       j++;
     if (j >= lx->len || s[j] < 0x80 || !is_id_start_at(lx, j, &k))
       break;
@@ -333,11 +340,10 @@ static void begin_seq(Lexer *lx, HclTokenKind k)
 static void lex_main(Lexer *lx)
 {
   Frame *f = &lx->frames[lx->nframes - 1];
-  int c = lx->s[lx->pos], c1 = at(lx, 1);
+  int c = lx->s[lx->pos];
   size_t n;
-  switch (c) {
-  case ' ':
-  case '\t':
+  if (c == ' ' || c == '\t') {
+    /* blanks make no token: skip them and scan what follows now */
     n = 1;
     while (lx->pos + n < lx->len &&
            (lx->s[lx->pos + n] == ' ' || lx->s[lx->pos + n] == '\t'))
@@ -345,7 +351,12 @@ static void lex_main(Lexer *lx)
     lx->cur.col += (uint32_t)n;
     lx->cur.byte += (uint32_t)n;
     lx->pos += n;
-    return;
+    if (lx->pos >= lx->len)
+      return;
+    c = lx->s[lx->pos];
+  }
+  int c1 = at(lx, 1);
+  switch (c) {
   case '\n': emit_newline(lx, 1); return;
   case '\r':
     if (c1 == '\n')
