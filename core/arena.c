@@ -167,31 +167,44 @@ void arena_release(Arena *a)
   a->chunk_size = cs ? cs : DEFAULT_CHUNK;
 }
 
+/* n bytes aligned to align from the current chunk, or NULL. */
+static inline void *carve(Arena *a, size_t n, size_t align)
+{
+  if (!a->beg)
+    return NULL;
+  uintptr_t p = (uintptr_t)a->beg;
+  size_t pad = (size_t)(-p & (align - 1));
+  size_t avail = (size_t)(a->end - a->beg);
+  if (avail < pad || avail - pad < n)
+    return NULL;
+  char *r = a->beg + pad;
+  a->beg = r + n;
+  a->used += n;
+  a->last = r;
+  UNPOISON(r, n);
+  return r;
+}
+
+/* Out of line, so that the common path (a parse allocates a few million
+** times) saves no registers and stays a handful of instructions. */
+static __attribute__((noinline)) void *alloc_slow(Arena *a, size_t n,
+                                                  size_t align)
+{
+  new_chunk(a, n);
+  return carve(a, n, align);   /* new_chunk leaves room for n + MAX_ALIGN */
+}
+
 void *arena_alloc_raw(Arena *a, size_t size, size_t align, size_t count)
 {
   if (align == 0 || (align & (align - 1)) || align > MAX_ALIGN)
     align = MAX_ALIGN;
-  if (count && size > SIZE_MAX / count)
+  size_t n;
+  if (__builtin_mul_overflow(size, count, &n))
     out_of_memory();
-  size_t n = size * count;
   if (n == 0)
     n = 1;   /* unique pointer for empty arrays */
-  for (;;) {
-    if (a->beg) {
-      uintptr_t p = (uintptr_t)a->beg;
-      size_t pad = (size_t)(-p & (align - 1));
-      size_t avail = (size_t)(a->end - a->beg);
-      if (avail >= pad && avail - pad >= n) {
-        char *r = a->beg + pad;
-        a->beg = r + n;
-        a->used += n;
-        a->last = r;
-        UNPOISON(r, n);
-        return r;
-      }
-    }
-    new_chunk(a, n);
-  }
+  void *r = carve(a, n, align);
+  return r ? r : alloc_slow(a, n, align);
 }
 
 void *arena_alloc(Arena *a, size_t size, size_t align, size_t count)

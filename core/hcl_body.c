@@ -61,10 +61,17 @@ const char *hcl_name_suggestion(const char *given, const char *const *names,
   return NULL;
 }
 
+/* Name equality with the first byte compared inline: body and schema
+** lookups compare a name against every entry, and most differ at once. */
+static inline bool same_name(const char *x, const char *y)
+{
+  return x[0] == y[0] && strcmp(x, y) == 0;
+}
+
 static bool in_list(const char *const *l, uint32_t n, const char *name)
 {
   for (uint32_t i = 0; i < n; i++)
-    if (strcmp(l[i], name) == 0)
+    if (same_name(l[i], name))
       return true;
   return false;
 }
@@ -87,7 +94,7 @@ static void ppush(Arena *a, PVec *v, void *x)
 HclAttribute *hcl_body_attr(const HclBody *b, const char *name)
 {
   for (uint32_t i = 0; i < b->nattrs; i++)
-    if (strcmp(b->attrs[i]->name, name) == 0)
+    if (same_name(b->attrs[i]->name, name))
       return b->attrs[i];
   return NULL;
 }
@@ -95,7 +102,7 @@ HclAttribute *hcl_body_attr(const HclBody *b, const char *name)
 HclAttribute *hcl_content_attr(const HclBodyContent *c, const char *name)
 {
   for (uint32_t i = 0; i < c->nattrs; i++)
-    if (strcmp(c->attrs[i]->name, name) == 0)
+    if (same_name(c->attrs[i]->name, name))
       return c->attrs[i];
   return NULL;
 }
@@ -186,7 +193,7 @@ static bool native_partial(Arena *a, const HclBody *b, const HclBodySchema *s,
       continue;
     const HclBlockSchema *bs = NULL;
     for (uint32_t j = 0; j < s->nblocks; j++)
-      if (strcmp(s->blocks[j].type, blk->type) == 0) {
+      if (same_name(s->blocks[j].type, blk->type)) {
         bs = &s->blocks[j];
         break;
       }
@@ -262,7 +269,7 @@ static bool native_content(Arena *a, const HclBody *b, const HclBodySchema *s,
         extra = arena_printf(a, " Did you mean \"%s\"?", sg);
       } else {
         for (uint32_t j = 0; j < s->nblocks; j++)
-          if (strcmp(s->blocks[j].type, at->name) == 0) {
+          if (same_name(s->blocks[j].type, at->name)) {
             extra = arena_printf(a, " Did you mean to define a block of type "
                                  "\"%s\"?", at->name);
             break;
@@ -283,7 +290,7 @@ static bool native_content(Arena *a, const HclBody *b, const HclBodySchema *s,
         extra = arena_printf(a, " Did you mean \"%s\"?", sg);
       } else {
         for (uint32_t j = 0; j < s->nattrs; j++)
-          if (strcmp(s->attrs[j].name, blk->type) == 0) {
+          if (same_name(s->attrs[j].name, blk->type)) {
             extra = arena_printf(a, " Did you mean to define argument "
                                  "\"%s\"? If so, use the equals sign to "
                                  "assign it a value.", blk->type);

@@ -168,19 +168,18 @@ static void static_traversal(V *v, const ProvBlockSchema *b,
   }
 }
 
-static void resource_addr(Buf *b, CfgMode mode, const char *type,
-                          const char *name)
+/* Built only for a diagnostic: every resource reference passes here. */
+static const char *resource_addr(Arena *a, CfgMode mode, const char *type,
+                                 const char *name)
 {
-  buf_printf(b, "%s%s.%s", mode == CFG_DATA ? "data." : "", type, name);
+  return arena_printf(a, "%s%s.%s", mode == CFG_DATA ? "data." : "", type,
+                      name);
 }
 
 static void check_resource_ref(V *v, const EvalRef *ref)
 {
   CfgMode mode = ref->kind == EVAL_REF_DATA ? CFG_DATA : CFG_MANAGED;
   const CfgResource *r = find_resource(v->m, mode, ref->type, ref->name);
-  Buf addr;
-  buf_init(&addr, v->a);
-  resource_addr(&addr, mode, ref->type, ref->name);
   if (!r) {
     const char *hint = "";
     if (mode == CFG_MANAGED &&
@@ -199,20 +198,25 @@ static void check_resource_ref(V *v, const EvalRef *ref)
                  "Because %s does not have \"count\" or \"for_each\" set, "
                  "references to it must not include an index key. Remove "
                  "the bracketed index to refer to the single instance of "
-                 "this resource.", buf_str(&addr));
+                 "this resource.",
+                 resource_addr(v->a, mode, ref->type, ref->name));
   } else if (ref->nrest > 0) {
     if (r->count)
       diag_error(v->d, &ref->range, "Missing resource instance key",
                  "Because %s has \"count\" set, its attributes must be "
                  "accessed on specific instances.\n\nFor example, to "
                  "correlate with indices of a referring resource, use:\n"
-                 "    %s[count.index]", buf_str(&addr), buf_str(&addr));
+                 "    %s[count.index]",
+                 resource_addr(v->a, mode, ref->type, ref->name),
+                 resource_addr(v->a, mode, ref->type, ref->name));
     if (r->for_each)
       diag_error(v->d, &ref->range, "Missing resource instance key",
                  "Because %s has \"for_each\" set, its attributes must be "
                  "accessed on specific instances.\n\nFor example, to "
                  "correlate with indices of a referring resource, use:\n"
-                 "    %s[each.key]", buf_str(&addr), buf_str(&addr));
+                 "    %s[each.key]",
+                 resource_addr(v->a, mode, ref->type, ref->name),
+                 resource_addr(v->a, mode, ref->type, ref->name));
   }
   const ProvBlockSchema *s = schema_for(v, r);
   if (!s || s == VLD_SCHEMA_SKIP)
@@ -222,7 +226,8 @@ static void check_resource_ref(V *v, const EvalRef *ref)
     diag_error(v->d, &ref->range, "Invalid resource count attribute",
                "The special \"count\" attribute is no longer supported "
                "after Terraform v0.12. Instead, use length(%s) to count "
-               "resource instances.", buf_str(&addr));
+               "resource instances.",
+               resource_addr(v->a, mode, ref->type, ref->name));
     return;
   }
   static_traversal(v, s, ref->rest, ref->nrest);
