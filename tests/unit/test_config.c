@@ -116,10 +116,45 @@ static void test_missing_dir(void)
   arena_release(&a);
 }
 
+/* Every file is parsed before any is decoded (the block counts size the
+** module's arrays), but diagnostics keep the order of parsing and decoding
+** one file at a time; JSON blocks, not counted, grow the arrays. */
+static void test_load_order_and_sizes(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  Diags d;
+  diag_init(&d, &a);
+  SrcFiles fs;
+  diag_files_init(&fs, &a);
+  CfgModule *m = cfg_load_dir(&a, "tests/config/order", &fs, &d);
+  const Diag *g = d.head;
+  T_CHECK(g && strcmp(g->summary, "Unsupported argument") == 0);
+  T_CHECK(g && g->subject.file && strstr(g->subject.file, "a.tf"));
+  g = g ? g->next : NULL;
+  T_CHECK(g && strcmp(g->summary, "Missing expression") == 0);
+  T_CHECK(g && g->subject.file && strstr(g->subject.file, "b.tf"));
+  T_EQ_INT(m->nfiles, 4);
+  T_EQ_INT(m->nresources, 9);   /* b.tf's partial block too */
+  T_EQ_INT(m->nlocals, 6);
+  T_EQ_INT(m->noutputs, 1);
+  T_EQ_INT(m->nvariables, 1);
+  static const char *const managed[] = {"a1", "a2", "a3"};
+  for (int i = 0; i < 3; i++)
+    T_CHECK(cfg_resource(m, CFG_MANAGED, "null_resource", managed[i]));
+  T_CHECK(cfg_resource(m, CFG_MANAGED, "terraform_data", "c2"));
+  T_CHECK(cfg_resource(m, CFG_DATA, "local_file", "c3"));
+  T_CHECK(cfg_resource(m, CFG_MANAGED, "terraform_data", "j1"));
+  T_CHECK(cfg_resource(m, CFG_MANAGED, "terraform_data", "j2"));
+  T_CHECK(cfg_local(m, "l4") && cfg_local(m, "lj"));
+  arena_release(&a);
+}
+
 int main(void)
 {
   T_RUN(test_basic_module);
   T_RUN(test_errors);
   T_RUN(test_missing_dir);
+  T_RUN(test_load_order_and_sizes);
   return t_done("test_config");
 }

@@ -1,0 +1,2 @@
+resource "null_resource" "b" {
+  triggers = {
