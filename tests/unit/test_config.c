@@ -12,15 +12,21 @@ static int count_summary(const Diags *d, const char *summary)
   return n;
 }
 
+/* Loads dir into a fresh arena a: diagnostics into d, sources into fs. */
+static CfgModule *load(Arena *a, Diags *d, SrcFiles *fs, const char *dir)
+{
+  arena_init(a, 0);
+  diag_init(d, a);
+  diag_files_init(fs, a);
+  return cfg_load_dir(a, dir, fs, d);
+}
+
 static void test_basic_module(void)
 {
   Arena a;
-  arena_init(&a, 0);
   Diags d;
-  diag_init(&d, &a);
   SrcFiles fs;
-  diag_files_init(&fs, &a);
-  CfgModule *m = cfg_load_dir(&a, "tests/config/basic", &fs, &d);
+  CfgModule *m = load(&a, &d, &fs, "tests/config/basic");
   for (const Diag *g = d.head; g; g = g->next)
     fprintf(stderr, "diag: %s: %s\n", g->summary, g->detail);
   T_EQ_INT(d.errors, 0);
@@ -65,12 +71,9 @@ static void test_basic_module(void)
 static void test_errors(void)
 {
   Arena a;
-  arena_init(&a, 0);
   Diags d;
-  diag_init(&d, &a);
   SrcFiles fs;
-  diag_files_init(&fs, &a);
-  (void)cfg_load_dir(&a, "tests/config/errors", &fs, &d);
+  (void)load(&a, &d, &fs, "tests/config/errors");
   T_EQ_INT(count_summary(&d, "Duplicate variable declaration"), 1);
   T_EQ_INT(count_summary(&d, "Invalid combination of \"count\" and "
                              "\"for_each\""), 1);
@@ -105,12 +108,9 @@ static void test_errors(void)
 static void test_missing_dir(void)
 {
   Arena a;
-  arena_init(&a, 0);
   Diags d;
-  diag_init(&d, &a);
   SrcFiles fs;
-  diag_files_init(&fs, &a);
-  CfgModule *m = cfg_load_dir(&a, "tests/config/nope", &fs, &d);
+  CfgModule *m = load(&a, &d, &fs, "tests/config/nope");
   T_CHECK(m != NULL);
   T_EQ_INT(d.errors, 1);
   arena_release(&a);
@@ -122,12 +122,9 @@ static void test_missing_dir(void)
 static void test_load_order_and_sizes(void)
 {
   Arena a;
-  arena_init(&a, 0);
   Diags d;
-  diag_init(&d, &a);
   SrcFiles fs;
-  diag_files_init(&fs, &a);
-  CfgModule *m = cfg_load_dir(&a, "tests/config/order", &fs, &d);
+  CfgModule *m = load(&a, &d, &fs, "tests/config/order");
   const Diag *g = d.head;
   T_CHECK(g && strcmp(g->summary, "Unsupported argument") == 0);
   T_CHECK(g && g->subject.file && strstr(g->subject.file, "a.tf"));
