@@ -16,7 +16,8 @@ Transcript format (as in cram):
 
 The binary under test is first on PATH as `cairn`; CAIRN_BIN holds its
 path, CAIRN_FLAVOUR its flavour (rel, san or tst), TESTDIR the case's
-source directory.  HOME is the scratch directory, TZ=UTC, NO_COLOR=1.
+source directory, E2E_LIB the directory of helper scripts shared by
+several cases (tests/e2e/lib).  HOME is the scratch directory, TZ=UTC, NO_COLOR=1.
 
 A case may hold a file `flavours` naming, on one line separated by
 spaces, the flavours it runs on (e.g. "san tst" for cases that need the
@@ -41,6 +42,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.join(HERE, "cases")
+LIB = os.path.join(HERE, "lib")
 TIMEOUT = int(os.environ.get("CRAM_TIMEOUT", "120"))
 
 
@@ -126,6 +128,7 @@ def run_case(name, binary, flavour):
             "CAIRN_BIN": os.path.abspath(binary),
             "CAIRN_FLAVOUR": flavour,
             "TESTDIR": src,
+            "E2E_LIB": LIB,
             "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0",
             "UBSAN_OPTIONS": "print_stacktrace=1",
         }

@@ -46,7 +46,7 @@ plan applies; `cairn output` shows only the root module's outputs.
   
   To perform exactly these actions, run the following command to apply:
       cairn apply "p.bin"
-  $ cairn show -json p.bin | python3 q.py plan
+  $ cairn show -json p.bin | python3 "$E2E_LIB/modq.py" plan
   resource_changes:
     module.net.terraform_data.subnet[0] module_address=module.net actions=create reason=-
     module.net.terraform_data.subnet[1] module_address=module.net actions=create reason=-
@@ -85,7 +85,7 @@ plan applies; `cairn output` shows only the root module's outputs.
   
   net_name = "dev-net"
   port = "8080"
-  $ python3 q.py state
+  $ python3 "$E2E_LIB/modq.py" state
   terraform_data.consumer module='' provider=provider["terraform.io/builtin/terraform"]
     key=null deps=['module.net.terraform_data.subnet']
   module.net.terraform_data.subnet module='module.net' provider=provider["terraform.io/builtin/terraform"]

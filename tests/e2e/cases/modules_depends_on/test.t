@@ -19,7 +19,7 @@ names module resources with their module address.
   apply_complete addr=terraform_data.last module='' resource=terraform_data.last name=last key=null provider=terraform
   change_summary
   outputs
-  $ python3 q.py state
+  $ python3 "$E2E_LIB/modq.py" state
   terraform_data.first module='' provider=provider["terraform.io/builtin/terraform"]
     key=null deps=[]
   terraform_data.last module='' provider=provider["terraform.io/builtin/terraform"]
@@ -29,7 +29,7 @@ names module resources with their module address.
   module.m.terraform_data.inner module='module.m' provider=provider["terraform.io/builtin/terraform"]
     key=null deps=['module.m.random_pet.p', 'terraform_data.first']
   $ cairn plan -out=p.bin > /dev/null
-  $ cairn show -json p.bin | python3 q.py plan | sed -n '/^configuration/,$p'
+  $ cairn show -json p.bin | python3 "$E2E_LIB/modq.py" plan | sed -n '/^configuration/,$p'
   configuration:
     resource terraform_data.first key=terraform
     resource terraform_data.last key=terraform

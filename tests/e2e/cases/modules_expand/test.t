@@ -71,7 +71,7 @@ expression over module.site) and single-instance ones.
   
   To perform exactly these actions, run the following command to apply:
       cairn apply "p.bin"
-  $ cd one && cairn show -json p.bin | python3 ../q.py plan
+  $ cd one && cairn show -json p.bin | python3 "$E2E_LIB/modq.py" plan
   resource_changes:
     module.site["east"].terraform_data.node module_address=module.site["east"] actions=create reason=-
     module.site["west"].terraform_data.node module_address=module.site["west"] actions=create reason=-
@@ -135,7 +135,7 @@ plan, so compare from the first progress line).
     "worker-0",
     "worker-1",
   ]
-  $ cd one && python3 ../q.py state
+  $ cd one && python3 "$E2E_LIB/modq.py" state
   terraform_data.summary module='' provider=provider["terraform.io/builtin/terraform"]
     key=null deps=['module.site.terraform_data.node', 'module.worker.terraform_data.node']
   module.site["east"].terraform_data.node module='module.site["east"]' provider=provider["terraform.io/builtin/terraform"]
@@ -205,7 +205,7 @@ instance is not in the configuration any more.
   
   To perform exactly these actions, run the following command to apply:
       cairn apply "p2.bin"
-  $ cd one && cairn show -json p2.bin | python3 ../q.py plan | sed -n '/resource_changes/,/planned_values/p'
+  $ cd one && cairn show -json p2.bin | python3 "$E2E_LIB/modq.py" plan | sed -n '/resource_changes/,/planned_values/p'
   resource_changes:
     module.site["east"].terraform_data.node module_address=module.site["east"] actions=no-op reason=-
     module.site["west"].terraform_data.node module_address=module.site["west"] actions=no-op reason=-
@@ -298,7 +298,7 @@ Removing a module call destroys everything in it.
   
   To perform exactly these actions, run the following command to apply:
       cairn apply "p3.bin"
-  $ cd one && cairn show -json p3.bin | python3 ../q.py plan | sed -n '/resource_changes/,/planned_values/p'
+  $ cd one && cairn show -json p3.bin | python3 "$E2E_LIB/modq.py" plan | sed -n '/resource_changes/,/planned_values/p'
   resource_changes:
     module.site["east"].terraform_data.node module_address=module.site["east"] actions=delete reason=delete_because_no_module
     module.site["west"].terraform_data.node module_address=module.site["west"] actions=delete reason=delete_because_no_module
@@ -321,7 +321,7 @@ Removing a module call destroys everything in it.
   workers = [
     "worker-0",
   ]
-  $ cd one && python3 ../q.py state
+  $ cd one && python3 "$E2E_LIB/modq.py" state
   terraform_data.summary module='' provider=provider["terraform.io/builtin/terraform"]
     key=null deps=['module.worker.terraform_data.node']
   module.worker[0].terraform_data.node module='module.worker[0]' provider=provider["terraform.io/builtin/terraform"]

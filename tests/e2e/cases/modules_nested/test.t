@@ -35,7 +35,7 @@ removes the root resource consuming the deepest output first.
   
   To perform exactly these actions, run the following command to apply:
       cairn apply "p.bin"
-  $ cairn show -json p.bin | python3 q.py plan
+  $ cairn show -json p.bin | python3 "$E2E_LIB/modq.py" plan
   resource_changes:
     module.app.module.region.module.zone.terraform_data.host module_address=module.app.module.region.module.zone actions=create reason=-
     terraform_data.dns module_address=- actions=create reason=-
@@ -71,7 +71,7 @@ removes the root resource consuming the deepest output first.
   Outputs:
   
   record = "prod-eu-1a.example"
-  $ python3 q.py state
+  $ python3 "$E2E_LIB/modq.py" state
   terraform_data.dns module='' provider=provider["terraform.io/builtin/terraform"]
     key=null deps=['module.app.module.region.module.zone.terraform_data.host']
   module.app.module.region.module.zone.terraform_data.host module='module.app.module.region.module.zone' provider=provider["terraform.io/builtin/terraform"]

@@ -34,7 +34,7 @@ and `provider = null` on resources.
   
   To perform exactly these actions, run the following command to apply:
       cairn apply "p.bin"
-  $ cairn show -json p.bin | python3 q.py plan
+  $ cairn show -json p.bin | python3 "$E2E_LIB/modq.py" plan
   resource_changes:
     module.m.null_resource.r module_address=module.m actions=create reason=-
     null_resource.d module_address=- actions=create reason=-
@@ -52,7 +52,7 @@ and `provider = null` on resources.
     resource null_resource.x key=null.alt
     call m source="./m"
       resource null_resource.r key=null.alt
-  $ cairn apply p.bin > /dev/null && python3 q.py state
+  $ cairn apply p.bin > /dev/null && python3 "$E2E_LIB/modq.py" state
   null_resource.d module='' provider=provider["registry.terraform.io/hashicorp/null"]
     key=null deps=[]
   null_resource.x module='' provider=provider["registry.terraform.io/hashicorp/null"].alt
@@ -62,7 +62,7 @@ and `provider = null` on resources.
 
 The same in JSON syntax: the strings are references, not templates.
 
-  $ cd json && cairn plan -out=p.bin > /dev/null && cairn show -json p.bin | python3 ../q.py plan
+  $ cd json && cairn plan -out=p.bin > /dev/null && cairn show -json p.bin | python3 "$E2E_LIB/modq.py" plan
   resource_changes:
     module.m.null_resource.r module_address=module.m actions=create reason=-
     null_resource.x module_address=- actions=create reason=-

@@ -4,7 +4,7 @@ configure its own provider; provider addresses in the state, provider_config
 and provider_config_key in the JSON plan.
 
   $ cd ok && cairn plan -out=p.bin > /dev/null
-  $ cd ok && cairn show -json p.bin | python3 ../q.py plan | sed -n '/^provider_config/,$p'
+  $ cd ok && cairn show -json p.bin | python3 "$E2E_LIB/modq.py" plan | sed -n '/^provider_config/,$p'
   provider_config:
     module.inherit:local {"full_name": "registry.terraform.io/hashicorp/local", "module_address": "module.inherit", "name": "local"}
     module.own:local {"full_name": "registry.terraform.io/hashicorp/local", "module_address": "module.own", "name": "local"}
@@ -15,7 +15,7 @@ and provider_config_key in the JSON plan.
       resource random_integer.i key=random
     call own source="./own"
       resource local_file.f key=module.own:local
-  $ cd ok && cairn apply p.bin > /dev/null && python3 ../q.py state && cat inherit.txt own.txt
+  $ cd ok && cairn apply p.bin > /dev/null && python3 "$E2E_LIB/modq.py" state && cat inherit.txt own.txt
   module.inherit.local_file.f module='module.inherit' provider=provider["registry.terraform.io/hashicorp/local"]
     key=null deps=[]
   module.inherit.random_integer.i module='module.inherit' provider=provider["registry.terraform.io/hashicorp/random"]

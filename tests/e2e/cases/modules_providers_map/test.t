@@ -4,7 +4,7 @@ plan the passed configurations are not listed in provider_config while the
 module's resources name the root's aliased configuration.
 
   $ cairn plan -out=p.bin > /dev/null
-  $ cairn show -json p.bin | python3 q.py plan | sed -n '/^provider_config/,$p'
+  $ cairn show -json p.bin | python3 "$E2E_LIB/modq.py" plan | sed -n '/^provider_config/,$p'
   provider_config:
     local.alt {"alias": "alt", "full_name": "registry.terraform.io/hashicorp/local", "name": "local"}
     module.dflt:local {"full_name": "registry.terraform.io/hashicorp/local", "module_address": "module.dflt", "name": "local"}
@@ -23,7 +23,7 @@ module's resources name the root's aliased configuration.
       variable name {}
       call inner source="./inner"
         resource random_integer.i key=module.dflt:random
-  $ cairn apply p.bin > /dev/null && python3 q.py state && cat dflt.txt aliased.txt
+  $ cairn apply p.bin > /dev/null && python3 "$E2E_LIB/modq.py" state && cat dflt.txt aliased.txt
   module.aliased.local_file.f module='module.aliased' provider=provider["registry.terraform.io/hashicorp/local"].alt
     key=null deps=[]
   module.aliased.random_id.r module='module.aliased' provider=provider["registry.terraform.io/hashicorp/random"].alt

@@ -1,10 +1,11 @@
-"""Summaries of cairn's JSON documents for the module e2e cases.
+"""Summaries of cairn's JSON documents for the module e2e cases, shared by
+them: a transcript runs it as `python3 "$E2E_LIB/modq.py" ...`.
 
-  q.py state [FILE]   resources of a state file (default terraform.tfstate):
-                      module, address, provider, instances and dependencies
-  q.py plan           reads `cairn show -json PLAN` on stdin: resource
-                      changes, the planned_values module tree, and the
-                      configuration's provider_config and module_calls
+  modq.py state [FILE]  resources of a state file (default terraform.tfstate):
+                        module, address, provider, instances, dependencies
+  modq.py plan          reads `cairn show -json PLAN` on stdin: resource
+                        changes, the planned_values module tree, and the
+                        configuration's provider_config and module_calls
 """
 import json
 import sys
