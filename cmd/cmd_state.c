@@ -228,6 +228,29 @@ static bool load_state(Cli *cli, StMgr *m, State **out, Diags *d)
   return true;
 }
 
+/* The state for a read-only subcommand (list, show, pull): resolved from
+** -state or the backend, loaded and closed again.  False, with the
+** diagnostics printed, when the path or the file is bad; *out is NULL
+** when there is no state yet. */
+static bool read_state(Cli *cli, const char *state_path, State **out,
+                       Diags *d)
+{
+  *out = NULL;
+  const char *path = cmd_state_path(cli, state_path, d);
+  if (!path) {
+    cli_diags(cli, d);
+    return false;
+  }
+  StMgr m;
+  StMgrOpts o = {path, NULL, "-"};
+  stmgr_init(&m, cli->arena, &o);
+  bool ok = load_state(cli, &m, out, d);
+  stmgr_close(&m);
+  if (!ok)
+    cli_diags(cli, d);
+  return ok;
+}
+
 /* ---- instance order and selection ----------------------------------- */
 
 typedef struct MStep {
@@ -515,21 +538,9 @@ static int run_list(Cli *cli, int argc, char **argv)
   int rest;
   if (!cli_parse_flags(cli, argc, argv, flags, 2, &rest, &d))
     return flag_error(cli, &d);
-  const char *path = cmd_state_path(cli, state_path, &d);
-  if (!path) {
-    cli_diags(cli, &d);
+  State *s;
+  if (!read_state(cli, state_path, &s, &d))
     return 1;
-  }
-  StMgr m;
-  StMgrOpts o = {path, NULL, "-"};
-  stmgr_init(&m, cli->arena, &o);
-  State *s = NULL;
-  bool ok = load_state(cli, &m, &s, &d);
-  stmgr_close(&m);
-  if (!ok) {
-    cli_diags(cli, &d);
-    return 1;
-  }
   if (!s) {
     cli_err(cli, "%s", msg_no_state);
     return 1;
@@ -749,21 +760,9 @@ static int run_show(Cli *cli, int argc, char **argv)
             msg_need_instance);
     return 1;
   }
-  const char *path = cmd_state_path(cli, state_path, &d);
-  if (!path) {
-    cli_diags(cli, &d);
+  State *s;
+  if (!read_state(cli, state_path, &s, &d))
     return 1;
-  }
-  StMgr m;
-  StMgrOpts o = {path, NULL, "-"};
-  stmgr_init(&m, cli->arena, &o);
-  State *s = NULL;
-  bool ok = load_state(cli, &m, &s, &d);
-  stmgr_close(&m);
-  if (!ok) {
-    cli_diags(cli, &d);
-    return 1;
-  }
   if (!s) {
     cli_err(cli, "%s", msg_no_state);
     return 1;
@@ -1447,21 +1446,9 @@ static int run_pull(Cli *cli, int argc, char **argv)
   if (rest != argc)
     return usage(cli, "Too many command line arguments.\n",
                  help_pull);
-  const char *path = cmd_state_path(cli, NULL, &d);
-  if (!path) {
-    cli_diags(cli, &d);
+  State *s;
+  if (!read_state(cli, NULL, &s, &d))
     return 1;
-  }
-  StMgr m;
-  StMgrOpts o = {path, NULL, "-"};
-  stmgr_init(&m, cli->arena, &o);
-  State *s = NULL;
-  bool ok = load_state(cli, &m, &s, &d);
-  stmgr_close(&m);
-  if (!ok) {
-    cli_diags(cli, &d);
-    return 1;
-  }
   if (s) {
     Buf out;
     buf_init(&out, cli->arena);
