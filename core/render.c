@@ -1672,13 +1672,32 @@ static void forces(const R *r, Buf *o, bool replace, ROpts op)
     col(r, o, " [red]# forces replacement[reset]");
 }
 
-static void unchanged(const R *r, Buf *o, const char *kw, uint32_t n)
+/* The line `# (N unchanged KWs hidden)` inside a collection or block at
+** indent ind; nothing when n is 0. */
+static void unchanged(const R *r, Buf *o, int ind, ROpts op, const char *kw,
+                      uint32_t n)
 {
+  if (n == 0)
+    return;
+  indent_to(o, ind + 1);
+  sym(r, o, PL_NOOP, op);
   Buf t;
   buf_init(&t, r->a);
   buf_printf(&t, "[dark_gray]# (%u unchanged %s%s hidden)[reset]", n, kw,
              n == 1 ? "" : "s");
   col(r, o, buf_str(&t));
+  buf_putc(o, '\n');
+}
+
+/* The closing bracket of a collection at indent ind, with its null
+** suffix. */
+static void close_coll(const R *r, Buf *o, const Diff *d, int ind, ROpts op,
+                       char bracket)
+{
+  indent_to(o, ind);
+  sym(r, o, PL_NOOP, op);
+  buf_putc(o, bracket);
+  null_suffix(r, o, d->action, op);
 }
 
 static void rd(const R *r, Buf *o, const Diff *d, int ind, ROpts op);
@@ -2099,16 +2118,8 @@ static void rd_object(const R *r, Buf *o, const Diff *d, int ind, ROpts op)
     }
     attr_line(r, o, x, shown[i], w, ind, ao);
   }
-  if (hidden) {
-    indent_to(o, ind + 1);
-    sym(r, o, PL_NOOP, op);
-    unchanged(r, o, "attribute", hidden);
-    buf_putc(o, '\n');
-  }
-  indent_to(o, ind);
-  sym(r, o, PL_NOOP, op);
-  buf_putc(o, '}');
-  null_suffix(r, o, d->action, op);
+  unchanged(r, o, ind, op, "attribute", hidden);
+  close_coll(r, o, d, ind, op, '}');
 }
 
 static void rd_map(const R *r, Buf *o, const Diff *d, int ind, ROpts op)
@@ -2154,16 +2165,8 @@ static void rd_map(const R *r, Buf *o, const Diff *d, int ind, ROpts op)
       buf_putc(o, ',');
     buf_putc(o, '\n');
   }
-  if (hidden) {
-    indent_to(o, ind + 1);
-    sym(r, o, PL_NOOP, op);
-    unchanged(r, o, "element", hidden);
-    buf_putc(o, '\n');
-  }
-  indent_to(o, ind);
-  sym(r, o, PL_NOOP, op);
-  buf_putc(o, '}');
-  null_suffix(r, o, d->action, op);
+  unchanged(r, o, ind, op, "element", hidden);
+  close_coll(r, o, d, ind, op, '}');
 }
 
 static void elem_line(const R *r, Buf *o, const Diff *x, int ind, ROpts op)
@@ -2203,12 +2206,8 @@ static void rd_list(const R *r, Buf *o, const Diff *d, int ind, ROpts op)
     render_next = false;
     ROpts use = eo;
     if (d->context) {
-      if (un_n > 1) {
-        indent_to(o, ind + 1);
-        sym(r, o, PL_NOOP, eo);
-        unchanged(r, o, "element", un_n - 1);
-        buf_putc(o, '\n');
-      }
+      if (un_n > 1)
+        unchanged(r, o, ind, eo, "element", un_n - 1);
       if (un_n > 0) {
         const Diff *last = d->el[un_start + un_n - 1];
         indent_to(o, ind + 1);
@@ -2224,16 +2223,8 @@ static void rd_list(const R *r, Buf *o, const Diff *d, int ind, ROpts op)
     }
     elem_line(r, o, x, ind, use);
   }
-  if (un_n > 0) {
-    indent_to(o, ind + 1);
-    sym(r, o, PL_NOOP, op);
-    unchanged(r, o, "element", un_n);
-    buf_putc(o, '\n');
-  }
-  indent_to(o, ind);
-  sym(r, o, PL_NOOP, op);
-  buf_putc(o, ']');
-  null_suffix(r, o, d->action, op);
+  unchanged(r, o, ind, op, "element", un_n);
+  close_coll(r, o, d, ind, op, ']');
 }
 
 static void rd_set(const R *r, Buf *o, const Diff *d, int ind, ROpts op)
@@ -2261,16 +2252,8 @@ static void rd_set(const R *r, Buf *o, const Diff *d, int ind, ROpts op)
     }
     elem_line(r, o, x, ind, eo);
   }
-  if (hidden) {
-    indent_to(o, ind + 1);
-    sym(r, o, PL_NOOP, op);
-    unchanged(r, o, "element", hidden);
-    buf_putc(o, '\n');
-  }
-  indent_to(o, ind);
-  sym(r, o, PL_NOOP, op);
-  buf_putc(o, ']');
-  null_suffix(r, o, d->action, op);
+  unchanged(r, o, ind, op, "element", hidden);
+  close_coll(r, o, d, ind, op, ']');
 }
 
 static void rd_sensblock(const R *r, Buf *o, const Diff *d, int ind,
@@ -2324,12 +2307,7 @@ static void rd_block(const R *r, Buf *o, const Diff *d, int ind, ROpts op)
     }
     attr_line(r, o, x, shown[i], w, ind, ao);
   }
-  if (hidden) {
-    indent_to(o, ind + 1);
-    sym(r, o, PL_NOOP, op);
-    unchanged(r, o, "attribute", hidden);
-    buf_putc(o, '\n');
-  }
+  unchanged(r, o, ind, op, "attribute", hidden);
   for (uint32_t g = 0; g < d->ngroups; g++) {
     const BGroup *gr = &d->groups[g];
     bool found = false;
@@ -2387,10 +2365,7 @@ static void rd_block(const R *r, Buf *o, const Diff *d, int ind, ROpts op)
   }
   if (hidden_blocks) {
     buf_putc(o, '\n');
-    indent_to(o, ind + 1);
-    sym(r, o, PL_NOOP, op);
-    unchanged(r, o, "block", hidden_blocks);
-    buf_putc(o, '\n');
+    unchanged(r, o, ind, op, "block", hidden_blocks);
   }
   indent_to(o, ind);
   sym(r, o, PL_NOOP, op);
