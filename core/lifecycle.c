@@ -1040,76 +1040,18 @@ static const char *kind_summary(LcRuleKind k)
 }
 
 /* The traversal text of the "x is ..." lines (Terraform's traversalStr). */
-static void trav_text(Buf *b, const HclTraversal *t, uint32_t n)
+/* The first len steps of a condition's reference, evaluated in the
+** condition's scope. */
+static bool ref_prefix(EvalCtx *ctx, const HclTraversal *t, uint32_t len,
+                       Value *out)
 {
-  for (uint32_t i = 0; i < n; i++) {
-    const HclStep *s = &t->steps[i];
-    if (s->kind == HCL_STEP_ROOT) {
-      buf_puts(b, s->name);
-    } else if (s->kind == HCL_STEP_ATTR) {
-      buf_printf(b, ".%s", s->name);
-    } else {
-      buf_putc(b, '[');
-      if (s->key->type && ty_is_primitive(s->key->type))
-        vars_compact_value(b, *s->key);
-      else
-        buf_puts(b, "...");
-      buf_putc(b, ']');
-    }
-  }
-}
-
-/* The values under the snippet: each reference of the condition (longest
-** prefix that evaluates), without sensitive or unknown ones, sorted. */
-static void add_values(EvalCtx *ctx, const HclExpr *e, Diag *g, Diags *d)
-{
-  Arena *a = ctx->arena;
-  HclTraversal *refs = NULL;
-  uint32_t nrefs = 0;
-  hcl_expr_references(a, e, &refs, &nrefs);
-  if (!nrefs)
-    return;
-  const char **lines = ARENA_NEW(a, const char *, nrefs);
-  const char **keys = ARENA_NEW(a, const char *, nrefs);
-  uint32_t nl = 0;
-  Diags *saved = ctx->diags;
-  HclExpr *te = ARENA_NEW(a, HclExpr, 1);
-  te->kind = HCL_E_SCOPE_TRAV;
-  for (uint32_t i = 0; i < nrefs; i++) {
-    const HclTraversal *t = &refs[i];
-    for (uint32_t len = t->n; len > 1; len--) {
-      Diags scratch;
-      diag_init(&scratch, a);
-      ctx->diags = &scratch;
-      te->range = hcl_trav_range(t);
-      te->u.trav = (HclTraversal){t->steps, len};
-      Value v;
-      eval_expr(ctx, te, &v);
-      ctx->diags = saved;
-      if (scratch.errors)
-        continue;
-      Buf k;
-      buf_init(&k, a);
-      trav_text(&k, t, len);
-      const char *key = buf_str(&k);
-      bool dup = false;
-      for (uint32_t j = 0; j < nl; j++)
-        if (strcmp(keys[j], key) == 0)
-          dup = true;
-      if (dup || val_is_sensitive(v) || !val_is_known(v))
-        break;
-      buf_puts(&k, " is ");
-      vars_compact_value(&k, v);
-      keys[nl] = key;
-      lines[nl++] = buf_str(&k);
-      break;
-    }
-  }
-  ctx->diags = saved;
-  if (nl > 1)
-    qsort((void *)lines, nl, sizeof *lines, cmp_cstr);
-  for (uint32_t i = 0; i < nl; i++)
-    diag_add_value(d, g, lines[i]);
+  HclExpr te;
+  memset(&te, 0, sizeof te);
+  te.kind = HCL_E_SCOPE_TRAV;
+  te.range = hcl_trav_range(t);
+  te.u.trav = (HclTraversal){t->steps, len};
+  eval_expr(ctx, &te, out);
+  return true;
 }
 
 static bool is_space(char c)
@@ -1146,7 +1088,7 @@ static bool check_rule(EvalCtx *ctx, const CfgCheckRule *rule, LcRuleKind kind,
     Diag *g = diag_add(d, sev, crng, "Invalid condition result", "%s",
                        "Condition expression must return either true or "
                        "false, not null.");
-    add_values(ctx, rule->condition, g, d);
+    vars_add_values(ctx, rule->condition, ref_prefix, g, d);
     return false;
   }
   Value b;
@@ -1158,7 +1100,7 @@ static bool check_rule(EvalCtx *ctx, const CfgCheckRule *rule, LcRuleKind kind,
     conv_error_format(&eb, &ce);
     Diag *g = diag_add(d, sev, crng, "Invalid condition result",
                        "Invalid condition result value: %s.", buf_str(&eb));
-    add_values(ctx, rule->condition, g, d);
+    vars_add_values(ctx, rule->condition, ref_prefix, g, d);
     return false;
   }
   if (!val_is_known(b))
@@ -1183,7 +1125,7 @@ static bool check_rule(EvalCtx *ctx, const CfgCheckRule *rule, LcRuleKind kind,
       Diag *g = diag_add(d, sev, mrng, "Invalid error message",
                          "Unsuitable value for error message: %s.",
                          buf_str(&eb));
-      add_values(ctx, rule->error_message, g, d);
+      vars_add_values(ctx, rule->error_message, ref_prefix, g, d);
     } else if (val_is_sensitive(sv)) {
       Diag *g = diag_add(
           d, sev, mrng, "Error message refers to sensitive values", "%s",
@@ -1192,7 +1134,7 @@ static bool check_rule(EvalCtx *ctx, const CfgCheckRule *rule, LcRuleKind kind,
           "message.\n\nYou can correct this by removing references to "
           "sensitive values, or by carefully using the nonsensitive() "
           "function if the expression will not reveal the sensitive data.");
-      add_values(ctx, rule->error_message, g, d);
+      vars_add_values(ctx, rule->error_message, ref_prefix, g, d);
       message = "The error message included a sensitive value, so it will "
                 "not be displayed.";
     } else if (val_is_known(sv) && !val_is_null(sv)) {
@@ -1208,7 +1150,7 @@ static bool check_rule(EvalCtx *ctx, const CfgCheckRule *rule, LcRuleKind kind,
   if (!*message)
     message = "Failed to evaluate condition error message.";
   Diag *g = diag_add(d, sev, crng, kind_summary(kind), "%s", message);
-  add_values(ctx, rule->condition, g, d);
+  vars_add_values(ctx, rule->condition, ref_prefix, g, d);
   return false;
 }
 

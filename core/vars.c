@@ -608,6 +608,8 @@ static EvalResolveResult resolve_unknown(EvalCtx *ctx,
   return EVAL_RES_OK;
 }
 
+/* Terraform's traversalStr (format/diagnostic.go): index keys of a
+** primitive type in compact form, others as "...". */
 static void trav_string(Buf *b, const HclTraversal *t, uint32_t n)
 {
   for (uint32_t i = 0; i < n; i++) {
@@ -616,18 +618,13 @@ static void trav_string(Buf *b, const HclTraversal *t, uint32_t n)
       buf_puts(b, s->name);
     } else if (s->kind == HCL_STEP_ATTR) {
       buf_printf(b, ".%s", s->name);
-    } else if (s->key->type && s->key->type->kind == TY_STRING &&
-               val_is_known(*s->key)) {
-      buf_putc(b, '[');
-      go_quote(b, s->key->u.s);
-      buf_putc(b, ']');
-    } else if (s->key->type && s->key->type->kind == TY_NUMBER &&
-               val_is_known(*s->key)) {
-      buf_putc(b, '[');
-      val_num_format(b, *s->key);
-      buf_putc(b, ']');
     } else {
-      buf_puts(b, "[...]");
+      buf_putc(b, '[');
+      if (s->key->type && ty_is_primitive(s->key->type))
+        vars_compact_value(b, *s->key);
+      else
+        buf_puts(b, "...");
+      buf_putc(b, ']');
     }
   }
 }
@@ -637,9 +634,8 @@ static int cmp_cstr(const void *x, const void *y)
   return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
-/* The "var.x is ..." lines under a failed condition (Terraform's
-** expression values, without sensitive or unknown ones). */
-static void add_values(EvalCtx *ctx, const HclExpr *e, Diag *g, Diags *d)
+void vars_add_values(EvalCtx *ctx, const HclExpr *e, VarsRefEval eval,
+                     Diag *g, Diags *d)
 {
   Arena *a = ctx->arena;
   HclTraversal *refs = NULL;
@@ -653,15 +649,12 @@ static void add_values(EvalCtx *ctx, const HclExpr *e, Diag *g, Diags *d)
   Diags *saved = ctx->diags;
   for (uint32_t i = 0; i < nrefs; i++) {
     const HclTraversal *t = &refs[i];
-    if (t->n < 2 || strcmp(t->steps[0].name, "var") != 0)
-      continue;
     for (uint32_t len = t->n; len > 1; len--) {
       Diags scratch;
       diag_init(&scratch, a);
       ctx->diags = &scratch;
       Value v;
-      bool ok = eval_traverse(ctx, ctx->vars[0].val, t->steps + 1, len - 1,
-                              &v);
+      bool ok = eval(ctx, t, len, &v);
       ctx->diags = saved;
       if (!ok || scratch.errors)
         continue;
@@ -686,6 +679,16 @@ static void add_values(EvalCtx *ctx, const HclExpr *e, Diag *g, Diags *d)
     qsort((void *)lines, nl, sizeof *lines, cmp_cstr);
   for (uint32_t i = 0; i < nl; i++)
     diag_add_value(d, g, lines[i]);
+}
+
+/* A variable validation's scope holds only var: the first len steps of a
+** var.* reference, evaluated from the variable's value. */
+static bool var_prefix(EvalCtx *ctx, const HclTraversal *t, uint32_t len,
+                       Value *out)
+{
+  if (strcmp(t->steps[0].name, "var") != 0)
+    return false;
+  return eval_traverse(ctx, ctx->vars[0].val, t->steps + 1, len - 1, out);
 }
 
 /* evalVariableValidation for one rule. */
@@ -773,7 +776,7 @@ static bool check_rule(EvalCtx *ctx, const Slot *s, const CfgCheckRule *r,
   Diag *g = diag_error(d, value_rng, "Invalid value for variable",
                        "%s\n\nThis was checked by the validation rule at %s.",
                        message, range_str(a, &r->range));
-  add_values(ctx, r->condition, g, d);
+  vars_add_values(ctx, r->condition, var_prefix, g, d);
   (void)s;
   return false;
 }

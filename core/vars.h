@@ -41,6 +41,7 @@
 #include "arena.h"
 #include "config.h"
 #include "diag.h"
+#include "eval.h"
 #include "plan.h"
 
 typedef enum VarsSrcKind { VARS_CLI_VAR, VARS_CLI_FILE } VarsSrcKind;
@@ -91,5 +92,18 @@ bool vars_collect(Arena *a, const CfgModule *root, const VarsInput *in,
 ** "list of string with 2 elements", "object with 1 attribute \"a\"",
 ** "null".  Shared so that every condition diagnostic reads the same. */
 void vars_compact_value(Buf *out, Value v);
+
+/* Evaluates the first len steps of reference t in ctx; false (or errors
+** in ctx->diags) when that prefix has no value here. */
+typedef bool (*VarsRefEval)(EvalCtx *ctx, const HclTraversal *t,
+                            uint32_t len, Value *out);
+
+/* Terraform's expression values under a failed condition's snippet: for
+** each reference of e, the longest prefix (two steps or more) that eval
+** answers, as "REF is VALUE" (vars_compact_value), leaving out repeats,
+** sensitive and unknown values; sorted, added to g.  Scratch memory and
+** the lines come from ctx->arena; eval's diagnostics are discarded. */
+void vars_add_values(EvalCtx *ctx, const HclExpr *e, VarsRefEval eval,
+                     Diag *g, Diags *d);
 
 #endif
