@@ -283,59 +283,10 @@ static void w_str_field(JsonW *w, const char *key, const char *s)
   json_w_stringz(w, s ? s : "");
 }
 
-static const char *const *action_names(PlAction a, int *n)
-{
-  static const char *const noop[] = {"no-op"}, *const create[] = {"create"},
-                           *const read[] = {"read"},
-                           *const update[] = {"update"},
-                           *const dtc[] = {"delete", "create"},
-                           *const ctd[] = {"create", "delete"},
-                           *const del[] = {"delete"},
-                           *const forget[] = {"forget"};
-  *n = 1;
-  switch (a) {
-  case PL_NOOP: return noop;
-  case PL_CREATE: return create;
-  case PL_READ: return read;
-  case PL_UPDATE: return update;
-  case PL_DELETE_THEN_CREATE: *n = 2; return dtc;
-  case PL_CREATE_THEN_DELETE: *n = 2; return ctd;
-  case PL_DELETE: return del;
-  case PL_FORGET: return forget;
-  }
-  return noop;
-}
-
-static const char *reason_name(PlReason r)
-{
-  switch (r) {
-  case PL_REASON_NONE: return "";
-  case PL_REASON_REPLACE_BECAUSE_TAINTED: return "replace_because_tainted";
-  case PL_REASON_REPLACE_BY_REQUEST: return "replace_by_request";
-  case PL_REASON_REPLACE_BY_TRIGGERS: return "replace_by_triggers";
-  case PL_REASON_REPLACE_CANNOT_UPDATE:
-    return "replace_because_cannot_update";
-  case PL_REASON_DELETE_NO_RESOURCE_CONFIG:
-    return "delete_because_no_resource_config";
-  case PL_REASON_DELETE_WRONG_REPETITION:
-    return "delete_because_wrong_repetition";
-  case PL_REASON_DELETE_COUNT_INDEX: return "delete_because_count_index";
-  case PL_REASON_DELETE_EACH_KEY: return "delete_because_each_key";
-  case PL_REASON_DELETE_NO_MODULE: return "delete_because_no_module";
-  case PL_REASON_DELETE_NO_MOVE_TARGET:
-    return "delete_because_no_move_target";
-  case PL_REASON_READ_CONFIG_UNKNOWN: return "read_because_config_unknown";
-  case PL_REASON_READ_DEPENDENCY_PENDING:
-    return "read_because_dependency_pending";
-  case PL_REASON_READ_CHECK_NESTED: return "read_because_check_nested";
-  }
-  return "";
-}
-
 static void w_actions(JsonW *w, PlAction a)
 {
   int n;
-  const char *const *names = action_names(a, &n);
+  const char *const *names = plan_action_names(a, &n);
   json_w_keyz(w, "actions");
   json_w_begin_array(w);
   for (int i = 0; i < n; i++)
@@ -748,7 +699,7 @@ static void write_change(Ctx *c, const PlChange *ch)
     json_w_end_object(w);
   }
   json_w_end_object(w);
-  const char *reason = reason_name(ch->reason);
+  const char *reason = plan_reason_name(ch->reason);
   if (reason[0])
     w_str_field(w, "action_reason", reason);
   json_w_end_object(w);
