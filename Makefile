@@ -10,7 +10,7 @@
 VERSION := 0.1.0
 -include config.mak
 
-SRC_CORE := $(sort $(wildcard core/*.c))
+SRC_CORE := $(sort $(wildcard core/*/*.c))
 SRC_NET  := $(sort $(wildcard net/*.c))
 SRC_CMD  := $(sort $(wildcard cmd/*.c))
 SRC_ALL  := $(SRC_CORE) $(SRC_NET) $(SRC_CMD)
@@ -27,7 +27,7 @@ WARN := -std=c11 -Wall -Wextra -Werror -pedantic -Wshadow \
   -Wpointer-arith -Wvla -Wformat=2 -Wimplicit-fallthrough \
   -Wdouble-promotion -Wfloat-conversion -Wcast-align \
   -Wno-overlength-strings
-DEFS := -D_GNU_SOURCE -DCAIRN_VERSION=\"$(VERSION)\" -Icore -Inet -Icmd
+DEFS := -D_GNU_SOURCE -DCAIRN_VERSION=\"$(VERSION)\" -Icore -I.
 DEPF := -MMD -MP
 
 REL_CFLAGS := $(WARN) $(DEFS) -O2 -ffunction-sections -fdata-sections \
@@ -64,6 +64,9 @@ $(VROOT)/host/.stamp: vendor/fetch-build.sh vendor/pins
 	vendor/fetch-build.sh host
 vendor: $(VROOT)/musl/.stamp $(VROOT)/host/.stamp
 
+unit_deps = $(sort $(foreach m,$(shell cat tests/unit/$(1).deps),\
+  $(basename $(wildcard $(m).c $(m)_*.c))))
+
 # ---- object rules per flavour --------------------------------------------
 define flavour
 $(1)_OBJ := $$(patsubst %.c,build/$(1)/obj/%.o,$$(SRC_ALL))
@@ -76,10 +79,12 @@ build/$(1)/obj/%.o: %.c | $$(VROOT)/$(3)/.stamp
 build/$(1)/tests/%.o: tests/unit/%.c
 	@mkdir -p $$(@D)
 	$$(if $$(V),,@echo "  CC[$(1)] $$<";)$(2) $$($(4)) -Itests/unit $$(DEPF) -c $$< -o $$@
-# Unit tests link the modules named in tests/unit/test_X.deps.
+# Unit tests link the modules named in tests/unit/test_X.deps; an entry
+# core/F/m stands for m.c and the m_*.c files that share its header (a
+# module split into files, docs/STYLE.md), so a split needs no .deps edit.
 # They always link the vendor libraries (static archives: only what is used
 # is pulled in), so modules may use mbedTLS hashes.
-build/$(1)/tests/%: build/$(1)/tests/%.o $$$$(addprefix build/$(1)/obj/,$$$$(addsuffix .o,$$$$(shell cat tests/unit/$$$$*.deps))) | $$(VROOT)/$(3)/.stamp
+build/$(1)/tests/%: build/$(1)/tests/%.o $$$$(addprefix build/$(1)/obj/,$$$$(addsuffix .o,$$$$(call unit_deps,$$$$*))) | $$(VROOT)/$(3)/.stamp
 	$$(if $$(V),,@echo "  LD[$(1)] $$@";)$(2) $$(filter %.o,$$^) -o $$@ $$($(5)) $$(VLIBS) $$(LIBS)
 endef
 .SECONDEXPANSION:

@@ -17,10 +17,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "arena.h"
-#include "buf.h"
-#include "diag.h"
-#include "vars.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "engine/vars.h"
 
 typedef struct Cli {
   Arena *arena;          /* lives for the whole command */

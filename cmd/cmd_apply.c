@@ -5,8 +5,8 @@
 #include <sys/stat.h>
 
 #include "cmd_op.h"
-#include "planfile.h"
-#include "render.h"
+#include "engine/planfile.h"
+#include "views/render.h"
 
 int cmd_plan_run(Op *op, PlMode mode, Plan **out);
 

@@ -25,12 +25,12 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "config.h"
-#include "eval.h"
-#include "hcl.h"
-#include "state.h"
-#include "vars.h"
-#include "workspace.h"
+#include "config/config.h"
+#include "engine/vars.h"
+#include "lang/eval.h"
+#include "lang/hcl.h"
+#include "state/state.h"
+#include "state/workspace.h"
 
 /* Deepest chain of locals referring to locals evaluated on demand: keeps
 ** the C stack bounded whatever the configuration. */

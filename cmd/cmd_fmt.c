@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "fmt.h"
-#include "hcl.h"
+#include "lang/fmt.h"
+#include "lang/hcl.h"
 
 typedef struct FmtRun {
   Cli *cli;

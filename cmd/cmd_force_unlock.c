@@ -13,7 +13,7 @@
 
 #include "cli.h"
 #include "cmd_state.h"
-#include "stmgr.h"
+#include "state/stmgr.h"
 
 static const char help[] =
     "Usage: cairn [global options] force-unlock LOCK_ID\n\n"

@@ -34,12 +34,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/json.h"
 #include "cli.h"
-#include "config.h"
-#include "funcs.h"
-#include "json.h"
-#include "prov_https.h"
-#include "provreg.h"
+#include "config/config.h"
+#include "lang/funcs.h"
+#include "net/prov_https.h"
+#include "net/provreg.h"
 
 #define LOCK_FILE ".terraform.lock.hcl"
 

@@ -12,10 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "eval.h"
-#include "json.h"
-#include "pool.h"
-#include "workspace.h"
+#include "base/json.h"
+#include "base/pool.h"
+#include "lang/eval.h"
+#include "state/workspace.h"
 
 
 volatile sig_atomic_t op_interrupted;

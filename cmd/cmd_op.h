@@ -14,12 +14,12 @@
 #include <stdbool.h>
 
 #include "cli.h"
-#include "config.h"
-#include "engine.h"
-#include "jsonui.h"
-#include "provreg.h"
-#include "stmgr.h"
-#include "vars.h"
+#include "config/config.h"
+#include "engine/engine.h"
+#include "engine/vars.h"
+#include "net/provreg.h"
+#include "state/stmgr.h"
+#include "views/jsonui.h"
 
 typedef struct Op {
   Cli *cli;

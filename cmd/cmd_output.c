@@ -5,11 +5,11 @@
 */
 #include <string.h>
 
+#include "base/json.h"
 #include "cli.h"
-#include "eval.h"
-#include "json.h"
-#include "stmgr.h"
-#include "workspace.h"
+#include "lang/eval.h"
+#include "state/stmgr.h"
+#include "state/workspace.h"
 
 static bool typed(Arena *a, const StOutput *o, Value *out)
 {

@@ -7,14 +7,14 @@
 */
 #include <string.h>
 
+#include "base/json.h"
 #include "cli.h"
-#include "json.h"
-#include "jsonplan.h"
-#include "planfile.h"
-#include "provreg.h"
-#include "render.h"
-#include "stmgr.h"
-#include "workspace.h"
+#include "engine/planfile.h"
+#include "net/provreg.h"
+#include "state/stmgr.h"
+#include "state/workspace.h"
+#include "views/jsonplan.h"
+#include "views/render.h"
 
 typedef struct Schemas {
   Arena *a;

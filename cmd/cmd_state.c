@@ -18,14 +18,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/json.h"
 #include "cli.h"
 #include "cmd_state.h"
-#include "json.h"
-#include "provider.h"
-#include "render.h"
-#include "state.h"
-#include "stmgr.h"
-#include "workspace.h"
+#include "providers/provider.h"
+#include "state/state.h"
+#include "state/stmgr.h"
+#include "state/workspace.h"
+#include "views/render.h"
 
 /* ---- shared helpers (cmd_state.h) ----------------------------------- */
 
@@ -607,7 +607,7 @@ static const char *provider_fqn(Arena *a, const char *cfg, size_t *beg,
 }
 
 /* ---- state show ----------------------------------------------------------
-** The object is drawn by core/render with the provider's schema when the
+** The object is drawn by core/views/render with the provider's schema when the
 ** resource belongs to a built-in provider (attributes decoded against it,
 ** so nested blocks and schema-sensitive attributes render as Terraform
 ** does); other providers' objects are drawn from the stored JSON alone.

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 
 #include "cli.h"
-#include "stmgr.h"
+#include "state/stmgr.h"
 
 /* Parses a Go time.Duration ("0", "300ms", "1m30s", "1.5h"; units ns us
 ** µs ms s m h) into milliseconds (rounded down).  False on bad syntax,

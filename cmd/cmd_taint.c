@@ -16,8 +16,8 @@
 
 #include "cli.h"
 #include "cmd_state.h"
-#include "state.h"
-#include "stmgr.h"
+#include "state/state.h"
+#include "state/stmgr.h"
 
 static const char help_taint[] =
     "Usage: cairn [global options] taint [options] <address>\n\n"

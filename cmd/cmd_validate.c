@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "cli.h"
-#include "config.h"
-#include "provider.h"
-#include "validate.h"
+#include "config/config.h"
+#include "config/validate.h"
+#include "providers/provider.h"
 
 typedef struct OpenProv {
   const ProvBuiltin *b;

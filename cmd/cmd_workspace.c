@@ -1,6 +1,6 @@
 /*
 ** cmd_workspace.c: `cairn workspace list|show|new|select|delete`, the
-** local backend's workspaces (core/workspace.h) with Terraform's messages.
+** local backend's workspaces (core/state/workspace.h) with Terraform's messages.
 **
 ** The state of a workspace is only touched through stmgr: `new -state`
 ** seeds the new workspace's state with a locked, atomic commit, and
@@ -13,9 +13,9 @@
 
 #include "cli.h"
 #include "cmd_state.h"
-#include "state.h"
-#include "stmgr.h"
-#include "workspace.h"
+#include "state/state.h"
+#include "state/stmgr.h"
+#include "state/workspace.h"
 
 static const char msg_invalid_name[] =
     "\nThe workspace name \"%s\" is not allowed. The name must contain only "

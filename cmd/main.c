@@ -15,7 +15,7 @@
 #include <sys/ioctl.h>
 
 #include "cli.h"
-#include "http.h"
+#include "net/http.h"
 
 extern const CmdEntry cmd_version;
 extern const CmdEntry cmd_graph;

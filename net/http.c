@@ -22,7 +22,7 @@
 #include <mbedtls/ssl.h>
 #include <mbedtls/x509_crt.h>
 
-#include "buf.h"
+#include "base/buf.h"
 
 struct HttpShared {
   pthread_mutex_t mu;

@@ -43,8 +43,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
-#include "diag.h"
+#include "base/arena.h"
+#include "base/diag.h"
 
 typedef struct HttpShared HttpShared;
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "json.h"
+#include "base/json.h"
 #include "prov_https.h"
 
 /* ---- instance --------------------------------------------------------- */

@@ -1,5 +1,5 @@
 /*
-** prov_https: a remote provider: a Prov (core/provider.h) whose calls
+** prov_https: a remote provider: a Prov (core/providers/provider.h) whose calls
 ** travel as JSON over HTTPS, following docs/provider-protocol.md.
 **
 ** Each ProvOps entry builds the call's JSON body, POSTs it with
@@ -31,9 +31,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "hostcfg.h"
+#include "config/hostcfg.h"
 #include "http.h"
-#include "provider.h"
+#include "providers/provider.h"
 
 /* The protocol version this client speaks (Cairn-Protocol header). */
 #define PHTTPS_PROTOCOL_VERSION 1

@@ -1,8 +1,8 @@
 /*
 ** provreg: the provider registry: turns a provider source address into an
-** open Prov, either a built-in (core/provider.h) or a remote provider over
+** open Prov, either a built-in (core/providers/provider.h) or a remote provider over
 ** HTTPS (net/prov_https.h) mapped in the host configuration
-** (core/hostcfg.h).
+** (core/config/hostcfg.h).
 **
 ** Use (engine, cairn init):
 **   ProvReg r;
@@ -30,7 +30,7 @@
 **   changed server key fails every command until `cairn init -upgrade`.
 **   Setting `fetch` (cairn init does) ignores both.
 ** - preg_init, preg_open and preg_close are called from one thread (the
-**   owner); the returned Provs follow core/provider.h's thread rules.
+**   owner); the returned Provs follow core/providers/provider.h's thread rules.
 ** - Memory: the registry, the host configuration and every instance live
 **   in the arena given to preg_init, which must outlive preg_close.
 **   preg_close releases what is not arena memory (libcurl handles,
@@ -42,10 +42,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arena.h"
-#include "diag.h"
-#include "hostcfg.h"
-#include "provider.h"
+#include "base/arena.h"
+#include "base/diag.h"
+#include "config/hostcfg.h"
+#include "providers/provider.h"
 
 typedef struct PregEndpoint PregEndpoint;
 typedef struct PregInst PregInst;

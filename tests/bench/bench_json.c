@@ -1,5 +1,5 @@
 /*
-** bench_json: parse throughput and peak memory of core/json.c on a large
+** bench_json: parse throughput and peak memory of core/base/json.c on a large
 ** state-like document.  Not a test: scripts/bench-json builds and runs it.
 **
 **   bench_json --gen FILE [MB]   write a Terraform v4 state-shaped JSON
@@ -20,11 +20,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "buf.h"
-#include "diag.h"
-#include "json.h"
-#include "value.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "base/json.h"
+#include "base/value.h"
 
 /* Deterministic pseudo-random numbers (xorshift). */
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;

@@ -17,9 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "state.h"
-#include "stmgr.h"
+#include "base/json.h"
+#include "state/state.h"
+#include "state/stmgr.h"
 
 static double now(void)
 {

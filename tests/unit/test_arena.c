@@ -1,10 +1,10 @@
-/* Unit tests for core/arena and core/buf. */
+/* Unit tests for core/base/arena and core/base/buf. */
 #include <stdint.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "buf.h"
+#include "base/arena.h"
+#include "base/buf.h"
 #include "t.h"
 
 static void test_zeroed_and_aligned(void)

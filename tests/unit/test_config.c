@@ -1,7 +1,7 @@
-/* Unit tests for core/config: decoding a module directory. */
-#include "arena.h"
-#include "config.h"
-#include "diag.h"
+/* Unit tests for core/config/config: decoding a module directory. */
+#include "base/arena.h"
+#include "base/diag.h"
+#include "config/config.h"
 #include "t.h"
 
 static int count_summary(const Diags *d, const char *summary)

@@ -1,5 +1,5 @@
 /*
-** test_convert: cty conversion and unification (core/convert.h).
+** test_convert: cty conversion and unification (core/base/convert.h).
 **
 ** Cases are written in a small notation parsed below, so the tables read
 ** like the cty behaviour they pin down (each checked against go-cty):
@@ -12,7 +12,7 @@
 */
 #include <stdlib.h>
 
-#include "convert.h"
+#include "base/convert.h"
 #include "t.h"
 
 static Arena A;

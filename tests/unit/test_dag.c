@@ -1,10 +1,10 @@
-/* Unit tests for core/dag: freezing, cycles, topological order, the walk. */
+/* Unit tests for core/base/dag: freezing, cycles, topological order, the walk. */
 #include <sched.h>
 #include <stdatomic.h>
 
-#include "arena.h"
-#include "dag.h"
-#include "pool.h"
+#include "base/arena.h"
+#include "base/dag.h"
+#include "base/pool.h"
 #include "t.h"
 
 static void test_build_dedup_and_both_directions(void)

@@ -3,14 +3,14 @@
 */
 #include <string.h>
 
-#include "arena.h"
-#include "decode.h"
-#include "diag.h"
-#include "eval.h"
-#include "hcl.h"
-#include "provider.h"
+#include "base/arena.h"
+#include "base/diag.h"
+#include "base/value.h"
+#include "lang/eval.h"
+#include "lang/hcl.h"
+#include "providers/decode.h"
+#include "providers/provider.h"
 #include "t.h"
-#include "value.h"
 
 /* ---- Schemas --------------------------------------------------------- */
 

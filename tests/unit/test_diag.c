@@ -1,6 +1,6 @@
-/* Unit tests for core/diag: collection and Terraform-style rendering. */
-#include "arena.h"
-#include "diag.h"
+/* Unit tests for core/base/diag: collection and Terraform-style rendering. */
+#include "base/arena.h"
+#include "base/diag.h"
 #include "t.h"
 
 static const char src[] =

@@ -3,7 +3,7 @@
 ** tests/eval/NAME.txt (format in tests/eval/README.md); the rest check the
 ** C API (references, type constraints, console rendering, resolvers).
 **
-** While core/funcs is not linked, weak stand-ins for a few functions
+** While core/lang/funcs is not linked, weak stand-ins for a few functions
 ** (upper, length, try, can) keep the call path testable; the real table
 ** replaces them as soon as the .deps names it.
 */
@@ -14,12 +14,12 @@
 
 #include "t.h"
 
-#include "convert.h"
-#include "eval.h"
-#include "funcs.h"
-#include "hcl.h"
+#include "base/convert.h"
+#include "lang/eval.h"
+#include "lang/funcs.h"
+#include "lang/hcl.h"
 
-/* ---- Weak stand-ins for core/funcs ---------------------------------------- */
+/* ---- Weak stand-ins for core/lang/funcs ---------------------------------------- */
 
 static const FnParam p_str[] = {{"str", &ty_string, 0}};
 static const FnParam p_any[] = {{"value", &ty_dynamic, FP_DYNAMIC}};

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/arena.h"
-#include "../../core/buf.h"
-#include "../../core/diag.h"
-#include "../../core/fmt.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "lang/fmt.h"
 #include "t.h"
 
 static Arena A;

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "funcs.h"
-#include "funcs_impl.h"
+#include "lang/funcs.h"
+#include "lang/funcs_impl.h"
 #include "t.h"
 
 static Arena A;

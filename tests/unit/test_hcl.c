@@ -6,7 +6,7 @@
 ** JSON bodies, robustness (depth, size, bad bytes) and the files under
 ** tests/hcl/.
 */
-#include "hcl.h"
+#include "lang/hcl.h"
 #include "t.h"
 
 #include <stdio.h>

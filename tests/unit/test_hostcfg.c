@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "hostcfg.h"
+#include "config/hostcfg.h"
 #include "t.h"
 
 static Arena arena;

@@ -10,7 +10,7 @@
 #include <netinet/in.h>
 #include <unistd.h>
 
-#include "http.h"
+#include "net/http.h"
 #include "t.h"
 
 static char dir[] = "/tmp/cairn-http-XXXXXX";

@@ -1,7 +1,7 @@
-/* Unit tests for core/ini: the inih dialect. */
-#include "arena.h"
-#include "diag.h"
-#include "ini.h"
+/* Unit tests for core/config/ini: the inih dialect. */
+#include "base/arena.h"
+#include "base/diag.h"
+#include "config/ini.h"
 #include "t.h"
 
 static IniFile parse(Arena *a, const char *text, Diags *d, bool *ok)

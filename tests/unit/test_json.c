@@ -1,5 +1,5 @@
 /*
-** test_json: core/json.h: generic parse (implied types, literals kept,
+** test_json: core/base/json.h: generic parse (implied types, literals kept,
 ** duplicate keys, interning), malformed input (diagnostics with
 ** positions, truncation at every byte, deep nesting, UTF-8), typed decode
 ** with go-cty's rules, cty type syntax, and the Go-compatible writer.
@@ -7,10 +7,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "diag.h"
-#include "json.h"
+#include "base/diag.h"
+#include "base/json.h"
+#include "base/value.h"
 #include "t.h"
-#include "value.h"
 
 static Arena A;
 

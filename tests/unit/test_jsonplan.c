@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "jsonplan.h"
+#include "base/json.h"
 #include "t.h"
+#include "views/jsonplan.h"
 
 static Arena A;
 

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonui.h"
 #include "t.h"
+#include "views/jsonui.h"
 
 static Arena A;
 

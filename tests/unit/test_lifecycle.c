@@ -1,14 +1,14 @@
-/* Unit tests for core/lifecycle: ignore_changes, replace_triggered_by,
+/* Unit tests for core/engine/lifecycle: ignore_changes, replace_triggered_by,
 ** custom conditions and prevent_destroy. */
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "config.h"
-#include "diag.h"
-#include "eval.h"
-#include "lifecycle.h"
+#include "base/arena.h"
+#include "base/diag.h"
+#include "config/config.h"
+#include "engine/lifecycle.h"
+#include "lang/eval.h"
 #include "t.h"
 
 static Arena A;

@@ -18,12 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "buf.h"
-#include "objchange.h"
-#include "provider.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/value.h"
+#include "engine/objchange.h"
+#include "providers/provider.h"
 #include "t.h"
-#include "value.h"
 
 static Arena A;
 

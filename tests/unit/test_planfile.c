@@ -1,4 +1,4 @@
-/* Unit tests for core/planfile (saved plans) and core/plan (helpers). */
+/* Unit tests for core/engine/planfile (saved plans) and core/engine/plan (helpers). */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,11 +6,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "funcs.h"
-#include "json.h"
-#include "plan.h"
-#include "planfile.h"
-#include "state.h"
+#include "base/json.h"
+#include "engine/plan.h"
+#include "engine/planfile.h"
+#include "lang/funcs.h"
+#include "state/state.h"
 #include "t.h"
 
 static Arena A;

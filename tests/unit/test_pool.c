@@ -1,8 +1,8 @@
 /*
-** test_pool.c: the thread pool's contract (core/pool.h).  No sleeps: work
+** test_pool.c: the thread pool's contract (core/base/pool.h).  No sleeps: work
 ** functions that must overlap wait on atomic flags the test controls.
 */
-#include "pool.h"
+#include "base/pool.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -12,9 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "prov_https.h"
-#include "provreg.h"
+#include "base/json.h"
+#include "net/prov_https.h"
+#include "net/provreg.h"
 #include "t.h"
 
 static char dir[] = "/tmp/cairn-phttps-XXXXXX";

@@ -1,5 +1,5 @@
 /*
-** Unit tests for core/provider and the built-in providers.
+** Unit tests for core/providers/provider and the built-in providers.
 */
 #include <errno.h>
 #include <ftw.h>
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "provider.h"
+#include "providers/provider.h"
 #include "t.h"
 
 static Arena A;

@@ -8,13 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "diag.h"
-#include "eval.h"
-#include "hcl.h"
-#include "provisioner.h"
+#include "base/arena.h"
+#include "base/diag.h"
+#include "base/value.h"
+#include "engine/provisioner.h"
+#include "lang/eval.h"
+#include "lang/hcl.h"
 #include "t.h"
-#include "value.h"
 
 typedef struct Fx {
   Arena a;

@@ -1,4 +1,4 @@
-/* Unit tests for core/refactor: moved and removed blocks. */
+/* Unit tests for core/engine/refactor: moved and removed blocks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,11 +6,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "config.h"
-#include "diag.h"
-#include "refactor.h"
-#include "state.h"
+#include "base/arena.h"
+#include "base/diag.h"
+#include "config/config.h"
+#include "engine/refactor.h"
+#include "state/state.h"
 #include "t.h"
 
 #define PROV "provider[\"registry.terraform.io/hashicorp/null\"]"

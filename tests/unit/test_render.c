@@ -8,11 +8,11 @@
 
 #include "t.h"
 
-#include "arena.h"
-#include "buf.h"
-#include "plan.h"
-#include "render.h"
-#include "value.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/value.h"
+#include "engine/plan.h"
+#include "views/render.h"
 
 static Arena A;
 

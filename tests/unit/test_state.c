@@ -1,11 +1,11 @@
-/* Unit tests for core/state: model, addresses, v4 read/write, records. */
+/* Unit tests for core/state/state: model, addresses, v4 read/write, records. */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "state.h"
+#include "base/json.h"
+#include "state/state.h"
 #include "t.h"
 
 static Arena A;

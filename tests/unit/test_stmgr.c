@@ -1,4 +1,4 @@
-/* Unit tests for core/stmgr: framing, atomic writes, locking between
+/* Unit tests for core/state/stmgr: framing, atomic writes, locking between
 ** processes (fork + pipes, no sleeps), snapshots, journal replay, intents
 ** and, in test builds, a walk over every crash point. */
 #include <dirent.h>
@@ -13,8 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "stmgr.h"
+#include "base/json.h"
+#include "state/stmgr.h"
 #include "t.h"
 
 static Arena A;

@@ -8,12 +8,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "config.h"
-#include "diag.h"
-#include "provider.h"
+#include "base/arena.h"
+#include "base/diag.h"
+#include "config/config.h"
+#include "config/validate.h"
+#include "providers/provider.h"
 #include "t.h"
-#include "validate.h"
 
 static const ProvAttrSchema blk_attrs[] = {
     {"port", &ty_number, NULL, PROV_REQUIRED, NULL, NULL},

@@ -1,12 +1,12 @@
 /*
-** test_value: the value model (core/value.h): constructors, canonical
+** test_value: the value model (core/base/value.h): constructors, canonical
 ** ordering, set deduplication, the number rule, equality and paths.
 */
 #include <math.h>
 #include <stdint.h>
 
+#include "base/value.h"
 #include "t.h"
-#include "value.h"
 
 static Arena A;
 

@@ -1,13 +1,13 @@
-/* Unit tests for core/vars: root input variable collection. */
+/* Unit tests for core/engine/vars: root input variable collection. */
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "config.h"
-#include "diag.h"
+#include "base/arena.h"
+#include "base/diag.h"
+#include "config/config.h"
+#include "engine/vars.h"
 #include "t.h"
-#include "vars.h"
 
 /* One scenario: a temporary root module directory with files. */
 typedef struct Fx {

@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "state/workspace.h"
 #include "t.h"
-#include "workspace.h"
 
 static char root[64];
 

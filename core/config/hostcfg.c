@@ -1,0 +1,548 @@
+/*
+** hostcfg.c: the host configuration (cairn.ini): sections, keys, values,
+** the search order and bearer tokens.  Contracts in hostcfg.h, user
+** documentation in docs/host-config.md.
+*/
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hostcfg.h"
+#include "ini.h"
+#include "providers/provider.h"
+
+void hcfg_empty(HostCfg *c)
+{
+  memset(c, 0, sizeof *c);
+  c->lock_timeout_ms = -1;
+}
+
+bool hcfg_parse_duration(const char *s, long *ms)
+{
+  if (!s || !*s)
+    return false;
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s || errno || !(v >= 0) || v > 1e9 || isspace((unsigned char)*s))
+    return false;
+  double mul;
+  if (*end == 0 || strcmp(end, "s") == 0)
+    mul = 1000;
+  else if (strcmp(end, "ms") == 0)
+    mul = 1;
+  else if (strcmp(end, "m") == 0)
+    mul = 60000;
+  else if (strcmp(end, "h") == 0)
+    mul = 3600000;
+  else
+    return false;
+  /* No hex or exponent forms: strtod accepts them, users do not mean them. */
+  for (const char *p = s; p < end; p++)
+    if (!isdigit((unsigned char)*p) && *p != '.')
+      return false;
+  *ms = (long)(v * mul + 0.5);
+  return true;
+}
+
+static bool parse_int(const char *s, long lo, long hi, long *out)
+{
+  if (!s || !*s || !(isdigit((unsigned char)*s) || *s == '-'))
+    return false;
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (*end || errno || v < lo || v > hi)
+    return false;
+  *out = v;
+  return true;
+}
+
+static bool parse_bool(const char *s, bool *out)
+{
+  if (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0 ||
+      strcmp(s, "on") == 0 || strcmp(s, "1") == 0) {
+    *out = true;
+    return true;
+  }
+  if (strcmp(s, "false") == 0 || strcmp(s, "no") == 0 ||
+      strcmp(s, "off") == 0 || strcmp(s, "0") == 0) {
+    *out = false;
+    return true;
+  }
+  return false;
+}
+
+/* Sizes: a number of bytes with an optional k/K, M, G suffix (binary). */
+static bool parse_size(const char *s, size_t *out)
+{
+  if (!s || !isdigit((unsigned char)*s))
+    return false;
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno)
+    return false;
+  unsigned long long mul = 1;
+  if (*end == 'k' || *end == 'K')
+    mul = 1ull << 10;
+  else if (*end == 'M')
+    mul = 1ull << 20;
+  else if (*end == 'G')
+    mul = 1ull << 30;
+  if (mul != 1)
+    end++;
+  if ((*end == 'B' || *end == 'b') && mul != 1)
+    end++;
+  if (*end || v == 0 || v > (1ull << 40) / mul)
+    return false;
+  *out = (size_t)(v * mul);
+  return true;
+}
+
+/* The base64 of a SHA-256 is 44 characters ending in '='. */
+static bool valid_pin_one(const char *s, size_t n)
+{
+  if (n != 8 + 44 || strncmp(s, "sha256//", 8) != 0 || s[n - 1] != '=')
+    return false;
+  for (size_t i = 8; i < n - 1; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (!isalnum(c) && c != '+' && c != '/')
+      return false;
+  }
+  return true;
+}
+
+/* Accepts "sha256//B64", bare "B64", or several joined by ';' or ','. */
+static const char *parse_pins(Arena *a, const char *v)
+{
+  Buf b;
+  buf_init(&b, a);
+  const char *p = v;
+  while (*p) {
+    while (*p == ' ' || *p == ';' || *p == ',')
+      p++;
+    if (!*p)
+      break;
+    const char *q = p;
+    while (*q && *q != ';' && *q != ',' && *q != ' ')
+      q++;
+    char one[128];
+    size_t n = (size_t)(q - p);
+    if (n >= 8 && strncmp(p, "sha256//", 8) == 0) {
+      if (n >= sizeof one)
+        return NULL;
+      memcpy(one, p, n);
+    } else {
+      if (n + 8 >= sizeof one)
+        return NULL;
+      memcpy(one, "sha256//", 8);
+      memcpy(one + 8, p, n);
+      n += 8;
+    }
+    one[n] = 0;
+    if (!valid_pin_one(one, n))
+      return NULL;
+    if (b.len)
+      buf_putc(&b, ';');
+    buf_put(&b, one, n);
+    p = q;
+  }
+  return b.len ? buf_str(&b) : NULL;
+}
+
+static const char *const provider_keys[] = {
+    "endpoint",        "ca_file",      "ca_dir",       "client_cert",
+    "client_key",      "pin_sha256",   "pinned_pubkey", "token_env",
+    "token_file",      "connect_timeout", "timeout",   "retries",
+    "rate_limit",      "max_response_bytes", "insecure_http", "resolve"};
+static const char *const default_keys[] = {"parallelism", "lock_timeout"};
+
+static bool key_known(const char *k, const char *const *keys, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(keys[i], k) == 0)
+      return true;
+  return false;
+}
+
+/* `provider "SOURCE"` -> SOURCE (in a), or NULL when the section name has
+** another shape. */
+static const char *provider_section_source(Arena *a, const char *sec)
+{
+  if (strncmp(sec, "provider", 8) != 0 || !isspace((unsigned char)sec[8]))
+    return NULL;
+  const char *p = sec + 8;
+  while (isspace((unsigned char)*p))
+    p++;
+  size_t n = strlen(p);
+  if (n < 3 || p[0] != '"' || p[n - 1] != '"')
+    return NULL;
+  for (size_t i = 1; i < n - 1; i++)
+    if (p[i] == '"' || isspace((unsigned char)p[i]))
+      return NULL;
+  return arena_strndup(a, p + 1, n - 2);
+}
+
+static void bad_value(Diags *d, const IniEntry *e, const char *want)
+{
+  diag_error(d, &e->value_range, "Invalid host configuration value",
+             "%s:%u: the value of \"%s\" must be %s.", e->value_range.file,
+             e->line, e->name, want);
+}
+
+static void set_provider_key(Arena *a, HcfgProvider *p, const IniEntry *e,
+                             Diags *d)
+{
+  const char *k = e->name, *v = e->value;
+  long n;
+  if (strchr(v, '\n') && strcmp(k, "pin_sha256") != 0 &&
+      strcmp(k, "pinned_pubkey") != 0) {
+    bad_value(d, e, "a single line");
+    return;
+  }
+  if (strcmp(k, "endpoint") == 0) {
+    if (strncmp(v, "https://", 8) != 0 && strncmp(v, "http://", 7) != 0)
+      bad_value(d, e, "an https:// URL");
+    else {
+      size_t len = strlen(v);
+      while (len > 0 && v[len - 1] == '/')
+        len--;   /* the call path adds its own slash */
+      p->endpoint = arena_strndup(a, v, len);
+    }
+  } else if (strcmp(k, "ca_file") == 0) {
+    p->ca_file = *v ? v : NULL;
+  } else if (strcmp(k, "ca_dir") == 0) {
+    p->ca_dir = *v ? v : NULL;
+  } else if (strcmp(k, "client_cert") == 0) {
+    p->client_cert = *v ? v : NULL;
+  } else if (strcmp(k, "client_key") == 0) {
+    p->client_key = *v ? v : NULL;
+  } else if (strcmp(k, "pin_sha256") == 0 ||
+             strcmp(k, "pinned_pubkey") == 0) {
+    char *flat = arena_strdup(a, v);
+    for (char *c = flat; *c; c++)
+      if (*c == '\n')
+        *c = ';';
+    const char *pins = parse_pins(a, flat);
+    if (!pins)
+      bad_value(d, e,
+                "one or more \"sha256//BASE64\" public-key hashes (44 "
+                "base64 characters each), separated by ';'");
+    else
+      p->pin_sha256 = pins;
+  } else if (strcmp(k, "token_env") == 0) {
+    bool ok = *v != 0;
+    for (const char *c = v; *c; c++)
+      if (!isalnum((unsigned char)*c) && *c != '_')
+        ok = false;
+    if (!ok)
+      bad_value(d, e, "the name of an environment variable");
+    else
+      p->token_env = v;
+  } else if (strcmp(k, "token_file") == 0) {
+    p->token_file = *v ? v : NULL;
+  } else if (strcmp(k, "resolve") == 0) {
+    p->resolve = *v ? v : NULL;
+  } else if (strcmp(k, "connect_timeout") == 0 ||
+             strcmp(k, "timeout") == 0) {
+    long ms;
+    if (!hcfg_parse_duration(v, &ms) || ms <= 0)
+      bad_value(d, e, "a positive duration such as \"10s\" or \"500ms\"");
+    else if (k[0] == 'c')
+      p->connect_timeout_ms = ms;
+    else
+      p->timeout_ms = ms;
+  } else if (strcmp(k, "retries") == 0) {
+    if (!parse_int(v, 0, 20, &n))
+      bad_value(d, e, "a whole number from 0 to 20");
+    else
+      p->retries = (int)n;
+  } else if (strcmp(k, "rate_limit") == 0) {
+    char *end;
+    errno = 0;
+    double r = strtod(v, &end);
+    if (!*v || *end || errno || !(r > 0) || r > 1e6 ||
+        !isdigit((unsigned char)*v))
+      bad_value(d, e, "a positive number of requests per second");
+    else
+      p->rate_limit = r;
+  } else if (strcmp(k, "max_response_bytes") == 0) {
+    size_t sz;
+    if (!parse_size(v, &sz))
+      bad_value(d, e, "a positive size in bytes (suffix K, M or G allowed)");
+    else
+      p->max_response_bytes = sz;
+  } else if (strcmp(k, "insecure_http") == 0) {
+    if (!parse_bool(v, &p->insecure_http))
+      bad_value(d, e, "true or false");
+  }
+}
+
+static void set_default_key(HostCfg *c, const IniEntry *e, Diags *d)
+{
+  long n;
+  if (strcmp(e->name, "parallelism") == 0) {
+    if (!parse_int(e->value, 1, 256, &n))
+      bad_value(d, e, "a whole number from 1 to 256");
+    else
+      c->parallelism = (int)n;
+  } else {
+    long ms;
+    if (!hcfg_parse_duration(e->value, &ms))
+      bad_value(d, e, "a duration such as \"30s\" or \"0s\"");
+    else
+      c->lock_timeout_ms = ms;
+  }
+}
+
+/* Finds or adds the provider entry for source. */
+static HcfgProvider *provider_slot(Arena *a, HostCfg *c, uint32_t *cap,
+                                   const char *source, const char *path,
+                                   uint32_t line, bool *fresh)
+{
+  for (uint32_t i = 0; i < c->nproviders; i++)
+    if (strcmp(c->providers[i].source, source) == 0) {
+      *fresh = false;
+      return &c->providers[i];
+    }
+  if (c->nproviders == *cap) {
+    uint32_t ncap = *cap ? *cap * 2 : 4;
+    c->providers = arena_grow(a, c->providers, sizeof(HcfgProvider),
+                              _Alignof(HcfgProvider), *cap, ncap);
+    *cap = ncap;
+  }
+  HcfgProvider *p = &c->providers[c->nproviders++];
+  memset(p, 0, sizeof *p);
+  p->source = source;
+  p->file = path;
+  p->line = line;
+  p->connect_timeout_ms = -1;
+  p->timeout_ms = -1;
+  p->retries = -1;
+  *fresh = true;
+  return p;
+}
+
+bool hcfg_parse(Arena *a, const char *path, const char *text, size_t len,
+                HostCfg *out, Diags *d)
+{
+  hcfg_empty(out);
+  out->path = path;
+  int errs0 = d->errors;
+  IniFile f;
+  ini_parse(a, path, text, len, &f, d);
+  uint32_t cap = 0;
+  /* Map each section (by line order) to its meaning. */
+  for (uint32_t s = 0; s < f.nsections; s++) {
+    const IniSection *sec = &f.sections[s];
+    if (strcmp(sec->name, "defaults") == 0)
+      continue;
+    const char *src = provider_section_source(a, sec->name);
+    if (!src) {
+      diag_error(d, &sec->range, "Invalid host configuration section",
+                 "%s:%u: unknown section [%s]; expected [defaults] or "
+                 "[provider \"SOURCE\"].",
+                 path, sec->line, sec->name);
+      continue;
+    }
+    Diags tmp;
+    diag_init(&tmp, a);
+    const char *norm = prov_source_normalize(a, src, &sec->range, &tmp);
+    if (!norm) {
+      diag_error(d, &sec->range, "Invalid host configuration section",
+                 "%s:%u: \"%s\" is not a valid provider source address "
+                 "([hostname/][namespace/]name).",
+                 path, sec->line, src);
+      continue;
+    }
+    bool fresh;
+    provider_slot(a, out, &cap, norm, path, sec->line, &fresh);
+    if (!fresh)
+      diag_error(d, &sec->range, "Duplicate host configuration section",
+                 "%s:%u: provider \"%s\" is already configured above.", path,
+                 sec->line, src);
+  }
+  /* Keys, with duplicates detected per section. */
+  for (uint32_t i = 0; i < f.nentries; i++) {
+    const IniEntry *e = &f.entries[i];
+    for (uint32_t j = 0; j < i; j++)
+      if (strcmp(f.entries[j].section, e->section) == 0 &&
+          strcmp(f.entries[j].name, e->name) == 0) {
+        diag_error(d, &e->name_range, "Duplicate host configuration key",
+                   "%s:%u: \"%s\" is already set on line %u.", path, e->line,
+                   e->name, f.entries[j].line);
+        goto next;
+      }
+    if (e->section[0] == 0) {
+      diag_error(d, &e->name_range, "Invalid host configuration key",
+                 "%s:%u: \"%s\" is outside any section; put it under "
+                 "[defaults] or [provider \"SOURCE\"].",
+                 path, e->line, e->name);
+    } else if (strcmp(e->section, "defaults") == 0) {
+      if (!key_known(e->name, default_keys,
+                     sizeof default_keys / sizeof *default_keys))
+        diag_error(d, &e->name_range, "Unknown host configuration key",
+                   "%s:%u: [defaults] has no key \"%s\" (known: "
+                   "parallelism, lock_timeout).",
+                   path, e->line, e->name);
+      else
+        set_default_key(out, e, d);
+    } else {
+      const char *src = provider_section_source(a, e->section);
+      const char *norm =
+          src ? prov_source_normalize(a, src, NULL, NULL) : NULL;
+      if (!norm)
+        goto next;   /* the section was reported */
+      HcfgProvider *p = NULL;
+      for (uint32_t k = 0; k < out->nproviders; k++)
+        if (strcmp(out->providers[k].source, norm) == 0)
+          p = &out->providers[k];
+      if (!p)
+        goto next;
+      if (!key_known(e->name, provider_keys,
+                     sizeof provider_keys / sizeof *provider_keys))
+        diag_error(d, &e->name_range, "Unknown host configuration key",
+                   "%s:%u: a provider section has no key \"%s\".", path,
+                   e->line, e->name);
+      else
+        set_provider_key(a, p, e, d);
+    }
+  next:;
+  }
+  for (uint32_t k = 0; k < out->nproviders; k++) {
+    const HcfgProvider *p = &out->providers[k];
+    if (!p->endpoint && d->errors == errs0) {
+      SrcRange r = {path, {p->line, 1, 0}, {p->line, 1, 0}};
+      diag_error(d, &r, "Missing provider endpoint",
+                 "%s:%u: the section for \"%s\" needs an endpoint = "
+                 "https://... line.",
+                 path, p->line, p->source);
+    }
+    if ((p->client_cert != NULL) != (p->client_key != NULL)) {
+      SrcRange r = {path, {p->line, 1, 0}, {p->line, 1, 0}};
+      diag_error(d, &r, "Incomplete client certificate",
+                 "%s:%u: client_cert and client_key go together.", path,
+                 p->line);
+    }
+    if (p->token_env && p->token_file) {
+      SrcRange r = {path, {p->line, 1, 0}, {p->line, 1, 0}};
+      diag_error(d, &r, "Conflicting token sources",
+                 "%s:%u: set token_env or token_file, not both.", path,
+                 p->line);
+    }
+  }
+  return d->errors == errs0;
+}
+
+static bool file_exists(const char *p)
+{
+  return access(p, F_OK) == 0;
+}
+
+const char *hcfg_locate(Arena *a, const char *flag, const char *env,
+                        const char *home, bool *explicit_missing)
+{
+  *explicit_missing = false;
+  const char *named = flag && *flag ? flag : env && *env ? env : NULL;
+  if (named) {
+    if (file_exists(named))
+      return arena_strdup(a, named);
+    *explicit_missing = true;
+    return arena_strdup(a, named);
+  }
+  if (home && *home) {
+    const char *p = arena_printf(a, "%s/.config/cairn/cairn.ini", home);
+    if (file_exists(p))
+      return p;
+  }
+  if (file_exists("/etc/cairn/cairn.ini"))
+    return "/etc/cairn/cairn.ini";
+  return NULL;
+}
+
+bool hcfg_load(Arena *a, const char *flag, HostCfg *out, Diags *d)
+{
+  hcfg_empty(out);
+  bool missing;
+  const char *path =
+      hcfg_locate(a, flag, getenv("CAIRN_CONFIG"), getenv("HOME"), &missing);
+  if (!path)
+    return true;
+  if (missing) {
+    diag_error(d, NULL, "Host configuration file not found",
+               "The host configuration %s (named by %s) does not exist.",
+               path, flag && *flag ? "-config" : "CAIRN_CONFIG");
+    return false;
+  }
+  const char *text;
+  size_t len;
+  if (!prov_read_file(a, path, &text, &len)) {
+    diag_error(d, NULL, "Cannot read host configuration", "%s: %s", path,
+               strerror(errno));
+    return false;
+  }
+  return hcfg_parse(a, path, text, len, out, d);
+}
+
+const HcfgProvider *hcfg_provider(const HostCfg *c, Arena *scratch,
+                                  const char *source)
+{
+  if (!c->nproviders)
+    return NULL;
+  ArenaMark m = arena_mark(scratch);
+  const char *norm = prov_source_normalize(scratch, source, NULL, NULL);
+  const HcfgProvider *hit = NULL;
+  for (uint32_t i = 0; norm && i < c->nproviders; i++)
+    if (strcmp(c->providers[i].source, norm) == 0)
+      hit = &c->providers[i];
+  arena_rewind(scratch, m);
+  return hit;
+}
+
+bool hcfg_token(Arena *a, const HcfgProvider *p, const char **token,
+                Diags *d)
+{
+  *token = NULL;
+  const char *raw = NULL;
+  size_t len = 0;
+  if (p->token_env) {
+    raw = getenv(p->token_env);
+    if (!raw || !*raw) {
+      diag_error(d, NULL, "Missing provider credentials",
+                 "The host configuration (%s:%u) takes the token of \"%s\" "
+                 "from the environment variable %s, which is not set.",
+                 p->file, p->line, p->source, p->token_env);
+      return false;
+    }
+    len = strlen(raw);
+  } else if (p->token_file) {
+    if (!prov_read_file(a, p->token_file, &raw, &len)) {
+      diag_error(d, NULL, "Missing provider credentials",
+                 "The host configuration (%s:%u) takes the token of \"%s\" "
+                 "from %s, which cannot be read: %s.",
+                 p->file, p->line, p->source, p->token_file,
+                 strerror(errno));
+      return false;
+    }
+  } else {
+    return true;
+  }
+  while (len && isspace((unsigned char)*raw)) {
+    raw++;
+    len--;
+  }
+  while (len && isspace((unsigned char)raw[len - 1]))
+    len--;
+  if (!len || memchr(raw, '\n', len) || memchr(raw, '\r', len) ||
+      memchr(raw, 0, len)) {
+    diag_error(d, NULL, "Invalid provider credentials",
+               "The token of \"%s\" (%s) is empty or spans several lines.",
+               p->source, p->token_env ? p->token_env : p->token_file);
+    return false;
+  }
+  *token = arena_strndup(a, raw, len);
+  return true;
+}

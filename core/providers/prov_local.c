@@ -1,0 +1,662 @@
+/*
+** prov_local: the built-in hashicorp/local provider.
+**
+** local_file and local_sensitive_file (resources and data sources) with
+** the upstream provider's schemas, defaults, validation messages and
+** behaviour:
+** - content comes from exactly one of content / sensitive_content (deprecated,
+**   local_file only) / content_base64 / source (a file path read at apply);
+** - every argument forces replacement; the hashes and id (sha1 hex of the
+**   content) are unknown until apply;
+** - apply creates missing parent directories with directory_permission and
+**   writes the file with file_permission (both before umask; an existing
+**   file keeps its mode, as os.WriteFile does);
+** - ReadResource reports the object gone when the file is missing or its
+**   sha1 no longer matches id, so the next plan re-creates it;
+** - delete removes the file (errors ignored, as upstream).
+** Hashes come from mbedTLS.
+*/
+#include "lang/funcs.h"
+#include "provider.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+
+#define CONTENT_HELP "Exactly one of these four arguments must be specified."
+
+/* Hash attributes shared by every schema here. */
+#define HASH_ATTRS                                                         \
+  {.name = "content_base64sha256", .type = &ty_string,                     \
+   .flags = PROV_COMPUTED,                                                 \
+   .description = "Base64 encoded SHA256 checksum of file content."},      \
+  {.name = "content_base64sha512", .type = &ty_string,                     \
+   .flags = PROV_COMPUTED,                                                 \
+   .description = "Base64 encoded SHA512 checksum of file content."},      \
+  {.name = "content_md5", .type = &ty_string, .flags = PROV_COMPUTED,      \
+   .description = "MD5 checksum of file content."},                        \
+  {.name = "content_sha1", .type = &ty_string, .flags = PROV_COMPUTED,     \
+   .description = "SHA1 checksum of file content."},                       \
+  {.name = "content_sha256", .type = &ty_string, .flags = PROV_COMPUTED,   \
+   .description = "SHA256 checksum of file content."},                     \
+  {.name = "content_sha512", .type = &ty_string, .flags = PROV_COMPUTED,   \
+   .description = "SHA512 checksum of file content."},                     \
+  {.name = "id", .type = &ty_string, .flags = PROV_COMPUTED,               \
+   .description = "The hexadecimal encoding of the SHA1 checksum of the "  \
+                  "file content."}
+
+#define PERM_DESC(def)                                                     \
+  "Permissions to set for the output file (before umask), expressed as "   \
+  "string in numeric notation. Default value is `\"" def "\"`."
+
+static const ProvAttrSchema file_attrs[] = {
+  {.name = "content", .type = &ty_string, .flags = PROV_OPTIONAL,
+   .description = "Content to store in the file, expected to be a UTF-8 "
+                  "encoded string. " CONTENT_HELP},
+  {.name = "content_base64", .type = &ty_string, .flags = PROV_OPTIONAL,
+   .description = "Content to store in the file, expected to be binary "
+                  "encoded as base64 string. " CONTENT_HELP},
+  {.name = "directory_permission", .type = &ty_string,
+   .flags = PROV_OPTIONAL | PROV_COMPUTED,
+   .description = "Permissions to set for directories created (before "
+                  "umask). Default value is `\"0777\"`."},
+  {.name = "file_permission", .type = &ty_string,
+   .flags = PROV_OPTIONAL | PROV_COMPUTED, .description = PERM_DESC("0777")},
+  {.name = "filename", .type = &ty_string, .flags = PROV_REQUIRED,
+   .description = "The path to the file that will be created. Missing "
+                  "parent directories will be created. If the file already "
+                  "exists, it will be overridden with the given content."},
+  {.name = "sensitive_content", .type = &ty_string,
+   .flags = PROV_OPTIONAL | PROV_SENSITIVE | PROV_DEPRECATED,
+   .description = "Sensitive content to store in the file, expected to be "
+                  "an UTF-8 encoded string. " CONTENT_HELP,
+   .deprecation_message = "Use the `local_sensitive_file` resource instead"},
+  {.name = "source", .type = &ty_string, .flags = PROV_OPTIONAL,
+   .description = "Path to file to use as source for the one we are "
+                  "creating. " CONTENT_HELP},
+  HASH_ATTRS,
+};
+
+static const ProvAttrSchema sfile_attrs[] = {
+  {.name = "content", .type = &ty_string,
+   .flags = PROV_OPTIONAL | PROV_SENSITIVE,
+   .description = "Sensitive Content to store in the file, expected to be "
+                  "an UTF-8 encoded string."},
+  {.name = "content_base64", .type = &ty_string,
+   .flags = PROV_OPTIONAL | PROV_SENSITIVE,
+   .description = "Sensitive Content to store in the file, expected to be "
+                  "binary encoded as base64 string."},
+  {.name = "directory_permission", .type = &ty_string,
+   .flags = PROV_OPTIONAL | PROV_COMPUTED,
+   .description = "Permissions to set for directories created (before "
+                  "umask). Default value is `\"0700\"`."},
+  {.name = "file_permission", .type = &ty_string,
+   .flags = PROV_OPTIONAL | PROV_COMPUTED, .description = PERM_DESC("0700")},
+  {.name = "filename", .type = &ty_string, .flags = PROV_REQUIRED,
+   .description = "The path to the file that will be created. Missing "
+                  "parent directories will be created. If the file already "
+                  "exists, it will be overridden with the given content."},
+  {.name = "source", .type = &ty_string, .flags = PROV_OPTIONAL,
+   .description = "Path to file to use as source for the one we are "
+                  "creating."},
+  HASH_ATTRS,
+};
+
+static const ProvAttrSchema dfile_attrs[] = {
+  {.name = "content", .type = &ty_string, .flags = PROV_COMPUTED,
+   .description = "Raw content of the file that was read, as UTF-8 encoded "
+                  "string."},
+  {.name = "content_base64", .type = &ty_string, .flags = PROV_COMPUTED,
+   .description = "Base64 encoded version of the file content (use this "
+                  "when dealing with binary data)."},
+  {.name = "filename", .type = &ty_string, .flags = PROV_REQUIRED,
+   .description = "Path to the file that will be read. The data source "
+                  "will return an error if the file does not exist."},
+  HASH_ATTRS,
+};
+
+static const ProvAttrSchema dsfile_attrs[] = {
+  {.name = "content", .type = &ty_string,
+   .flags = PROV_COMPUTED | PROV_SENSITIVE,
+   .description = "Raw content of the file that was read, as UTF-8 encoded "
+                  "string."},
+  {.name = "content_base64", .type = &ty_string,
+   .flags = PROV_COMPUTED | PROV_SENSITIVE,
+   .description = "Base64 encoded version of the file content (use this "
+                  "when dealing with binary data)."},
+  {.name = "filename", .type = &ty_string, .flags = PROV_REQUIRED,
+   .description = "Path to the file that will be read. The data source "
+                  "will return an error if the file does not exist."},
+  HASH_ATTRS,
+};
+
+#define NATTRS(x) ((uint32_t)(sizeof(x) / sizeof((x)[0])))
+
+static const ProvBlockSchema file_block = {
+  .attrs = file_attrs, .nattrs = NATTRS(file_attrs),
+  .description = "Generates a local file with the given content."};
+static const ProvBlockSchema sfile_block = {
+  .attrs = sfile_attrs, .nattrs = NATTRS(sfile_attrs),
+  .description = "Generates a local file with the given sensitive content."};
+static const ProvBlockSchema dfile_block = {
+  .attrs = dfile_attrs, .nattrs = NATTRS(dfile_attrs),
+  .description = "Reads a file from the local filesystem."};
+static const ProvBlockSchema dsfile_block = {
+  .attrs = dsfile_attrs, .nattrs = NATTRS(dsfile_attrs),
+  .description = "Reads a file that contains sensitive data, from the "
+                 "local filesystem."};
+
+static const ProvBlockSchema empty_block = {0};
+
+static const ProvTypeSchema resources[] = {
+  {"local_file", {0, &file_block}},
+  {"local_sensitive_file", {0, &sfile_block}},
+};
+static const ProvTypeSchema data_sources[] = {
+  {"local_file", {0, &dfile_block}},
+  {"local_sensitive_file", {0, &dsfile_block}},
+};
+static const ProvProviderSchema schema = {
+  .provider = {0, &empty_block},
+  .resources = resources, .nresources = 2,
+  .data_sources = data_sources, .ndata_sources = 2,
+  .plan_destroy = true,
+};
+
+static const ProvProviderSchema *sch(Prov *p) { return p->impl; }
+
+static bool is_sensitive_type(const char *type_name)
+{
+  return strcmp(type_name, "local_sensitive_file") == 0;
+}
+
+static const ProvBlockSchema *res_block(Prov *p, const char *type_name)
+{
+  return prov_schema_resource(sch(p), type_name)->schema.block;
+}
+
+static void open_local(Prov *p)
+{
+  p->impl = prov_schema_clone(p->arena, &schema);
+}
+
+static void get_schema(Prov *p, ProvCall *c, const ProvProviderSchema **out)
+{
+  (void)c;
+  *out = sch(p);
+}
+
+/* ---- Hashes ------------------------------------------------------------- */
+
+typedef struct Sums {
+  const char *md5, *sha1, *sha256, *sha512, *b64sha256, *b64sha512;
+} Sums;
+
+static const char *hex(Arena *a, const unsigned char *p, size_t n)
+{
+  static const char digits[] = "0123456789abcdef";
+  char *s = ARENA_NEW(a, char, 2 * n + 1);
+  for (size_t i = 0; i < n; i++) {
+    s[2 * i] = digits[p[i] >> 4];
+    s[2 * i + 1] = digits[p[i] & 15];
+  }
+  return s;
+}
+
+
+static const char *sha1_hex(Arena *a, const void *data, size_t n)
+{
+  unsigned char h[20];
+  fn_dig_sha1(data, n, h);
+  return hex(a, h, 20);
+}
+
+static Sums sums(Arena *a, const void *data, size_t n)
+{
+  unsigned char m[16], s1[20], s256[32], s512[64];
+  fn_dig_md5(data, n, m);
+  fn_dig_sha1(data, n, s1);
+  fn_dig_sha256(data, n, s256);
+  fn_dig_sha512(data, n, s512);
+  Sums r = {
+    .md5 = hex(a, m, 16),
+    .sha1 = hex(a, s1, 20),
+    .sha256 = hex(a, s256, 32),
+    .sha512 = hex(a, s512, 64),
+    .b64sha256 = prov_base64_encode(a, s256, 32, false, true),
+    .b64sha512 = prov_base64_encode(a, s512, 64, false, true),
+  };
+  return r;
+}
+
+static Value with_sums(Arena *a, Value v, const void *data, size_t n)
+{
+  Sums s = sums(a, data, n);
+  v = prov_set(a, v, "content_md5", val_cstr(a, s.md5));
+  v = prov_set(a, v, "content_sha1", val_cstr(a, s.sha1));
+  v = prov_set(a, v, "content_sha256", val_cstr(a, s.sha256));
+  v = prov_set(a, v, "content_base64sha256", val_cstr(a, s.b64sha256));
+  v = prov_set(a, v, "content_sha512", val_cstr(a, s.sha512));
+  v = prov_set(a, v, "content_base64sha512", val_cstr(a, s.b64sha512));
+  v = prov_set(a, v, "id", val_cstr(a, s.sha1));
+  return v;
+}
+
+/* Go's error texts are lower-case ("no such file or directory"). */
+static const char *go_strerror(Arena *a, int e)
+{
+  char *s = arena_strdup(a, strerror(e));
+  if (s[0] >= 'A' && s[0] <= 'Z' && !(s[1] >= 'A' && s[1] <= 'Z'))
+    s[0] = (char)(s[0] - 'A' + 'a');
+  return s;
+}
+
+/* ---- Validation -------------------------------------------------------- */
+
+static void check_perm(ProvCall *c, Value cfg, const char *name)
+{
+  Value v = prov_get(cfg, name);
+  if (val_is_null(v) || !val_is_known(v))
+    return;
+  const char *fp = v.u.s;
+  ValPath path = prov_path_attr(c->arena, name);
+  if (v.len < 3 || v.len > 4) {
+    prov_diag_attr(c, DIAG_ERROR, path,
+                   "Invalid File Permission String Value",
+                   "bad mode permission: string length should be 3 or 4 "
+                   "digits: %s",
+                   fp);
+    return;
+  }
+  for (uint32_t i = 0; i < v.len; i++)
+    if (fp[i] < '0' || fp[i] > '7' || (v.len == 4 && i == 0 && fp[i] != '0')) {
+      prov_diag_attr(c, DIAG_ERROR, path,
+                     "Invalid File Permission String Value",
+                     "bad mode permission: string must be expressed in "
+                     "octal numeric notation: %s",
+                     fp);
+      return;
+    }
+}
+
+/* ExactlyOneOf over the content arguments, reported once per argument as
+** the framework's per-attribute validators do. */
+static void check_exactly_one(ProvCall *c, Value cfg, const char *const *names,
+                              int n)
+{
+  int count = 0;
+  for (int i = 0; i < n; i++) {
+    Value v = prov_get(cfg, names[i]);
+    if (!val_is_known(v))
+      return;
+    if (!val_is_null(v))
+      count++;
+  }
+  if (count == 1)
+    return;
+  for (int i = 0; i < n; i++) {
+    Buf b;
+    buf_init(&b, c->arena);
+    buf_printf(&b, "[%s", names[i]);
+    for (int j = 0; j < n; j++)
+      if (j != i)
+        buf_printf(&b, ",%s", names[j]);
+    buf_putc(&b, ']');
+    ValPath path = prov_path_attr(c->arena, names[i]);
+    if (count == 0)
+      prov_diag_attr(c, DIAG_ERROR, path, "Invalid Attribute Combination",
+                     "No attribute specified when one (and only one) of %s "
+                     "is required",
+                     buf_str(&b));
+    else
+      prov_diag_attr(c, DIAG_ERROR, path, "Invalid Attribute Combination",
+                     "%d attributes specified when one (and only one) of "
+                     "%s is required",
+                     count, buf_str(&b));
+  }
+}
+
+static void validate_resource(Prov *p, ProvCall *c, const char *type_name,
+                              Value cfg)
+{
+  (void)p;
+  if (val_is_null(cfg) || !val_is_known(cfg))
+    return;
+  static const char *const four[] = {"content", "content_base64",
+                                     "sensitive_content", "source"};
+  static const char *const three[] = {"content", "content_base64", "source"};
+  if (is_sensitive_type(type_name))
+    check_exactly_one(c, cfg, three, 3);
+  else
+    check_exactly_one(c, cfg, four, 4);
+  check_perm(c, cfg, "file_permission");
+  check_perm(c, cfg, "directory_permission");
+}
+
+/* ---- Resource lifecycle ----------------------------------------------- */
+
+static void upgrade(Prov *p, ProvCall *c, const ProvUpgradeReq *req,
+                    ProvUpgradeResp *resp)
+{
+  prov_decode_state(c, res_block(p, req->type_name), req->raw_json,
+                    req->raw_len, &resp->upgraded_state);
+}
+
+static const char *const replace_attrs[] = {
+  "content", "content_base64", "directory_permission", "file_permission",
+  "filename", "sensitive_content", "source", NULL};
+
+static void plan(Prov *p, ProvCall *c, const ProvPlanReq *req,
+                 ProvPlanResp *resp)
+{
+  Arena *a = c->arena;
+  Value planned = req->proposed_new_state;
+  if (val_is_null(planned)) {
+    resp->planned_state = planned;
+    return;
+  }
+  const ProvBlockSchema *b = res_block(p, req->type_name);
+  const char *def = is_sensitive_type(req->type_name) ? "0700" : "0777";
+  /* Schema defaults apply where the configuration is null. */
+  Value cfg = req->config;
+  static const char *const perms[] = {"file_permission",
+                                      "directory_permission"};
+  for (int i = 0; i < 2; i++)
+    if (val_is_null(prov_get(cfg, perms[i]))) {
+      planned = prov_set(a, planned, perms[i], val_cstr(a, def));
+      cfg = prov_set(a, cfg, perms[i], val_cstr(a, def));
+    }
+  Value prior = req->prior_state;
+  if (val_is_null(prior) || !val_raw_equal(prior, planned, false))
+    planned = prov_unknown_computed(a, b, prior, planned, cfg, NULL);
+  for (int i = 0; replace_attrs[i]; i++)
+    if (prov_block_attr(b, replace_attrs[i]) &&
+        prov_attr_changed(prior, planned, replace_attrs[i]))
+      prov_requires_replace(c, resp, replace_attrs[i]);
+  resp->planned_state = planned;
+}
+
+static bool known_str(Value v) { return !val_is_null(v) && val_is_known(v); }
+
+/* The bytes to write, from whichever content argument is set. */
+static bool file_content(ProvCall *c, Value plan, const char **data,
+                         size_t *len)
+{
+  Arena *a = c->arena;
+  Value v = prov_get(plan, "sensitive_content");
+  if (known_str(v)) {
+    *data = v.u.s;
+    *len = v.len;
+    return true;
+  }
+  v = prov_get(plan, "content_base64");
+  if (known_str(v)) {
+    uint8_t *out;
+    size_t bad;
+    if (!prov_base64_decode(a, v.u.s, v.len, &out, len, &bad)) {
+      diag_error(c->diags, NULL, "Create local file error",
+                 "An unexpected error occurred while parsing local file "
+                 "content\n\n+Original Error: illegal base64 data at input "
+                 "byte %zu",
+                 bad);
+      return false;
+    }
+    *data = (const char *)out;
+    return true;
+  }
+  v = prov_get(plan, "source");
+  if (known_str(v)) {
+    if (!prov_read_file(a, v.u.s, data, len)) {
+      diag_error(c->diags, NULL, "Create local file error",
+                 "An unexpected error occurred while parsing local file "
+                 "content\n\n+Original Error: open %s: %s",
+                 v.u.s, go_strerror(a, errno));
+      return false;
+    }
+    return true;
+  }
+  v = prov_get(plan, "content");
+  *data = known_str(v) ? v.u.s : "";
+  *len = known_str(v) ? v.len : 0;
+  return true;
+}
+
+static mode_t parse_mode(Value v, mode_t def)
+{
+  if (!known_str(v))
+    return def;
+  mode_t m = 0;
+  for (uint32_t i = 0; i < v.len; i++) {
+    if (v.u.s[i] < '0' || v.u.s[i] > '7')
+      return def;
+    m = (mode_t)(m * 8 + (mode_t)(v.u.s[i] - '0'));
+  }
+  return m & 07777;
+}
+
+/* os.MkdirAll: creates dir and its missing parents with mode. */
+static bool mkdir_all(Arena *a, const char *dir, mode_t mode)
+{
+  struct stat st;
+  if (stat(dir, &st) == 0)
+    return S_ISDIR(st.st_mode) ? true : (errno = ENOTDIR, false);
+  char *d = arena_strdup(a, dir);
+  size_t n = strlen(d);
+  while (n > 1 && d[n - 1] == '/')
+    d[--n] = 0;
+  char *slash = strrchr(d, '/');
+  if (slash && slash != d) {
+    *slash = 0;
+    if (!mkdir_all(a, d, mode))
+      return false;
+    *slash = '/';
+  }
+  if (mkdir(d, mode) != 0 && errno != EEXIST)
+    return false;
+  return true;
+}
+
+static bool write_all(int fd, const char *p, size_t n)
+{
+  while (n > 0) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0) {
+      if (errno == EINTR)
+        continue;
+      return false;
+    }
+    p += w;
+    n -= (size_t)w;
+  }
+  return true;
+}
+
+static void create_file(ProvCall *c, const char *type_name, Value plan,
+                        ProvApplyResp *resp)
+{
+  Arena *a = c->arena;
+  const char *data;
+  size_t len;
+  if (!file_content(c, plan, &data, &len))
+    return;
+  mode_t def = is_sensitive_type(type_name) ? 0700 : 0777;
+  const char *dest = prov_get(plan, "filename").u.s;
+  char *dir = arena_strdup(a, dest);
+  char *slash = strrchr(dir, '/');
+  const char *dname = ".";
+  if (slash == dir)
+    dname = "/";
+  else if (slash) {
+    *slash = 0;
+    dname = dir;
+  }
+  struct stat st;
+  if (stat(dname, &st) != 0 &&
+      !mkdir_all(a, dname,
+                 parse_mode(prov_get(plan, "directory_permission"), def))) {
+    diag_error(c->diags, NULL, "Create local file error",
+               "An unexpected error occurred while creating file "
+               "directory\n\n+Original Error: mkdir %s: %s",
+               dname, go_strerror(a, errno));
+    return;
+  }
+  mode_t fmode = parse_mode(prov_get(plan, "file_permission"), def);
+  int fd = open(dest, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, fmode);
+  if (fd < 0 || !write_all(fd, data, len)) {
+    int e = errno;
+    if (fd >= 0)
+      close(fd);
+    diag_error(c->diags, NULL, "Create local file error",
+               "An unexpected error occurred while writing the "
+               "file\n\n+Original Error: open %s: %s",
+               dest, go_strerror(a, e));
+    return;
+  }
+  if (close(fd) != 0) {
+    diag_error(c->diags, NULL, "Create local file error",
+               "An unexpected error occurred while writing the "
+               "file\n\n+Original Error: close %s: %s",
+               dest, go_strerror(a, errno));
+    return;
+  }
+  resp->new_state = with_sums(a, plan, data, len);
+}
+
+static void apply(Prov *p, ProvCall *c, const ProvApplyReq *req,
+                  ProvApplyResp *resp)
+{
+  (void)p;
+  Value plan = req->planned_state;
+  if (val_is_null(plan)) {
+    Value fn = prov_get(req->prior_state, "filename");
+    if (known_str(fn))
+      unlink(fn.u.s);
+    resp->new_state = plan;
+    return;
+  }
+  if (!val_is_null(req->prior_state)) {
+    /* Update: only possible without a change of any argument. */
+    resp->new_state = plan;
+    return;
+  }
+  create_file(c, req->type_name, plan, resp);
+}
+
+static void read_resource(Prov *p, ProvCall *c, const ProvReadReq *req,
+                          ProvReadResp *resp)
+{
+  Arena *a = c->arena;
+  Value st = req->current_state;
+  resp->new_state = st;
+  resp->private_data = req->private_data;
+  if (val_is_null(st))
+    return;
+  Value fn = prov_get(st, "filename");
+  if (!known_str(fn))
+    return;
+  Value gone = prov_null_object(a, res_block(p, req->type_name));
+  struct stat sb;
+  if (stat(fn.u.s, &sb) != 0 && errno == ENOENT) {
+    resp->new_state = gone;
+    return;
+  }
+  const char *data;
+  size_t len;
+  if (!prov_read_file(a, fn.u.s, &data, &len)) {
+    diag_error(c->diags, NULL, "Read local file error",
+               "An unexpected error occurred while reading the "
+               "file\n\n+Original Error: open %s: %s",
+               fn.u.s, go_strerror(a, errno));
+    return;
+  }
+  Value id = prov_get(st, "id");
+  if (!known_str(id) || strcmp(sha1_hex(a, data, len), id.u.s) != 0)
+    resp->new_state = gone;
+}
+
+/* ---- Data sources ------------------------------------------------------ */
+
+/* Invalid UTF-8 becomes U+FFFD, as the upstream data source documents. */
+static Value utf8_value(Arena *a, const char *s, size_t n)
+{
+  Buf b;
+  buf_init(&b, a);
+  buf_reserve(&b, n);
+  size_t i = 0;
+  while (i < n) {
+    unsigned char c0 = (unsigned char)s[i];
+    size_t need = c0 < 0x80 ? 0 : (c0 & 0xE0) == 0xC0 ? 1
+                : (c0 & 0xF0) == 0xE0 ? 2 : (c0 & 0xF8) == 0xF0 ? 3 : 9;
+    bool ok = need != 9 && i + need < n;
+    uint32_t cp = need == 0 ? c0 : need == 1 ? (c0 & 0x1Fu)
+                : need == 2 ? (c0 & 0x0Fu) : (c0 & 0x07u);
+    for (size_t k = 1; ok && k <= need; k++) {
+      unsigned char cx = (unsigned char)s[i + k];
+      if ((cx & 0xC0) != 0x80)
+        ok = false;
+      else
+        cp = cp << 6 | (cx & 0x3Fu);
+    }
+    if (ok && need > 0) {
+      static const uint32_t min[4] = {0, 0x80, 0x800, 0x10000};
+      if (cp < min[need] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        ok = false;
+    }
+    if (!ok) {
+      buf_puts(&b, "\xEF\xBF\xBD");
+      i++;
+      continue;
+    }
+    buf_put(&b, s + i, need + 1);
+    i += need + 1;
+  }
+  return val_str(a, buf_str(&b), b.len);
+}
+
+static void read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
+                      ProvReadDataResp *resp)
+{
+  (void)p;
+  Arena *a = c->arena;
+  Value v = req->config;
+  Value fn = prov_get(v, "filename");
+  const char *data;
+  size_t len;
+  if (!known_str(fn) || !prov_read_file(a, fn.u.s, &data, &len)) {
+    diag_error(c->diags, NULL, "Read local file data source error",
+               "The file at given path cannot be read.\n\n+Original Error: "
+               "open %s: %s",
+               known_str(fn) ? fn.u.s : "", go_strerror(a, errno));
+    return;
+  }
+  v = prov_set(a, v, "content", utf8_value(a, data, len));
+  v = prov_set(a, v, "content_base64",
+               val_cstr(a, prov_base64_encode(a, data, len, false, true)));
+  resp->state = with_sums(a, v, data, len);
+}
+
+static const ProvOps ops = {
+  .get_schema = get_schema,
+  .validate_provider_config = prov_default_validate,
+  .validate_resource_config = validate_resource,
+  .validate_data_resource_config = prov_default_validate_type,
+  .upgrade_resource_state = upgrade,
+  .configure = prov_default_configure,
+  .read_resource = read_resource,
+  .plan_resource_change = plan,
+  .apply_resource_change = apply,
+  .import_resource_state = prov_default_import,
+  .read_data_source = read_data,
+  .stop = prov_default_stop,
+  .close = prov_default_close,
+};
+
+const ProvBuiltin prov_local_builtin = {
+  .addr = "registry.terraform.io/hashicorp/local",
+  .type = "local",
+  .ops = &ops,
+  .open = open_local,
+};

@@ -1,0 +1,472 @@
+/*
+** provider: the one interface between the engine and every provider.
+**
+** Shaped after the provider protocol v6 (tfplugin6) calls: GetProviderSchema,
+** ValidateProviderConfig, ValidateResourceConfig, ValidateDataResourceConfig,
+** UpgradeResourceState, ConfigureProvider, ReadResource, PlanResourceChange,
+** ApplyResourceChange, ImportResourceState, ReadDataSource, StopProvider.
+** The built-in providers (terraform, null, local, random) implement ProvOps
+** in-process; the HTTPS providers (net/) implement the same vtable over the
+** network.  Requests and responses are plain data (Values from value.h,
+** byte strings, paths) so they can be serialised without engine changes.
+**
+** Calls and memory (read this before calling or implementing a provider):
+** - Every call takes a ProvCall: the caller's arena, which receives every
+**   byte of the response (Values, strings, paths, private bytes), and the
+**   Diags list the call appends to.  The engine passes the pool worker's
+**   arena and diagnostics; the response lives as long as that arena.
+** - Request data (Values, strings) belongs to the caller and is only
+**   borrowed for the duration of the call; a provider that wants to keep
+**   something past the call copies it into memory of its own.  A response
+**   may share structure with the request (e.g. return proposed_new_state
+**   as planned_state): the caller must keep request memory alive as long as
+**   it keeps the response.
+** - Diagnostics that concern one attribute also record an attribute path
+**   (protocol Diagnostic.attribute) in ProvCall.paths, keyed by the Diag
+**   node, so the core can point at the configuration expression.
+** - Thread safety: once ConfigureProvider returned, every call on one Prov
+**   may run concurrently from many pool workers; implementations keep no
+**   unsynchronised mutable state.  GetProviderSchema, validation calls and
+**   ConfigureProvider are made from one thread before the walk.
+**   StopProvider may be called from any thread at any time (interrupt); it
+**   asks in-flight calls to finish early and returns at once.
+** - Schemas returned by GetProviderSchema are owned by the provider
+**   instance, immutable, and valid until prov_close().
+** - Values passed to providers carry no sensitive marks (the core removes
+**   them and puts them back by schema, see prov_mark_sensitive); providers
+**   return unmarked values.
+** - Response Values start out as the zero Value (type == NULL), which
+**   means "absent" (the protocol's missing DynamicValue); the core reports
+**   an absent new_state after apply as "Provider produced invalid object".
+**   A null object (val_null of the schema type) is a real answer: the
+**   object is gone (read) or destroyed (apply).
+** - Failure: a call that fails appends an error to c->diags; it still
+**   fills whatever part of the response it could (a partial new_state after
+**   a failed create, for instance).
+**
+** Source addresses: "null", "hashicorp/null" and
+** "registry.terraform.io/hashicorp/null" name the same provider; the
+** normaliser gives Terraform's fully-qualified form.  "terraform" is the
+** special built-in "terraform.io/builtin/terraform".
+*/
+#ifndef CAIRN_PROVIDER_H
+#define CAIRN_PROVIDER_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/diag.h"
+#include "base/value.h"
+
+/* ---- Schemas ---------------------------------------------------------- */
+
+/* Attribute flags (protocol Attribute booleans). */
+enum {
+  PROV_REQUIRED = 1 << 0,
+  PROV_OPTIONAL = 1 << 1,
+  PROV_COMPUTED = 1 << 2,
+  PROV_SENSITIVE = 1 << 3,
+  PROV_DEPRECATED = 1 << 4,
+  PROV_WRITE_ONLY = 1 << 5
+};
+
+typedef enum ProvNesting {
+  PROV_NEST_INVALID = 0,
+  PROV_NEST_SINGLE = 1,
+  PROV_NEST_LIST = 2,
+  PROV_NEST_SET = 3,
+  PROV_NEST_MAP = 4,
+  PROV_NEST_GROUP = 5    /* blocks only: like SINGLE but never null */
+} ProvNesting;
+
+typedef struct ProvAttrSchema ProvAttrSchema;
+typedef struct ProvBlockSchema ProvBlockSchema;
+
+/* Nested attribute type (protocol Schema.Object): attributes whose value is
+** an object, or a list/set/map of objects, written with `=` syntax. */
+typedef struct ProvObjectSchema {
+  ProvNesting nesting;             /* SINGLE, LIST, SET or MAP */
+  const ProvAttrSchema *attrs;
+  uint32_t nattrs;
+} ProvObjectSchema;
+
+struct ProvAttrSchema {
+  const char *name;
+  const Type *type;                /* NULL when nested is set */
+  const ProvObjectSchema *nested;  /* nested attribute type, or NULL */
+  unsigned flags;                  /* PROV_REQUIRED ... */
+  const char *description;         /* may be NULL */
+  const char *deprecation_message; /* may be NULL */
+};
+
+typedef struct ProvNestedBlock {
+  const char *type_name;
+  ProvNesting nesting;
+  const ProvBlockSchema *block;
+  uint32_t min_items;
+  uint32_t max_items;              /* 0 = no limit */
+} ProvNestedBlock;
+
+struct ProvBlockSchema {
+  const ProvAttrSchema *attrs;     /* any order; lookups are by name */
+  uint32_t nattrs;
+  const ProvNestedBlock *blocks;
+  uint32_t nblocks;
+  const char *description;         /* may be NULL */
+  bool deprecated;
+  /* Filled by prov_schema_prepare(): the implied object type, so the
+  ** engine does not rebuild it per instance.  NULL until prepared. */
+  const Type *implied;
+};
+
+typedef struct ProvSchema {
+  int64_t version;                 /* schema version (UpgradeResourceState) */
+  const ProvBlockSchema *block;
+} ProvSchema;
+
+typedef struct ProvTypeSchema {
+  const char *type_name;           /* "null_resource" */
+  ProvSchema schema;
+} ProvTypeSchema;
+
+typedef struct ProvProviderSchema {
+  ProvSchema provider;             /* the provider configuration block */
+  const ProvTypeSchema *resources;
+  uint32_t nresources;
+  const ProvTypeSchema *data_sources;
+  uint32_t ndata_sources;
+  /* Server capabilities. */
+  bool plan_destroy;               /* wants PlanResourceChange for deletes */
+} ProvProviderSchema;
+
+/* The schema of a resource / data source type, or NULL. */
+const ProvTypeSchema *prov_schema_resource(const ProvProviderSchema *s,
+                                           const char *type_name);
+const ProvTypeSchema *prov_schema_data_source(const ProvProviderSchema *s,
+                                              const char *type_name);
+
+/* Lookups by name within a block; NULL when absent. */
+const ProvAttrSchema *prov_block_attr(const ProvBlockSchema *b,
+                                      const char *name);
+const ProvNestedBlock *prov_block_nested(const ProvBlockSchema *b,
+                                         const char *name);
+
+/* cty's ImpliedType: an object type with one attribute per attribute and
+** per nested block type.  Blocks: SINGLE/GROUP -> object, LIST -> list of
+** object, SET -> set of object, MAP -> map of object; a LIST or MAP whose
+** element type contains dynamic is dynamic (each value then picks a tuple
+** or object type), as configschema does.
+** Nested attribute types likewise.  Returns b->implied when prepared;
+** otherwise builds it in a. */
+const Type *prov_schema_implied_type(Arena *a, const ProvBlockSchema *b);
+/* The implied type of one attribute (its Type, or the type of its nested
+** attribute object). */
+const Type *prov_attr_type(Arena *a, const ProvAttrSchema *at);
+
+/* Computes and stores `implied` for every block of s (provider config,
+** resources, data sources, nested blocks), allocating in a.  Call once,
+** from one thread, before the schema is shared; it writes into the block
+** structs, which must therefore be writable.  Idempotent. */
+void prov_schema_prepare(Arena *a, ProvProviderSchema *s);
+/* A prepared copy of s whose block structs live in a (attribute arrays,
+** names and types are shared).  Built-ins keep const static schemas and
+** clone them per instance. */
+ProvProviderSchema *prov_schema_clone(Arena *a, const ProvProviderSchema *s);
+
+/* True when the value at path p inside an object of block b is sensitive
+** by schema: some attribute on the way is marked sensitive.  Steps into
+** nested blocks and nested attribute types follow their nesting (an index
+** or key step after a LIST/SET/MAP block).  Paths that leave the schema
+** return false. */
+bool prov_path_sensitive(const ProvBlockSchema *b, ValPath p);
+
+/* Returns v (an object conforming to b's implied type) with VF_SENSITIVE
+** on every attribute value the schema marks sensitive, at any depth.
+** Copies only what changes; null/unknown objects are returned as is. */
+Value prov_mark_sensitive(Arena *a, const ProvBlockSchema *b, Value v);
+
+/* A null value of block b's implied type.  b must be prepared or a given. */
+Value prov_null_object(Arena *a, const ProvBlockSchema *b);
+
+/* ---- Calls ------------------------------------------------------------ */
+
+/* Opaque provider-private bytes (protocol `private`), carried in state and
+** plans between calls.  NULL/0 means none. */
+typedef struct ProvBytes {
+  const uint8_t *p;
+  size_t n;
+} ProvBytes;
+
+/* A diagnostic's attribute path (protocol Diagnostic.attribute). */
+typedef struct ProvDiagPath {
+  struct ProvDiagPath *next;
+  const Diag *diag;
+  ValPath path;
+} ProvDiagPath;
+
+/* Common to every call: where results and diagnostics go.  The caller
+** sets arena and diags and zeroes paths; the provider appends. */
+typedef struct ProvCall {
+  Arena *arena;          /* response memory (the worker's arena) */
+  Diags *diags;          /* append-only; shared with nobody during the call */
+  ProvDiagPath *paths;   /* out: attribute paths of some of the diags */
+} ProvCall;
+
+typedef struct ProvUpgradeReq {
+  const char *type_name;
+  int64_t version;       /* schema_version recorded in the state */
+  const char *raw_json;  /* the state's "attributes" object, JSON text */
+  size_t raw_len;
+} ProvUpgradeReq;
+typedef struct ProvUpgradeResp {
+  Value upgraded_state;  /* conforms to the current schema, wholly known */
+} ProvUpgradeResp;
+
+typedef struct ProvConfigureReq {
+  const char *terraform_version;
+  Value config;          /* may contain unknowns during plan */
+} ProvConfigureReq;
+
+typedef struct ProvReadReq {
+  const char *type_name;
+  Value current_state;
+  ProvBytes private_data;
+} ProvReadReq;
+typedef struct ProvReadResp {
+  Value new_state;       /* null object: the object is gone */
+  ProvBytes private_data;
+} ProvReadResp;
+
+typedef struct ProvPlanReq {
+  const char *type_name;
+  Value prior_state;         /* null object on create */
+  Value proposed_new_state;  /* null object on destroy (plan_destroy) */
+  Value config;              /* null object on destroy */
+  ProvBytes prior_private;
+} ProvPlanReq;
+typedef struct ProvPlanResp {
+  Value planned_state;
+  const ValPath *requires_replace;
+  uint32_t nrequires_replace;
+  ProvBytes planned_private;
+  bool legacy_type_system;
+} ProvPlanResp;
+
+typedef struct ProvApplyReq {
+  const char *type_name;
+  Value prior_state;         /* null object on create */
+  Value planned_state;       /* null object on delete */
+  Value config;              /* null object on delete */
+  ProvBytes planned_private;
+  /* Derived by the engine from the state lineage, the instance address and
+  ** the planned change (stmgr intents); remote providers send it as the
+  ** Idempotency-Key header.  NULL: none (the provider makes one per call). */
+  const char *idempotency_key;
+} ProvApplyReq;
+typedef struct ProvApplyResp {
+  Value new_state;           /* null object after delete */
+  ProvBytes private_data;
+  bool legacy_type_system;
+} ProvApplyResp;
+
+typedef struct ProvImported {
+  const char *type_name;
+  Value state;
+  ProvBytes private_data;
+} ProvImported;
+
+typedef struct ProvImportReq {
+  const char *type_name;
+  const char *id;            /* the user's import ID string */
+} ProvImportReq;
+typedef struct ProvImportResp {
+  const ProvImported *imported;
+  uint32_t nimported;
+} ProvImportResp;
+
+typedef struct ProvReadDataReq {
+  const char *type_name;
+  Value config;
+} ProvReadDataReq;
+typedef struct ProvReadDataResp {
+  Value state;               /* non-null and wholly known on success */
+} ProvReadDataResp;
+
+typedef struct Prov Prov;
+
+/* The vtable.  Every entry is mandatory (use the prov_default_* helpers
+** below where a provider has nothing to do).  `type_name` arguments are
+** known to the schema: the engine never asks for a type the provider did
+** not list. */
+typedef struct ProvOps {
+  void (*get_schema)(Prov *p, ProvCall *c, const ProvProviderSchema **out);
+  void (*validate_provider_config)(Prov *p, ProvCall *c, Value config);
+  void (*validate_resource_config)(Prov *p, ProvCall *c,
+                                   const char *type_name, Value config);
+  void (*validate_data_resource_config)(Prov *p, ProvCall *c,
+                                        const char *type_name, Value config);
+  void (*upgrade_resource_state)(Prov *p, ProvCall *c,
+                                 const ProvUpgradeReq *req,
+                                 ProvUpgradeResp *resp);
+  void (*configure)(Prov *p, ProvCall *c, const ProvConfigureReq *req);
+  void (*read_resource)(Prov *p, ProvCall *c, const ProvReadReq *req,
+                        ProvReadResp *resp);
+  void (*plan_resource_change)(Prov *p, ProvCall *c, const ProvPlanReq *req,
+                               ProvPlanResp *resp);
+  void (*apply_resource_change)(Prov *p, ProvCall *c,
+                                const ProvApplyReq *req,
+                                ProvApplyResp *resp);
+  void (*import_resource_state)(Prov *p, ProvCall *c,
+                                const ProvImportReq *req,
+                                ProvImportResp *resp);
+  void (*read_data_source)(Prov *p, ProvCall *c, const ProvReadDataReq *req,
+                           ProvReadDataResp *resp);
+  /* StopProvider: returns an error text, or NULL (allocated in c->arena). */
+  const char *(*stop)(Prov *p, ProvCall *c);
+  /* Releases the instance's resources (not a protocol call). */
+  void (*close)(Prov *p);
+} ProvOps;
+
+/* One provider instance (one `provider` configuration, alias included). */
+struct Prov {
+  const ProvOps *ops;
+  const char *addr;       /* fully-qualified source address */
+  void *impl;             /* implementation state */
+  Arena *arena;           /* instance-lifetime memory (impl, schema) */
+  atomic_bool stopping;   /* set by StopProvider; long calls poll it */
+};
+
+/* ---- Built-in providers ------------------------------------------------ */
+
+typedef struct ProvBuiltin {
+  const char *addr;       /* fully-qualified source address */
+  const char *type;       /* provider type ("null") */
+  const ProvOps *ops;
+  /* Prepares p->impl; NULL when the provider keeps no state. */
+  void (*open)(Prov *p);
+} ProvBuiltin;
+
+/* Each built-in's registration (core/prov_<name>.c). */
+extern const ProvBuiltin prov_terraform_builtin;
+extern const ProvBuiltin prov_null_builtin;
+extern const ProvBuiltin prov_local_builtin;
+extern const ProvBuiltin prov_random_builtin;
+#ifdef CAIRN_TEST
+extern const ProvBuiltin prov_test_builtin;
+#endif
+
+/* The built-in named by a source address in any accepted form ("null",
+** "hashicorp/null", "registry.terraform.io/hashicorp/null", any case, also
+** registry.opentofu.org), or NULL. */
+const ProvBuiltin *prov_lookup_builtin(const char *source);
+/* The built-ins, in a stable order; *n receives the count. */
+const ProvBuiltin *const *prov_builtins(size_t *n);
+
+/* Opens an instance of built-in b; memory from a (instance lifetime). */
+Prov *prov_open_builtin(Arena *a, const ProvBuiltin *b);
+/* Calls ops->close. */
+void prov_close(Prov *p);
+
+/* ---- Source addresses --------------------------------------------------- */
+
+/* Normalises a provider source address to Terraform's fully-qualified form
+** ("registry.terraform.io/hashicorp/null"): one part is a type in the
+** hashicorp namespace (except "terraform", the built-in), two parts
+** namespace/type, three host/namespace/type; lower-cased.  On a malformed
+** address appends "Invalid provider source string" to d (subject rng may
+** be NULL) and returns NULL.  Result in a. */
+const char *prov_source_normalize(Arena *a, const char *source,
+                                  const SrcRange *rng, Diags *d);
+/* The provider type a resource type implies: the part before the first
+** underscore ("null_resource" -> "null"), in a. */
+const char *prov_implied_type(Arena *a, const char *resource_type);
+
+/* ---- Helpers for implementations ------------------------------------- */
+
+/* Appends a diagnostic about the attribute at path (may have n == 0) and
+** records the path in c->paths. */
+Diag *prov_diag_attr(ProvCall *c, DiagSeverity sev, ValPath path,
+                     const char *summary, const char *detail_fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* The recorded attribute path of g, or NULL. */
+const ValPath *prov_diag_path(const ProvCall *c, const Diag *g);
+/* A one-step path .name (name must outlive the path). */
+ValPath prov_path_attr(Arena *a, const char *name);
+
+/* Defaults for vtable entries with nothing to do. */
+void prov_default_validate(Prov *p, ProvCall *c, Value config);
+void prov_default_validate_type(Prov *p, ProvCall *c, const char *type_name,
+                                Value config);
+void prov_default_configure(Prov *p, ProvCall *c,
+                            const ProvConfigureReq *req);
+/* ImportResourceState for types without import: Terraform's
+** "Resource Import Not Implemented" error. */
+void prov_default_import(Prov *p, ProvCall *c, const ProvImportReq *req,
+                         ProvImportResp *resp);
+/* Sets the stopping flag; returns NULL. */
+const char *prov_default_stop(Prov *p, ProvCall *c);
+void prov_default_close(Prov *p);
+
+/* Decodes a state's attributes JSON against block b's implied type (cty
+** JSON: dynamic attributes as {"value":..,"type":..}); attributes the
+** schema does not have are dropped, missing ones are null.  For
+** UpgradeResourceState of in-process providers.  Errors go to c->diags
+** as "Invalid resource state upgrade"; returns false then. */
+bool prov_decode_state(ProvCall *c, const ProvBlockSchema *b,
+                       const char *json, size_t len, Value *out);
+
+/* ---- Planning helpers (the plugin framework's behaviour) --------------- */
+
+/* planned with every top-level computed attribute whose planned and
+** config values are both null set to unknown (the framework's
+** MarkComputedNilsAsUnknown, used when a resource is created or changes;
+** on update the proposed state already carries the prior values).  Pass
+** config with schema defaults applied.  Attributes named in keep (a
+** NULL-terminated list, may be NULL) keep the prior value instead
+** (UseStateForUnknown) when prior is not null. */
+Value prov_unknown_computed(Arena *a, const ProvBlockSchema *b, Value prior,
+                            Value planned, Value config,
+                            const char *const *keep);
+/* True when prior is a non-null object whose attribute name differs from
+** planned's (RequiresReplace: unknown counts as different). */
+bool prov_attr_changed(Value prior, Value planned, const char *name);
+/* The null and random providers' RequiresReplaceIfValuesNotNull for a
+** map(string) argument: true when config differs from the prior value
+** other than by keys whose value is null (state written by the old SDK
+** dropped those). */
+bool prov_map_replace_if_values_not_null(Value prior, Value config);
+/* Appends .name to resp->requires_replace (memory from c->arena). */
+void prov_requires_replace(ProvCall *c, ProvPlanResp *resp,
+                           const char *name);
+
+/* Fills buf with n bytes from the OS (getrandom(2)); never fails (aborts
+** if the kernel cannot supply entropy, which cannot happen after boot). */
+void prov_random_bytes(void *buf, size_t n);
+/* A random UUID as hashicorp/go-uuid's GenerateUUID formats it:
+** 8-4-4-4-12 lower-case hex of 16 random bytes (no version bits). */
+const char *prov_random_uuid(Arena *a);
+
+/* Reads a whole file into a (NUL added).  Returns false with errno set
+** (ENOENT when missing, EFBIG above 1 GiB). */
+bool prov_read_file(Arena *a, const char *path, const char **data,
+                    size_t *len);
+
+/* Base64 (RFC 4648): the standard alphabet, or the URL-safe one; with or
+** without '=' padding.  Result NUL-terminated, in a. */
+const char *prov_base64_encode(Arena *a, const void *data, size_t n,
+                               bool url, bool pad);
+/* Decodes like Go's base64.StdEncoding.DecodeString: padding required,
+** CR and LF ignored.  Returns false and sets *bad_at to the offending input
+** byte's offset on malformed input. */
+bool prov_base64_decode(Arena *a, const char *s, size_t n, uint8_t **out,
+                        size_t *outlen, size_t *bad_at);
+
+/* Object attribute helpers: value of attribute name of an object (null
+** of dynamic when absent), and a copy of obj with attribute name set. */
+Value prov_get(Value obj, const char *name);
+Value prov_set(Arena *a, Value obj, const char *name, Value v);
+
+#endif

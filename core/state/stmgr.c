@@ -1,0 +1,1434 @@
+/*
+** stmgr.c: durable state storage (see stmgr.h and docs/state.md).
+*/
+#include "stmgr.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/json.h"
+
+#ifndef CAIRN_VERSION
+#define CAIRN_VERSION "0.0.0"
+#endif
+
+#define LOCK_NOTICE_MS 400
+#define LOCK_DELAY_MS 1000
+#define LOCK_MAX_DELAY_MS 16000
+
+/* ---- Crash points -------------------------------------------------------- */
+
+static long crash_count;
+
+#ifdef CAIRN_TEST
+static long crash_at = -1;       /* -1: not read yet; 0: off */
+static const char *crash_log;
+
+static void crash_init(void)
+{
+  const char *s = getenv("CAIRN_TEST_CRASH_AT");
+  long v = 0;
+  if (s && *s) {
+    char *e;
+    v = strtol(s, &e, 10);
+    if (*e || v < 0)
+      v = 0;
+  }
+  crash_log = getenv("CAIRN_TEST_CRASH_LOG");
+  if (crash_log && !*crash_log)
+    crash_log = NULL;
+  __atomic_store_n(&crash_at, v, __ATOMIC_SEQ_CST);
+}
+#endif
+
+void stmgr_crash_point(const char *label)
+{
+  long n = __atomic_add_fetch(&crash_count, 1, __ATOMIC_SEQ_CST);
+#ifdef CAIRN_TEST
+  if (__atomic_load_n(&crash_at, __ATOMIC_SEQ_CST) < 0)
+    crash_init();
+  if (crash_log) {
+    int fd = open(crash_log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      char line[256];
+      int k = snprintf(line, sizeof line, "%ld %s\n", n, label);
+      if (k > 0 && write(fd, line, (size_t)k) < 0) {
+        /* best effort: the log is a test aid */
+      }
+      close(fd);
+    }
+  }
+  if (n == crash_at)
+    _exit(99);
+#else
+  (void)label;
+  (void)n;
+#endif
+}
+
+void stmgr_crash_reset(void)
+{
+  __atomic_store_n(&crash_count, 0, __ATOMIC_SEQ_CST);
+#ifdef CAIRN_TEST
+  crash_init();
+#endif
+}
+
+long stmgr_crash_points(void)
+{
+  return __atomic_load_n(&crash_count, __ATOMIC_SEQ_CST);
+}
+
+/* ---- CRC-32 (IEEE 802.3, as zlib) ---------------------------------------- */
+
+static uint32_t crc_table[256];
+static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
+
+static void crc_init(void)
+{
+  for (uint32_t i = 0; i < 256; i++) {
+    uint32_t c = i;
+    for (int k = 0; k < 8; k++)
+      c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    crc_table[i] = c;
+  }
+}
+
+uint32_t stmgr_crc32(const void *data, size_t n)
+{
+  pthread_once(&crc_once, crc_init);
+  const unsigned char *p = data;
+  uint32_t c = 0xFFFFFFFFu;
+  for (size_t i = 0; i < n; i++)
+    c = crc_table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
+
+/* ---- Record framing ------------------------------------------------------ */
+
+#define FRAME_HDR 19 /* "J" + 8 hex + " " + 8 hex + " " */
+
+void stmgr_frame(Buf *out, const char *payload, size_t n)
+{
+  buf_printf(out, "J%08x %08x ", (unsigned)n, stmgr_crc32(payload, n));
+  buf_put(out, payload, n);
+  buf_putc(out, '\n');
+}
+
+static bool hex8(const char *p, uint32_t *out)
+{
+  uint32_t v = 0;
+  for (int i = 0; i < 8; i++) {
+    char c = p[i];
+    uint32_t d;
+    if (c >= '0' && c <= '9')
+      d = (uint32_t)(c - '0');
+    else if (c >= 'a' && c <= 'f')
+      d = (uint32_t)(c - 'a' + 10);
+    else
+      return false;
+    v = v << 4 | d;
+  }
+  *out = v;
+  return true;
+}
+
+size_t stmgr_scan(const char *buf, size_t n,
+                  bool (*fn)(void *ctx, const char *payload, size_t len),
+                  void *ctx)
+{
+  size_t off = 0;
+  while (n - off >= FRAME_HDR + 1) {
+    const char *p = buf + off;
+    uint32_t len, crc;
+    if (p[0] != 'J' || !hex8(p + 1, &len) || p[9] != ' ' ||
+        !hex8(p + 10, &crc) || p[18] != ' ')
+      break;
+    if ((uint64_t)len + FRAME_HDR + 1 > n - off)
+      break;
+    if (p[FRAME_HDR + len] != '\n' || stmgr_crc32(p + FRAME_HDR, len) != crc)
+      break;
+    if (fn && !fn(ctx, p + FRAME_HDR, len))
+      break;
+    off += FRAME_HDR + len + 1;
+  }
+  return off;
+}
+
+/* ---- Small helpers ------------------------------------------------------- */
+
+static long real_now_ms(void *ctx)
+{
+  (void)ctx;
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void real_sleep_ms(void *ctx, long ms)
+{
+  (void)ctx;
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+  while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {
+  }
+}
+
+static void fill_random(void *p, size_t n)
+{
+  size_t got = 0;
+  while (got < n) {
+    ssize_t k = getrandom((char *)p + got, n - got, 0);
+    if (k < 0) {
+      if (errno == EINTR)
+        continue;
+      fprintf(stderr, "cairn: getrandom failed\n");
+      abort();
+    }
+    got += (size_t)k;
+  }
+}
+
+/* Go's RFC3339Nano of the current UTC time (trailing zeros trimmed). */
+static const char *now_rfc3339(Arena *a)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  struct tm tm;
+  gmtime_r(&ts.tv_sec, &tm);
+  char frac[16] = "";
+  if (ts.tv_nsec) {
+    snprintf(frac, sizeof frac, ".%09ld", ts.tv_nsec);
+    size_t l = strlen(frac);
+    while (l > 1 && frac[l - 1] == '0')
+      frac[--l] = 0;
+  }
+  return arena_printf(a, "%04d-%02d-%02dT%02d:%02d:%02d%sZ",
+                      tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                      tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
+}
+
+static const char *dir_of(Arena *a, const char *path)
+{
+  const char *sl = strrchr(path, '/');
+  if (!sl)
+    return ".";
+  if (sl == path)
+    return "/";
+  return arena_strndup(a, path, (size_t)(sl - path));
+}
+
+static const char *base_of(const char *path)
+{
+  const char *sl = strrchr(path, '/');
+  return sl ? sl + 1 : path;
+}
+
+/* dir/.NAME<suffix> with NAME's leading dot removed, as Terraform names
+** its lock info file. */
+static const char *hidden_beside(Arena *a, const char *path,
+                                 const char *suffix)
+{
+  const char *b = base_of(path);
+  if (*b == '.')
+    b++;
+  const char *sl = strrchr(path, '/');
+  if (!sl)
+    return arena_printf(a, ".%s%s", b, suffix);
+  return arena_printf(a, "%.*s/.%s%s", (int)(sl - path), path, b, suffix);
+}
+
+static void fsync_dir(const char *dir)
+{
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    fsync(fd);
+    close(fd);
+  }
+}
+
+static bool write_all(int fd, const char *p, size_t n)
+{
+  while (n) {
+    ssize_t k = write(fd, p, n);
+    if (k < 0) {
+      if (errno == EINTR)
+        continue;
+      return false;
+    }
+    p += k;
+    n -= (size_t)k;
+  }
+  return true;
+}
+
+/* Reads a whole file into a; *exists false when it does not exist. */
+static bool read_fd(Arena *a, int fd, const char *path, char **out,
+                    size_t *n, Diags *d)
+{
+  struct stat st;
+  if (fstat(fd, &st) < 0) {
+    diag_error(d, NULL, "Failed to read state file",
+               "The state file %s could not be read: %s", path,
+               strerror(errno));
+    return false;
+  }
+  if ((uint64_t)st.st_size > ST_MAX_FILE_BYTES) {
+    diag_error(d, NULL, "State file too large",
+               "The state file %s is %lld bytes; cairn reads state files of "
+               "up to %zu bytes.",
+               path, (long long)st.st_size, ST_MAX_FILE_BYTES);
+    return false;
+  }
+  size_t cap = (size_t)st.st_size + 1, len = 0;
+  char *buf = arena_alloc_raw(a, 1, 1, cap + 1);
+  for (;;) {
+    if (len == cap) {
+      if (cap >= ST_MAX_FILE_BYTES) {
+        diag_error(d, NULL, "State file too large",
+                   "The state file %s is larger than %zu bytes.", path,
+                   ST_MAX_FILE_BYTES);
+        return false;
+      }
+      buf = arena_grow(a, buf, 1, 1, cap + 1, cap * 2 + 1);
+      cap *= 2;
+    }
+    ssize_t k = pread(fd, buf + len, cap - len, (off_t)len);
+    if (k < 0) {
+      if (errno == EINTR)
+        continue;
+      diag_error(d, NULL, "Failed to read state file",
+                 "The state file %s could not be read: %s", path,
+                 strerror(errno));
+      return false;
+    }
+    if (k == 0)
+      break;
+    len += (size_t)k;
+  }
+  buf[len] = 0;
+  *out = buf;
+  *n = len;
+  return true;
+}
+
+static bool read_path(Arena *a, const char *path, char **out, size_t *n,
+                      bool *exists, Diags *d)
+{
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) {
+      *exists = false;
+      return true;
+    }
+    diag_error(d, NULL, "Failed to read state file",
+               "The state file %s could not be opened: %s", path,
+               strerror(errno));
+    return false;
+  }
+  *exists = true;
+  bool ok = read_fd(a, fd, path, out, n, d);
+  close(fd);
+  return ok;
+}
+
+static int setlk(int fd, short type)
+{
+  struct flock fl;
+  memset(&fl, 0, sizeof fl);
+  fl.l_type = type;
+  fl.l_whence = SEEK_SET;
+  return fcntl(fd, F_SETLK, &fl);
+}
+
+/* ---- Init ---------------------------------------------------------------- */
+
+void stmgr_init(StMgr *m, Arena *a, const StMgrOpts *o)
+{
+  memset(m, 0, sizeof *m);
+  m->arena = a;
+  const char *rp = o && o->state_path ? o->state_path : "terraform.tfstate";
+  m->read_path = arena_strdup(a, rp);
+  m->out_path = arena_strdup(a, o && o->out_path ? o->out_path : rp);
+  if (o && o->backup_path && strcmp(o->backup_path, "-") == 0)
+    m->backup_path = NULL;
+  else if (o && o->backup_path)
+    m->backup_path = arena_strdup(a, o->backup_path);
+  else
+    m->backup_path = arena_printf(a, "%s.backup", m->out_path);
+  m->journal_path = arena_printf(a, "%s.journal", m->out_path);
+  m->lock_path = hidden_beside(a, m->out_path, ".lock");
+  m->info_path = hidden_beside(a, m->out_path, ".lock.info");
+  m->dir = dir_of(a, m->out_path);
+  m->lock_fd = -1;
+  m->state_fd = -1;
+  m->journal_fd = -1;
+  pthread_mutex_init(&m->mu, NULL);
+  pthread_cond_init(&m->synced_cv, NULL);
+  arena_init(&m->jarena, 0);
+  arena_init(&m->rarena, 0);
+  buf_init(&m->orig_content, a);
+  buf_init(&m->disk_bytes, a);
+}
+
+void stmgr_close(StMgr *m)
+{
+  stmgr_unlock(m, NULL);
+  if (m->journal_fd >= 0) {
+    close(m->journal_fd);
+    m->journal_fd = -1;
+  }
+  arena_release(&m->jarena);
+  arena_release(&m->rarena);
+  m->intents = NULL;
+  m->nintents = m->cap_intents = 0;
+}
+
+/* ---- Atomic writes ------------------------------------------------------- */
+
+/* Writes data to path through a temporary file; when keep_lock_fd is set
+** the temporary file is fcntl-locked before the rename and its descriptor
+** returned there (the lock moves with the inode). */
+static bool write_atomic(StMgr *m, const char *path, const void *data,
+                         size_t len, bool durable, int *keep_lock_fd,
+                         Diags *d)
+{
+  Arena *a = &m->jarena;
+  ArenaMark mk = arena_mark(a);
+  const char *tmp = hidden_beside(a, path, "");
+  tmp = arena_printf(a, "%s.tmp.%ld", tmp, (long)getpid());
+  const char *dir = dir_of(a, path);
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  const char *step = "create";
+  if (fd < 0)
+    goto fail;
+  step = "write";
+  if (!write_all(fd, data, len))
+    goto fail_fd;
+  if (durable) {
+    stmgr_crash_point("atomic:written");
+    step = "sync";
+    if (fsync(fd) < 0)
+      goto fail_fd;
+    stmgr_crash_point("atomic:synced");
+  }
+  if (keep_lock_fd && setlk(fd, F_WRLCK) < 0) {
+    step = "lock";
+    goto fail_fd;
+  }
+  step = "rename";
+  if (rename(tmp, path) < 0)
+    goto fail_fd;
+  if (durable) {
+    stmgr_crash_point("atomic:renamed");
+    fsync_dir(dir);
+    stmgr_crash_point("atomic:dirsynced");
+  }
+  if (keep_lock_fd)
+    *keep_lock_fd = fd;
+  else
+    close(fd);
+  arena_rewind(a, mk);
+  return true;
+fail_fd : {
+  int e = errno;
+  close(fd);
+  unlink(tmp);
+  errno = e;
+}
+fail:
+  if (d)
+    diag_error(d, NULL, "Failed to write state",
+               "An error occurred while writing %s (%s step): %s.", path,
+               step, strerror(errno));
+  arena_rewind(a, mk);
+  return false;
+}
+
+bool stmgr_write_file(StMgr *m, const char *path, const void *data,
+                      size_t len, Diags *d)
+{
+  bool is_state = strcmp(path, m->out_path) == 0 && m->locked;
+  int nfd = -1;
+  if (!write_atomic(m, path, data, len, true, is_state ? &nfd : NULL, d))
+    return false;
+  if (is_state) {
+    if (m->state_fd >= 0)
+      close(m->state_fd); /* drops only the old inode's lock */
+    m->state_fd = nfd;
+  }
+  return true;
+}
+
+/* ---- Lock info ----------------------------------------------------------- */
+
+void stmgr_new_lock_info(Arena *a, StLockInfo *li, const char *operation,
+                         const char *path)
+{
+  unsigned char b[16];
+  fill_random(b, sizeof b);
+  li->id = arena_printf(a,
+                        "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+                        "%02x%02x%02x%02x%02x%02x",
+                        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8],
+                        b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+  li->operation = arena_strdup(a, operation ? operation : "");
+  li->info = "";
+  const char *user = NULL;
+  struct passwd *pw = getpwuid(getuid());
+  if (pw && pw->pw_name)
+    user = pw->pw_name;
+  if (!user)
+    user = getenv("USER");
+  char host[256] = "";
+  if (gethostname(host, sizeof host - 1) < 0)
+    host[0] = 0;
+  li->who = arena_printf(a, "%s@%s", user ? user : "", host);
+  li->version = CAIRN_VERSION;
+  li->created = now_rfc3339(a);
+  li->path = arena_strdup(a, path ? path : "");
+}
+
+void stmgr_lock_info_json(Buf *out, const StLockInfo *li)
+{
+  JsonW w;
+  json_w_init(&w, out, 0);
+  json_w_begin_object(&w);
+  const char *names[] = {"ID", "Operation", "Info", "Who",
+                         "Version", "Created", "Path"};
+  const char *vals[] = {li->id, li->operation, li->info, li->who,
+                        li->version, li->created, li->path};
+  for (int i = 0; i < 7; i++) {
+    json_w_keyz(&w, names[i]);
+    json_w_stringz(&w, vals[i] ? vals[i] : "");
+  }
+  json_w_end_object(&w);
+}
+
+/* Go's time.Time.String() of an RFC 3339 time: "2006-01-02 15:04:05.999
+** +0000 UTC".  Unparsable input is rendered as given. */
+static void go_time_string(Buf *out, const char *s)
+{
+  int Y, M, D, h, mi, sec, n = 0;
+  if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &Y, &M, &D, &h, &mi, &sec,
+                   &n) != 6 || n != 19) {
+    buf_puts(out, s ? s : "");
+    return;
+  }
+  const char *p = s + 19;
+  char frac[16] = "";
+  if (*p == '.') {
+    size_t k = 0;
+    p++;
+    while (*p >= '0' && *p <= '9' && k < 9)
+      frac[k++ + 1] = *p++;
+    while (*p >= '0' && *p <= '9')
+      p++;
+    frac[0] = '.';
+    while (k > 0 && frac[k] == '0')
+      k--;
+    frac[k ? k + 1 : 0] = 0;
+  }
+  buf_printf(out, "%04d-%02d-%02d %02d:%02d:%02d%s ", Y, M, D, h, mi, sec,
+             frac);
+  if (*p == 'Z' || *p == 'z') {
+    buf_puts(out, "+0000 UTC");
+  } else if ((*p == '+' || *p == '-') && strlen(p) == 6 && p[3] == ':') {
+    buf_printf(out, "%c%c%c%c%c %c%c%c%c%c", p[0], p[1], p[2], p[4], p[5],
+               p[0], p[1], p[2], p[4], p[5]);
+  } else {
+    buf_puts(out, p);
+  }
+}
+
+void stmgr_format_lock_info(Buf *out, const StLockInfo *li)
+{
+  buf_printf(out,
+             "Lock Info:\n  ID:        %s\n  Path:      %s\n"
+             "  Operation: %s\n  Who:       %s\n  Version:   %s\n"
+             "  Created:   ",
+             li->id, li->path, li->operation, li->who, li->version);
+  go_time_string(out, li->created);
+  buf_printf(out, "\n  Info:      %s\n", li->info);
+}
+
+bool stmgr_read_lock_info(StMgr *m, StLockInfo *out)
+{
+  memset(out, 0, sizeof *out);
+  Diags d;
+  diag_init(&d, m->arena);
+  char *buf;
+  size_t n;
+  bool exists;
+  if (!read_path(m->arena, m->info_path, &buf, &n, &exists, &d) || !exists)
+    return false;
+  Value v;
+  if (!json_parse(m->arena, buf, n, &v, &d, NULL) || val_is_null(v) ||
+      v.type->kind != TY_OBJECT)
+    return false;
+  const char *names[] = {"ID", "Operation", "Info", "Who",
+                         "Version", "Created", "Path"};
+  const char **dst[] = {&out->id, &out->operation, &out->info, &out->who,
+                        &out->version, &out->created, &out->path};
+  for (int i = 0; i < 7; i++) {
+    bool f;
+    Value s = val_attr(v, names[i], &f);
+    *dst[i] = f && !val_is_null(s) && s.type->kind == TY_STRING ? s.u.s : "";
+  }
+  return true;
+}
+
+/* ---- Locking ------------------------------------------------------------- */
+
+typedef enum { TRY_OK, TRY_BUSY, TRY_ERR } TryRes;
+
+static TryRes try_lock(StMgr *m, int *err)
+{
+  int lfd = open(m->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (lfd < 0 && errno == ENOENT) {
+    /* Create missing parent directories as Terraform does (0755). */
+    char *p = arena_strdup(m->arena, m->dir);
+    for (char *q = p + 1; *q; q++) {
+      if (*q == '/') {
+        *q = 0;
+        mkdir(p, 0755);
+        *q = '/';
+      }
+    }
+    mkdir(p, 0755);
+    lfd = open(m->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  }
+  if (lfd < 0) {
+    *err = errno;
+    return TRY_ERR;
+  }
+  if (setlk(lfd, F_WRLCK) < 0) {
+    *err = errno;
+    close(lfd);
+    return (*err == EAGAIN || *err == EACCES) ? TRY_BUSY : TRY_ERR;
+  }
+  /* The state file itself, so a Terraform process on it is detected. */
+  int sfd = open(m->out_path, O_RDWR | O_CLOEXEC);
+  if (sfd >= 0 && setlk(sfd, F_WRLCK) < 0) {
+    *err = errno;
+    close(sfd);
+    setlk(lfd, F_UNLCK);
+    close(lfd);
+    return (*err == EAGAIN || *err == EACCES) ? TRY_BUSY : TRY_ERR;
+  }
+  m->lock_fd = lfd;
+  m->state_fd = sfd;
+  return TRY_OK;
+}
+
+static const char *errno_text(int e)
+{
+  /* Go's syscall.Errno strings, which Terraform prints. */
+  if (e == EAGAIN)
+    return "resource temporarily unavailable";
+  if (e == EACCES)
+    return "permission denied";
+  return strerror(e);
+}
+
+static void lock_error(StMgr *m, Diags *d, const char *msg)
+{
+  diag_error(d, NULL, "Error acquiring the state lock",
+             "Error message: %s\n\nTerraform acquires a state lock to protect "
+             "the state from being written\nby multiple users at the same "
+             "time. Please resolve the issue above and try\nagain. For most "
+             "commands, you can disable locking with the \"-lock=false\"\n"
+             "flag, but this is not recommended.",
+             msg);
+  (void)m;
+}
+
+static void busy_error(StMgr *m, int e, Diags *d)
+{
+  Buf b;
+  buf_init(&b, m->arena);
+  buf_puts(&b, errno_text(e));
+  StLockInfo li;
+  if (stmgr_read_lock_info(m, &li)) {
+    buf_putc(&b, '\n');
+    stmgr_format_lock_info(&b, &li);
+  }
+  lock_error(m, d, buf_str(&b));
+}
+
+bool stmgr_lock(StMgr *m, const char *operation, long timeout_ms,
+                StmgrNotify notice, void *ctx, Diags *d)
+{
+  if (m->locked) {
+    Buf b;
+    buf_init(&b, m->arena);
+    buf_printf(&b, "state \"%s\" already locked", m->out_path);
+    lock_error(m, d, buf_str(&b));
+    return false;
+  }
+  long (*now)(void *) = m->now_ms ? m->now_ms : real_now_ms;
+  void (*sleep_fn)(void *, long) = m->sleep_ms ? m->sleep_ms : real_sleep_ms;
+  long start = now(m->hook_ctx);
+  long delay = LOCK_DELAY_MS, max_delay = LOCK_MAX_DELAY_MS;
+#ifdef CAIRN_TEST
+  /* Test builds: CAIRN_TEST_LOCK_DELAY_MS=N scales the backoff (N, 2N,
+  ** ... 16N ms), so a test of many contending processes stays short. */
+  const char *ts = getenv("CAIRN_TEST_LOCK_DELAY_MS");
+  if (ts && *ts) {
+    char *e;
+    long v = strtol(ts, &e, 10);
+    if (!*e && v > 0 && v <= LOCK_DELAY_MS) {
+      delay = v;
+      max_delay = v * (LOCK_MAX_DELAY_MS / LOCK_DELAY_MS);
+    }
+  }
+#endif
+  bool noticed = false;
+  for (;;) {
+    int e = 0;
+    TryRes r = try_lock(m, &e);
+    if (r == TRY_OK)
+      break;
+    if (r == TRY_ERR) {
+      lock_error(m, d, strerror(e));
+      return false;
+    }
+    long elapsed = now(m->hook_ctx) - start;
+    if (elapsed >= timeout_ms) {
+      busy_error(m, e, d);
+      return false;
+    }
+    long wait = delay < timeout_ms - elapsed ? delay : timeout_ms - elapsed;
+    if (!noticed && notice && elapsed + wait >= LOCK_NOTICE_MS) {
+      long first = LOCK_NOTICE_MS - elapsed;
+      if (first > 0)
+        sleep_fn(m->hook_ctx, first);
+      notice(ctx);
+      noticed = true;
+      if (wait - (first > 0 ? first : 0) > 0)
+        sleep_fn(m->hook_ctx, wait - (first > 0 ? first : 0));
+    } else {
+      sleep_fn(m->hook_ctx, wait);
+    }
+    if (delay < max_delay)
+      delay *= 2;
+    if (delay > max_delay)
+      delay = max_delay;
+  }
+  stmgr_new_lock_info(m->arena, &m->lock, operation, m->read_path);
+  ArenaMark mk = arena_mark(&m->jarena);
+  Buf b;
+  buf_init(&b, &m->jarena);
+  stmgr_lock_info_json(&b, &m->lock);
+  /* Informational only: a torn info file cannot break the lock. */
+  bool ok = write_atomic(m, m->info_path, b.p, b.len, false, NULL, d);
+  arena_rewind(&m->jarena, mk);
+  if (!ok) {
+    if (m->state_fd >= 0)
+      close(m->state_fd);
+    setlk(m->lock_fd, F_UNLCK);
+    close(m->lock_fd);
+    m->lock_fd = m->state_fd = -1;
+    return false;
+  }
+  m->locked = true;
+  return true;
+}
+
+bool stmgr_unlock(StMgr *m, Diags *d)
+{
+  (void)d;
+  if (!m->locked)
+    return true;
+  unlink(m->info_path);
+  if (m->state_fd >= 0) {
+    setlk(m->state_fd, F_UNLCK);
+    close(m->state_fd);
+    m->state_fd = -1;
+  }
+  setlk(m->lock_fd, F_UNLCK);
+  close(m->lock_fd);
+  m->lock_fd = -1;
+  m->locked = false;
+  return true;
+}
+
+bool stmgr_force_unlock(StMgr *m, const char *id, Diags *d)
+{
+  if (m->locked) {
+    if (strcmp(id, m->lock.id) != 0) {
+      diag_error(d, NULL, "Failed to unlock state",
+                 "invalid lock id: \"%s\". current id: \"%s\"", id,
+                 m->lock.id);
+      return false;
+    }
+    return stmgr_unlock(m, d);
+  }
+  int e = 0;
+  TryRes r = try_lock(m, &e);
+  if (r == TRY_BUSY) {
+    diag_error(d, NULL, "Failed to unlock state",
+               "Local state cannot be unlocked by another process");
+    return false;
+  }
+  if (r == TRY_ERR) {
+    diag_error(d, NULL, "Failed to unlock state", "%s", strerror(e));
+    return false;
+  }
+  StLockInfo li;
+  bool ok = true;
+  if (!stmgr_read_lock_info(m, &li)) {
+    diag_error(d, NULL, "Failed to unlock state", "LocalState not locked");
+    ok = false;
+  } else if (strcmp(li.id, id) != 0) {
+    diag_error(d, NULL, "Failed to unlock state",
+               "invalid lock id: \"%s\". current id: \"%s\"", id, li.id);
+    ok = false;
+  } else {
+    unlink(m->info_path);
+  }
+  if (m->state_fd >= 0) {
+    setlk(m->state_fd, F_UNLCK);
+    close(m->state_fd);
+    m->state_fd = -1;
+  }
+  setlk(m->lock_fd, F_UNLCK);
+  close(m->lock_fd);
+  m->lock_fd = -1;
+  return ok;
+}
+
+/* ---- Intents ------------------------------------------------------------- */
+
+static void intent_add(StMgr *m, const StIntent *in)
+{
+  if (m->nintents == m->cap_intents) {
+    uint32_t nc = m->cap_intents ? m->cap_intents * 2 : 8;
+    m->intents = arena_grow(&m->rarena, m->intents, sizeof *m->intents,
+                            _Alignof(StIntent), m->cap_intents, nc);
+    m->cap_intents = nc;
+  }
+  StIntent *t = &m->intents[m->nintents++];
+  t->id = arena_strdup(&m->rarena, in->id);
+  t->addr = arena_strdup(&m->rarena, in->addr ? in->addr : "");
+  t->action = arena_strdup(&m->rarena, in->action ? in->action : "create");
+  t->time = arena_strdup(&m->rarena, in->time ? in->time : "");
+}
+
+static void intent_drop(StMgr *m, const char *id)
+{
+  for (uint32_t i = 0; i < m->nintents; i++) {
+    if (strcmp(m->intents[i].id, id) == 0) {
+      memmove(m->intents + i, m->intents + i + 1,
+              (m->nintents - i - 1) * sizeof *m->intents);
+      m->nintents--;
+      return;
+    }
+  }
+}
+
+const StIntent *stmgr_dangling(const StMgr *m, uint32_t *n)
+{
+  *n = m->ndangling;
+  return m->dangling;
+}
+
+/* ---- Loading and replay -------------------------------------------------- */
+
+typedef struct Replay {
+  StMgr *m;
+  State *s;           /* NULL: collect intents only */
+  bool apply;
+  bool header_seen;
+  bool stop;
+  const char *lineage;
+  uint64_t serial;
+  Diags *d;
+  bool bad;
+} Replay;
+
+static bool replay_one(void *ctx, const char *payload, size_t len)
+{
+  Replay *r = ctx;
+  StRecInfo info;
+  Diags td;
+  diag_init(&td, r->m->arena);
+  State *target = r->header_seen && r->apply ? r->s : NULL;
+  if (!st_rec_apply(r->s ? r->s->arena : r->m->arena, target, payload, len,
+                    &info, &td)) {
+    r->bad = true;
+    diag_move(r->d, &td);
+    return false;
+  }
+  if (!r->header_seen) {
+    if (info.kind != ST_REC_HEADER) {
+      r->bad = true;
+      return false;
+    }
+    r->header_seen = true;
+    r->lineage = info.lineage;
+    r->serial = info.serial;
+    return !r->stop;
+  }
+  switch (info.kind) {
+  case ST_REC_INTENT: {
+    StIntent in = {info.intent_id, info.addr, info.action, info.time};
+    intent_add(r->m, &in);
+    break;
+  }
+  case ST_REC_RESOLVE:
+    intent_drop(r->m, info.intent_id);
+    break;
+  case ST_REC_SET:
+    if (info.intent_id)
+      intent_drop(r->m, info.intent_id);
+    break;
+  default:
+    break;
+  }
+  r->m->journal_records++;
+  return true;
+}
+
+static bool load_journal(StMgr *m, State *s, Diags *d)
+{
+  char *buf;
+  size_t n;
+  bool exists;
+  if (!read_path(m->arena, m->journal_path, &buf, &n, &exists, d))
+    return false;
+  if (!exists)
+    return true;
+  /* First pass: the header only, to decide what the journal is. */
+  Replay r = {m, s, false, false, true, NULL, 0, d, false};
+  stmgr_scan(buf, n, replay_one, &r);
+  if (!r.header_seen) {
+    diag_warning(d, NULL, "Ignoring a damaged state journal",
+                 "The state journal %s does not start with a valid header, "
+                 "so cairn ignores it. It will be replaced by the next "
+                 "command that changes the state.",
+                 m->journal_path);
+    return true;
+  }
+  bool same_lineage = strcmp(r.lineage, s->lineage) == 0 ||
+                      (!m->had_file && m->base_serial == 0);
+  Replay full = {m, s, false, false, false, NULL, 0, d, false};
+  if (same_lineage && r.serial == m->base_serial) {
+    full.apply = true;
+    if (!*s->lineage)
+      s->lineage = arena_strdup(s->arena, r.lineage);
+  } else if (!(strcmp(r.lineage, s->lineage) == 0 &&
+               r.serial < m->base_serial)) {
+    diag_warning(d, NULL, "Ignoring an unrelated state journal",
+                 "The state journal %s belongs to lineage \"%s\" serial %llu, "
+                 "but the state file has lineage \"%s\" serial %llu, so "
+                 "cairn ignores it. It will be replaced by the next command "
+                 "that changes the state.",
+                 m->journal_path, r.lineage, (unsigned long long)r.serial,
+                 s->lineage, (unsigned long long)m->base_serial);
+    return true;
+  }
+  /* A stale journal (already compacted into a newer snapshot) still
+  ** carries the intents that were open when it was compacted. */
+  m->journal_good_len = stmgr_scan(buf, n, replay_one, &full);
+  if (full.bad) {
+    diag_error(d, NULL, "Invalid state journal",
+               "The state journal %s holds a record that cairn cannot "
+               "apply (after %llu valid records). Move the journal aside to "
+               "use the state file without it.",
+               m->journal_path, (unsigned long long)m->journal_records);
+    return false;
+  }
+  m->journal_valid = full.apply;
+  m->journal_stale = !full.apply;
+  /* Kept apart so the list a plan reports does not change under it. */
+  m->ndangling = m->nintents;
+  m->dangling = ARENA_NEW(m->arena, StIntent, m->nintents ? m->nintents : 1);
+  for (uint32_t i = 0; i < m->nintents; i++) {
+    const StIntent *in = &m->intents[i];
+    m->dangling[i] = (StIntent){arena_strdup(m->arena, in->id),
+                                arena_strdup(m->arena, in->addr),
+                                arena_strdup(m->arena, in->action),
+                                arena_strdup(m->arena, in->time)};
+  }
+  return true;
+}
+
+bool stmgr_load(StMgr *m, State **out, Diags *d)
+{
+  *out = NULL;
+  char *buf = NULL;
+  size_t n = 0;
+  bool exists = false;
+  bool via_lock = m->locked && m->state_fd >= 0 &&
+                  strcmp(m->read_path, m->out_path) == 0;
+  if (via_lock) {
+    exists = true;
+    if (!read_fd(m->arena, m->state_fd, m->read_path, &buf, &n, d))
+      return false;
+  } else if (!read_path(m->arena, m->read_path, &buf, &n, &exists, d)) {
+    return false;
+  }
+  State *s = NULL;
+  if (exists && n > 0 && !st_read(m->arena, m->read_path, buf, n, &s, d))
+    return false;
+  m->had_file = s != NULL;
+  if (!s)
+    s = st_new(m->arena);
+  m->base_serial = s->serial;
+  m->base_lineage = s->lineage;
+  m->last_serial = s->serial;
+  buf_clear(&m->disk_bytes);
+  if (exists && n && strcmp(m->read_path, m->out_path) == 0)
+    buf_put(&m->disk_bytes, buf, n);
+  m->orig_src = buf;
+  m->orig_len = n;
+  m->content_known = false;
+  m->loaded = true;
+  if (!load_journal(m, s, d))
+    return false;
+  *out = s;
+  return true;
+}
+
+/* ---- Journal appends ----------------------------------------------------- */
+
+static bool journal_open(StMgr *m, State *s, Diags *d)
+{
+  if (m->journal_valid) {
+    int fd = open(m->journal_path, O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd >= 0) {
+      struct stat st;
+      if (fstat(fd, &st) == 0 && (uint64_t)st.st_size > m->journal_good_len) {
+        /* Drop the torn tail of the interrupted command. */
+        if (ftruncate(fd, (off_t)m->journal_good_len) < 0 || fsync(fd) < 0) {
+          close(fd);
+          goto fail;
+        }
+      }
+      m->journal_fd = fd;
+      return true;
+    }
+  }
+  if (!*s->lineage) {
+    if (m->state_mu)
+      pthread_mutex_lock(m->state_mu);
+    s->lineage = st_new_lineage(&m->rarena);
+    if (m->state_mu)
+      pthread_mutex_unlock(m->state_mu);
+  }
+  {
+    ArenaMark mk = arena_mark(&m->jarena);
+    Buf b, p;
+    buf_init(&b, &m->jarena);
+    buf_init(&p, &m->jarena);
+    JsonW w;
+    json_w_init(&w, &p, 0);
+    json_w_begin_object(&w);
+    json_w_keyz(&w, "journal");
+    json_w_int(&w, 1);
+    json_w_keyz(&w, "lineage");
+    json_w_stringz(&w, s->lineage);
+    json_w_keyz(&w, "serial");
+    json_w_uint(&w, m->base_serial);
+    json_w_end_object(&w);
+    stmgr_frame(&b, p.p, p.len);
+    for (uint32_t i = 0; i < m->nintents; i++) {
+      const StIntent *in = &m->intents[i];
+      buf_clear(&p);
+      json_w_init(&w, &p, 0);
+      json_w_begin_object(&w);
+      json_w_keyz(&w, "op");
+      json_w_stringz(&w, "intent");
+      json_w_keyz(&w, "id");
+      json_w_stringz(&w, in->id);
+      json_w_keyz(&w, "addr");
+      json_w_stringz(&w, in->addr);
+      json_w_keyz(&w, "action");
+      json_w_stringz(&w, in->action);
+      json_w_keyz(&w, "time");
+      json_w_stringz(&w, in->time);
+      json_w_end_object(&w);
+      stmgr_frame(&b, p.p, p.len);
+    }
+    bool ok = write_atomic(m, m->journal_path, b.p, b.len, true, NULL, d);
+    m->journal_good_len = b.len;
+    arena_rewind(&m->jarena, mk);
+    if (!ok)
+      return false;
+  }
+  m->journal_fd = open(m->journal_path, O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (m->journal_fd < 0)
+    goto fail;
+  m->journal_valid = true;
+  m->journal_stale = false;
+  return true;
+fail:
+  diag_error(d, NULL, "Failed to record state change",
+             "The state journal %s could not be opened: %s",
+             m->journal_path, strerror(errno));
+  return false;
+}
+
+/* Writes one framed record (built by the caller) to the journal and gives
+** it the next sequence number.  Caller holds m->mu.  Not yet durable:
+** journal_wait() makes it so. */
+static bool journal_write(StMgr *m, State *s, const Buf *framed,
+                          uint64_t *seq, Diags *d)
+{
+  if (m->sync_errno) {
+    diag_error(d, NULL, "Failed to record state change",
+               "An earlier sync of the state journal %s failed (%s), so "
+               "cairn records no further changes in it.",
+               m->journal_path, strerror(m->sync_errno));
+    return false;
+  }
+  if (m->journal_fd < 0 && !journal_open(m, s, d))
+    return false;
+  bool ok;
+#ifdef CAIRN_TEST
+  /* Two writes, so a crash between them leaves a torn tail to detect. */
+  size_t half = framed->len / 2;
+  ok = write_all(m->journal_fd, framed->p, half);
+  if (ok) {
+    stmgr_crash_point("journal:partial");
+    ok = write_all(m->journal_fd, framed->p + half, framed->len - half);
+  }
+#else
+  ok = write_all(m->journal_fd, framed->p, framed->len);
+#endif
+  if (!ok) {
+    diag_error(d, NULL, "Failed to record state change",
+               "Writing to the state journal %s failed: %s",
+               m->journal_path, strerror(errno));
+    return false;
+  }
+  stmgr_crash_point("journal:written");
+  m->journal_good_len += framed->len;
+  m->journal_records++;
+  *seq = ++m->seq_written;
+  return true;
+}
+
+static int real_datasync(void *ctx, int fd)
+{
+  (void)ctx;
+  int rc;
+  do
+    rc = fdatasync(fd);
+  while (rc < 0 && errno == EINTR);
+  return rc;
+}
+
+/* Group commit: returns once record seq is durable.  Caller holds m->mu.
+** When no sync is running this thread becomes the leader: it syncs every
+** record written so far with the mutex released, so other recorders keep
+** appending meanwhile and then share the next sync.  Otherwise it waits
+** for the running sync; if that one started before seq was written, the
+** loop goes round and a later sync covers it. */
+static bool journal_wait(StMgr *m, uint64_t seq, Diags *d)
+{
+  int (*sync_fn)(void *, int) = m->datasync ? m->datasync : real_datasync;
+  while (m->seq_synced < seq && !m->sync_errno) {
+    if (m->syncing) {
+      pthread_cond_wait(&m->synced_cv, &m->mu);
+      continue;
+    }
+    m->syncing = true;
+    uint64_t upto = m->seq_written;
+    int fd = m->journal_fd;
+    pthread_mutex_unlock(&m->mu);
+    int rc = sync_fn(m->hook_ctx, fd);
+    int e = errno;
+    pthread_mutex_lock(&m->mu);
+    m->syncing = false;
+    m->nsyncs++;
+    if (rc == 0) {
+      if (upto > m->seq_synced)
+        m->seq_synced = upto;
+      stmgr_crash_point("journal:synced");
+    } else {
+      m->sync_errno = e ? e : EIO;
+    }
+    pthread_cond_broadcast(&m->synced_cv);
+  }
+  if (m->seq_synced >= seq)
+    return true;
+  diag_error(d, NULL, "Failed to record state change",
+             "Syncing the state journal %s failed: %s", m->journal_path,
+             strerror(m->sync_errno));
+  return false;
+}
+
+/* The shared path of the record functions: payload was encoded by the
+** caller in its own scratch arena (outside the mutex, so recorders only
+** queue for the write, the in-memory apply and the sync).  Writes the
+** record, applies it to s, drops the intent it resolves, then waits for
+** the group sync. */
+static bool record(StMgr *m, State *s, Buf *payload, const char *resolves,
+                   Diags *d)
+{
+  Buf framed;
+  buf_init(&framed, payload->arena);
+  stmgr_frame(&framed, payload->p, payload->len);
+  pthread_mutex_lock(&m->mu);
+  uint64_t seq;
+  bool ok = journal_write(m, s, &framed, &seq, d);
+  /* Applied even when the journal failed: the operation happened, and
+  ** the final snapshot (a separate durable write) can still save it. */
+  StRecInfo info;
+  if (m->state_mu)
+    pthread_mutex_lock(m->state_mu);
+  /* The State's own arena belongs to the caller's main thread: what the
+  ** record adds goes to m->rarena, which only holders of mu use. */
+  Arena *own = s->arena;
+  s->arena = &m->rarena;
+  bool applied = st_rec_apply(s->arena, s, payload->p, payload->len, &info,
+                              d);
+  s->arena = own;
+  if (m->state_mu)
+    pthread_mutex_unlock(m->state_mu);
+  if (resolves)
+    intent_drop(m, resolves);
+  ok = ok && journal_wait(m, seq, d) && applied;
+  pthread_mutex_unlock(&m->mu);
+  return ok;
+}
+
+bool stmgr_record_set(StMgr *m, State *s, const StResource *r, StKey key,
+                      const char *dkey, const StObject *obj,
+                      const char *intent_id, Diags *d)
+{
+  Arena a;
+  arena_init(&a, 0);
+  Buf p;
+  buf_init(&p, &a);
+  st_rec_set(&p, r, key, dkey, obj, intent_id);
+  bool ok = record(m, s, &p, intent_id, d);
+  arena_release(&a);
+  return ok;
+}
+
+bool stmgr_record_remove(StMgr *m, State *s, const StResource *r,
+                         StKey key, const char *dkey, Diags *d)
+{
+  Arena a;
+  arena_init(&a, 0);
+  Buf p;
+  buf_init(&p, &a);
+  st_rec_remove(&p, r, key, dkey);
+  bool ok = record(m, s, &p, NULL, d);
+  arena_release(&a);
+  return ok;
+}
+
+bool stmgr_record_output(StMgr *m, State *s, const char *name, Value value,
+                         const Type *type, bool sensitive, Diags *d)
+{
+  Arena a;
+  arena_init(&a, 0);
+  Buf p;
+  buf_init(&p, &a);
+  StOutput o = {name, value, type, sensitive};
+  st_rec_output(&p, &o);
+  bool ok = record(m, s, &p, NULL, d);
+  arena_release(&a);
+  return ok;
+}
+
+bool stmgr_record_output_remove(StMgr *m, State *s, const char *name,
+                                Diags *d)
+{
+  Arena a;
+  arena_init(&a, 0);
+  Buf p;
+  buf_init(&p, &a);
+  st_rec_output_remove(&p, name);
+  bool ok = record(m, s, &p, NULL, d);
+  arena_release(&a);
+  return ok;
+}
+
+/* Intent and resolve records change only the intent list, which the
+** journal's replay rebuilds; add_intent is the open intent to remember. */
+static bool record_intent(StMgr *m, State *s, Buf *payload,
+                          const StIntent *add, const char *drop, Diags *d)
+{
+  Buf framed;
+  buf_init(&framed, payload->arena);
+  stmgr_frame(&framed, payload->p, payload->len);
+  pthread_mutex_lock(&m->mu);
+  uint64_t seq;
+  bool ok = journal_write(m, s, &framed, &seq, d);
+  if (ok) {
+    if (add)
+      intent_add(m, add);
+    if (drop)
+      intent_drop(m, drop);
+    ok = journal_wait(m, seq, d);
+    /* The caller will not call the provider: nothing can dangle. */
+    if (!ok && add)
+      intent_drop(m, add->id);
+  }
+  pthread_mutex_unlock(&m->mu);
+  return ok;
+}
+
+bool stmgr_intent(StMgr *m, State *s, const char *addr, const char *action,
+                  char id_out[17], Diags *d)
+{
+  unsigned char b[8];
+  fill_random(b, sizeof b);
+  snprintf(id_out, 17, "%02x%02x%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
+           b[3], b[4], b[5], b[6], b[7]);
+  Arena a;
+  arena_init(&a, 0);
+  Buf p;
+  buf_init(&p, &a);
+  StIntent in = {id_out, addr, action ? action : "create",
+                 now_rfc3339(&a)};
+  JsonW w;
+  json_w_init(&w, &p, 0);
+  json_w_begin_object(&w);
+  json_w_keyz(&w, "op");
+  json_w_stringz(&w, "intent");
+  json_w_keyz(&w, "id");
+  json_w_stringz(&w, in.id);
+  json_w_keyz(&w, "addr");
+  json_w_stringz(&w, in.addr);
+  json_w_keyz(&w, "action");
+  json_w_stringz(&w, in.action);
+  json_w_keyz(&w, "time");
+  json_w_stringz(&w, in.time);
+  json_w_end_object(&w);
+  bool ok = record_intent(m, s, &p, &in, NULL, d);
+  arena_release(&a);
+  return ok;
+}
+
+bool stmgr_intent_resolve(StMgr *m, State *s, const char *id, Diags *d)
+{
+  Arena a;
+  arena_init(&a, 0);
+  Buf p;
+  buf_init(&p, &a);
+  JsonW w;
+  json_w_init(&w, &p, 0);
+  json_w_begin_object(&w);
+  json_w_keyz(&w, "op");
+  json_w_stringz(&w, "resolve");
+  json_w_keyz(&w, "id");
+  json_w_stringz(&w, id);
+  json_w_end_object(&w);
+  bool ok = record_intent(m, s, &p, NULL, id, d);
+  arena_release(&a);
+  return ok;
+}
+
+/* ---- Commit -------------------------------------------------------------- */
+
+bool stmgr_commit(StMgr *m, State *s, Diags *d)
+{
+  pthread_mutex_lock(&m->mu);
+  /* A leader still in fdatasync uses the journal's descriptor. */
+  while (m->syncing)
+    pthread_cond_wait(&m->synced_cv, &m->mu);
+  bool ok = false;
+  Arena scratch;
+  arena_init(&scratch, 0);
+  if (!*s->lineage)
+    s->lineage = st_new_lineage(s->arena);
+  Buf cur;
+  buf_init(&cur, &scratch);
+  st_write_content(&cur, s);
+  State *orig = NULL;
+  bool need_backup = m->backup_path && !m->backup_done;
+  if (m->had_file && (!m->content_known || need_backup)) {
+    Diags td;
+    diag_init(&td, &scratch);
+    st_read(&scratch, m->read_path, m->orig_src, m->orig_len, &orig, &td);
+    if (orig && !m->content_known) {
+      buf_clear(&m->orig_content);
+      st_write_content(&m->orig_content, orig);
+      m->content_known = true;
+    }
+  }
+  bool changed = !(m->had_file || m->written) ||
+                 !m->content_known || cur.len != m->orig_content.len ||
+                 memcmp(cur.p, m->orig_content.p, cur.len) != 0;
+  s->serial = changed ? m->last_serial + 1 : m->last_serial;
+  Buf full;
+  buf_init(&full, &scratch);
+  st_write(&full, s, NULL);
+  if (changed && m->had_file && orig && m->backup_path && !m->backup_done) {
+    Buf bk;
+    buf_init(&bk, &scratch);
+    st_write(&bk, orig, NULL);
+    if (!stmgr_write_file(m, m->backup_path, bk.p, bk.len, d))
+      goto out;
+    m->backup_done = true;
+  }
+  if (full.len != m->disk_bytes.len ||
+      memcmp(full.p, m->disk_bytes.p, full.len) != 0) {
+    if (!stmgr_write_file(m, m->out_path, full.p, full.len, d))
+      goto out;
+    buf_clear(&m->disk_bytes);
+    buf_put(&m->disk_bytes, full.p, full.len);
+  }
+  buf_clear(&m->orig_content);
+  buf_put(&m->orig_content, cur.p, cur.len);
+  m->content_known = true;
+  m->written = true;
+  m->last_serial = s->serial;
+  m->base_serial = s->serial;
+  m->base_lineage = s->lineage;
+  /* Compaction: the snapshot now holds every record. */
+  if (m->journal_fd >= 0) {
+    close(m->journal_fd);
+    m->journal_fd = -1;
+  }
+  m->journal_valid = false;
+  m->journal_good_len = 0;
+  /* The snapshot holds everything: a fresh journal starts clean. */
+  m->sync_errno = 0;
+  m->seq_synced = m->seq_written;
+  struct stat st;
+  if (m->nintents > 0) {
+    if (!journal_open(m, s, d))
+      goto out;
+  } else if (lstat(m->journal_path, &st) == 0) {
+    if (unlink(m->journal_path) < 0) {
+      diag_error(d, NULL, "Failed to remove the state journal",
+                 "The state was saved, but the journal %s could not be "
+                 "removed: %s",
+                 m->journal_path, strerror(errno));
+      goto out;
+    }
+    stmgr_crash_point("journal:unlinked");
+    fsync_dir(m->dir);
+    stmgr_crash_point("journal:dirsynced");
+  }
+  m->journal_records = 0;
+  ok = true;
+out:
+  arena_release(&scratch);
+  pthread_mutex_unlock(&m->mu);
+  return ok;
+}
+
+bool stmgr_commit_import(StMgr *m, State *s, Diags *d)
+{
+  /* stmgr_commit bumps from last_serial when the content differs from the
+  ** snapshot read at load (or when none existed). */
+  pthread_mutex_lock(&m->mu);
+  m->last_serial = s->serial;
+  pthread_mutex_unlock(&m->mu);
+  return stmgr_commit(m, s, d);
+}
