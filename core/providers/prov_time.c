@@ -507,7 +507,7 @@ static int64_t geti(Value obj, const char *name)
   return known(v) && val_num_int(v, &i) ? i : 0;
 }
 
-static const char *gets(Value obj, const char *name)
+static const char *get_str(Value obj, const char *name)
 {
   Value v = prov_get(obj, name);
   return known(v) ? v.u.s : NULL;
@@ -580,7 +580,7 @@ static Value offset_values(Arena *a, Value v, ProvTime base)
 static bool rotation_values(Arena *a, Value *v, ProvTime base,
                             const char **err)
 {
-  const char *rs = gets(*v, "rotation_rfc3339");
+  const char *rs = get_str(*v, "rotation_rfc3339");
   bool use = rs && *rs;
   ProvTime rt = {0};
   if (use && !prov_time_parse(a, rs, &rt, err))
@@ -766,16 +766,16 @@ static void plan(Prov *p, ProvCall *c, const ProvPlanReq *req,
   ProvTime ts;
   if (create && t == T_STATIC) {
     /* Known only when rfc3339 is configured (upstream's ModifyPlan). */
-    const char *r = gets(cfg, "rfc3339");
+    const char *r = get_str(cfg, "rfc3339");
     if (r && prov_time_parse(a, r, &ts, &err)) {
       planned = set_fields(a, planned, ts);
       planned = prov_set(a, planned, "id", prov_get(planned, "rfc3339"));
     }
   }
   if (!create && t == T_OFFSET && args_changed(prior, planned, offset_args)) {
-    const char *base = gets(planned, "base_rfc3339");
+    const char *base = get_str(planned, "base_rfc3339");
     if (!base)
-      base = gets(prior, "base_rfc3339");
+      base = get_str(prior, "base_rfc3339");
     if (!base || !prov_time_parse(a, base, &ts, &err)) {
       diag_error(c->diags, NULL, "Create time offset error",
                  "The base_rfc3339 timestamp could not be parsed as "
@@ -786,9 +786,9 @@ static void plan(Prov *p, ProvCall *c, const ProvPlanReq *req,
   }
   if (!create && t == T_ROTATING &&
       args_changed(prior, planned, rotation_args)) {
-    const char *base = gets(planned, "rfc3339");
+    const char *base = get_str(planned, "rfc3339");
     if (!base)
-      base = gets(prior, "rfc3339");
+      base = get_str(prior, "rfc3339");
     if (!base || !prov_time_parse(a, base, &ts, &err)) {
       diag_error(c->diags, NULL, "Update time rotating error",
                  "The rfc3339 timestamp that was supplied could not be "
@@ -814,7 +814,7 @@ static void plan(Prov *p, ProvCall *c, const ProvPlanReq *req,
   if (t == T_ROTATING) {
     /* ReplaceIfOutdated: the saved rotation time has passed (plans made
     ** with -refresh=false; a refresh already drops such an object). */
-    const char *rs = gets(prior, "rotation_rfc3339");
+    const char *rs = get_str(prior, "rotation_rfc3339");
     if (rs && prov_time_parse(a, rs, &ts, &err) &&
         now_utc().unix > ts.unix)
       prov_requires_replace(c, resp, "rotation_rfc3339");
@@ -850,7 +850,7 @@ static bool sleep_ns(Prov *p, int64_t d)
 static bool do_sleep(Prov *p, ProvCall *c, Value v, const char *attr,
                      const char *what)
 {
-  const char *ds = gets(v, attr);
+  const char *ds = get_str(v, attr);
   int64_t ns;
   const char *err;
   if (!ds || !*ds)
@@ -893,7 +893,7 @@ static void apply(Prov *p, ProvCall *c, const ProvApplyReq *req,
   const char *err;
   switch (t) {
   case T_STATIC: {
-    const char *r = gets(pl, "rfc3339");
+    const char *r = get_str(pl, "rfc3339");
     if (r && !prov_time_parse(a, r, &ts, &err)) {
       diag_error(c->diags, NULL, "RFC3339 ValueRFC3339Time Error", "%s",
                  err);
@@ -906,7 +906,7 @@ static void apply(Prov *p, ProvCall *c, const ProvApplyReq *req,
     break;
   }
   case T_OFFSET: {
-    const char *r = gets(pl, "base_rfc3339");
+    const char *r = get_str(pl, "base_rfc3339");
     if (r && *r && !prov_time_parse(a, r, &ts, &err)) {
       diag_error(c->diags, NULL, "Create time offset error",
                  "The base_rfc3339 timestamp that was supplied could not be "
@@ -917,7 +917,7 @@ static void apply(Prov *p, ProvCall *c, const ProvApplyReq *req,
     break;
   }
   case T_ROTATING: {
-    const char *r = gets(pl, "rfc3339");
+    const char *r = get_str(pl, "rfc3339");
     if (r && *r && !prov_time_parse(a, r, &ts, &err)) {
       diag_error(c->diags, NULL, "Create time rotating error",
                  "The rfc3339 timestamp that was supplied could not be "
@@ -949,7 +949,7 @@ static void read_resource(Prov *p, ProvCall *c, const ProvReadReq *req,
   Value st = req->current_state;
   resp->private_data = req->private_data;
   if (type_index(req->type_name) == T_ROTATING && known(st)) {
-    const char *rs = gets(st, "rotation_rfc3339");
+    const char *rs = get_str(st, "rotation_rfc3339");
     ProvTime rt;
     const char *err;
     if (rs && *rs) {
