@@ -15,7 +15,6 @@
 #include "base/convert.h"
 #include "lang/eval.h"
 
-
 static SrcRange block_header_range(const HclBlock *b)
 {
   SrcRange r = b->type_range;

@@ -14,7 +14,6 @@
 
 #include "config.h"
 
-
 typedef struct Loader {
   Arena *a;
   Diags *d;

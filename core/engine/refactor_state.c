@@ -7,7 +7,6 @@
 */
 #include "refactor_priv.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* ---- State index -------------------------------------------------------------- */

@@ -15,6 +15,9 @@
 **   sha1 no longer matches id, so the next plan re-creates it;
 ** - delete removes the file (errors ignored, as upstream).
 ** Hashes come from mbedTLS.
+** data local_command runs a program as upstream's does (provider_run.c).
+** provider::local::direxists is not offered yet: provider-defined
+** functions need evaluator support first.
 */
 #include "lang/funcs.h"
 #include "provider.h"
@@ -23,6 +26,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 
@@ -149,6 +153,57 @@ static const ProvBlockSchema dsfile_block = {
   .description = "Reads a file that contains sensitive data, from the "
                  "local filesystem."};
 
+static const Type list_string = {.kind = TY_LIST, .elem = &ty_string};
+
+static const ProvAttrSchema dcommand_attrs[] = {
+  {.name = "allow_non_zero_exit_code", .type = &ty_bool,
+   .flags = PROV_OPTIONAL,
+   .description = "Indicates that the command returning a non-zero exit "
+                  "code should be treated as a successful execution. "
+                  "Further assertions can be made of the `exit_code` value "
+                  "with the [`check` block](https://developer.hashicorp.com"
+                  "/terraform/language/block/check). Defaults to false."},
+  {.name = "arguments", .type = &list_string, .flags = PROV_OPTIONAL,
+   .description = "Arguments to be passed to the given command. Any `null` "
+                  "arguments will be removed from the list."},
+  {.name = "command", .type = &ty_string, .flags = PROV_REQUIRED,
+   .description = "Executable name to be discovered on the PATH or "
+                  "absolute path to executable."},
+  {.name = "exit_code", .type = &ty_number, .flags = PROV_COMPUTED,
+   .description = "The exit code returned by the command. By default, if "
+                  "the exit code is non-zero, the data source will return "
+                  "a diagnostic to Terraform. If a non-zero exit code is "
+                  "expected by the command, set `allow_non_zero_exit_code` "
+                  "to `true`."},
+  {.name = "stderr", .type = &ty_string, .flags = PROV_COMPUTED,
+   .description = "Data returned from the command's standard error stream. "
+                  "The data is returned directly from the command as a "
+                  "UTF-8 string and will be populated regardless of the "
+                  "exit code returned."},
+  {.name = "stdin", .type = &ty_string, .flags = PROV_OPTIONAL,
+   .description = "Data to be passed to the given command's standard input "
+                  "as a UTF-8 string. [Terraform values](https://developer."
+                  "hashicorp.com/terraform/language/expressions/types) can "
+                  "be encoded by any Terraform encode function, for "
+                  "example, [`jsonencode`](https://developer.hashicorp.com/"
+                  "terraform/language/functions/jsonencode)."},
+  {.name = "stdout", .type = &ty_string, .flags = PROV_COMPUTED,
+   .description = "Data returned from the command's standard output "
+                  "stream. The data is returned directly from the command "
+                  "as a UTF-8 string, which can then be decoded by any "
+                  "Terraform decode function, for example, [`jsondecode`]"
+                  "(https://developer.hashicorp.com/terraform/language/"
+                  "functions/jsondecode)."},
+  {.name = "working_directory", .type = &ty_string, .flags = PROV_OPTIONAL,
+   .description = "The directory path where the command should be "
+                  "executed, either an absolute path or relative to the "
+                  "Terraform working directory. If not provided, defaults "
+                  "to the Terraform working directory."},
+};
+static const ProvBlockSchema dcommand_block = {
+  .attrs = dcommand_attrs,
+  .nattrs = sizeof dcommand_attrs / sizeof dcommand_attrs[0]};
+
 static const ProvBlockSchema empty_block = {0};
 
 static const ProvTypeSchema resources[] = {
@@ -156,13 +211,14 @@ static const ProvTypeSchema resources[] = {
   {"local_sensitive_file", {0, &sfile_block}},
 };
 static const ProvTypeSchema data_sources[] = {
+  {"local_command", {0, &dcommand_block}},
   {"local_file", {0, &dfile_block}},
   {"local_sensitive_file", {0, &dsfile_block}},
 };
 static const ProvProviderSchema schema = {
   .provider = {0, &empty_block},
   .resources = resources, .nresources = 2,
-  .data_sources = data_sources, .ndata_sources = 2,
+  .data_sources = data_sources, .ndata_sources = 3,
   .plan_destroy = true,
 };
 
@@ -616,10 +672,100 @@ static Value utf8_value(Arena *a, const char *s, size_t n)
   return val_str(a, buf_str(&b), b.len);
 }
 
+static const char lookup_detail[] =
+    "The data source received an unexpected error while attempting to find "
+    "the command.\n\nThe command must be accessible according to the "
+    "platform where Terraform is running.\n\nIf the expected command "
+    "should be automatically found on the platform where Terraform is "
+    "running, ensure that the command is in an expected directory. On "
+    "Unix-based platforms, these directories are typically searched based "
+    "on the '$PATH' environment variable. On Windows-based platforms, these "
+    "directories are typically searched based on the '%PATH%' environment "
+    "variable.\n\nIf the expected command is relative to the Terraform "
+    "configuration, it is recommended that the command name includes the "
+    "interpolated value of 'path.module' before the command name to ensure "
+    "that it is compatible with varying module usage. For example: "
+    "\"${path.module}/my-command\"\n\nThe command must also be executable "
+    "according to the platform where Terraform is running. On Unix-based "
+    "platforms, the file on the filesystem must have the executable bit "
+    "set. On Windows-based platforms, no action is typically necessary."
+    "\n\n";
+
+/* data local_command: upstream's Read.  stdout/stderr stay null when the
+** command printed nothing; exit_code is null when it never started. */
+static void read_command(Prov *p, ProvCall *c, const ProvReadDataReq *req,
+                         ProvReadDataResp *resp)
+{
+  Arena *a = c->arena;
+  Value v = req->config;
+  ValPath cpath = prov_path_attr(a, "command");
+  const char *command = prov_get(v, "command").u.s;
+  const char *err;
+  const char *path = prov_look_path(a, command, &err);
+  if (!path) {
+    prov_diag_attr(c, DIAG_ERROR, cpath, "Command Lookup Failed",
+                   "%sPlatform: linux\nCommand: %s\nError: %s",
+                   lookup_detail, command, err);
+    return;
+  }
+  Value args = prov_get(v, "arguments");
+  uint32_t n = val_is_null(args) ? 0 : args.len;
+  const char **argv = ARENA_NEW(a, const char *, n + 2);
+  uint32_t k = 0;
+  argv[k++] = command;
+  for (uint32_t i = 0; i < n; i++)
+    if (!val_is_null(args.u.elems[i]))
+      argv[k++] = args.u.elems[i].u.s;
+  argv[k] = NULL;
+  Value in = prov_get(v, "stdin"), wd = prov_get(v, "working_directory");
+  ProvRun r = {.path = path, .argv = argv,
+               .dir = val_is_null(wd) ? NULL : wd.u.s,
+               .in = val_is_null(in) ? NULL : in.u.s,
+               .inlen = val_is_null(in) ? 0 : in.len};
+  ProvRunResult res;
+  prov_run(a, p, &r, &res);
+  if (res.errlen)
+    v = prov_set(a, v, "stderr", utf8_value(a, res.err, res.errlen));
+  if (res.outlen)
+    v = prov_set(a, v, "stdout", utf8_value(a, res.out, res.outlen));
+  bool exited = res.started && !res.stopped && WIFEXITED(res.status);
+  if (exited)
+    v = prov_set(a, v, "exit_code", val_int(WEXITSTATUS(res.status)));
+  else if (res.started && !res.stopped)
+    v = prov_set(a, v, "exit_code", val_int(-1));  /* signalled, as Go */
+  const char *cmdline = prov_cmd_string(a, &r);
+  if (!res.error) {
+    resp->state = v;
+    return;
+  }
+  if (res.started && !res.stopped) {
+    Value allow = prov_get(v, "allow_non_zero_exit_code");
+    if (!val_is_null(allow) && allow.u.b) {
+      resp->state = v;
+      return;
+    }
+    prov_diag_attr(c, DIAG_ERROR, cpath, "Command Execution Failed",
+                   "The data source executed the command but received a "
+                   "non-zero exit code. If a non-zero exit code is expected "
+                   "and can be handled in configuration, set "
+                   "\"allow_non_zero_exit_code\" to true.\n\nCommand: %s\n"
+                   "Command Error: %s\nState: %s",
+                   cmdline, res.err, res.error);
+    return;
+  }
+  prov_diag_attr(c, DIAG_ERROR, cpath, "Command Execution Failed",
+                 "The data source received an unexpected error while "
+                 "attempting to execute the command.\n\nCommand: %s\n"
+                 "State: %s", cmdline, res.error);
+}
+
 static void read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
                       ProvReadDataResp *resp)
 {
-  (void)p;
+  if (strcmp(req->type_name, "local_command") == 0) {
+    read_command(p, c, req, resp);
+    return;
+  }
   Arena *a = c->arena;
   Value v = req->config;
   Value fn = prov_get(v, "filename");

@@ -339,6 +339,8 @@ static const ProvBuiltin *const builtins[] = {
   &prov_null_builtin,
   &prov_local_builtin,
   &prov_random_builtin,
+  &prov_time_builtin,
+  &prov_external_builtin,
 #ifdef CAIRN_TEST
   &prov_test_builtin,
 #endif

@@ -354,6 +354,8 @@ extern const ProvBuiltin prov_terraform_builtin;
 extern const ProvBuiltin prov_null_builtin;
 extern const ProvBuiltin prov_local_builtin;
 extern const ProvBuiltin prov_random_builtin;
+extern const ProvBuiltin prov_time_builtin;
+extern const ProvBuiltin prov_external_builtin;
 #ifdef CAIRN_TEST
 extern const ProvBuiltin prov_test_builtin;
 #endif
@@ -449,6 +451,15 @@ void prov_random_bytes(void *buf, size_t n);
 ** 8-4-4-4-12 lower-case hex of 16 random bytes (no version bits). */
 const char *prov_random_uuid(Arena *a);
 
+/* UUID encodings (prov_random.c): the canonical lower-case 8-4-4-4-12
+** form of u; google/uuid's Parse (36 characters, {...}, urn:uuid:..., or
+** 32 hex digits) returning NULL or its error text ("invalid UUID length:
+** 7"); and RFC 9562's version 7 layout: the 48-bit big-endian Unix time
+** in milliseconds, version 7 and variant 10 written over u. */
+const char *prov_uuid_string(Arena *a, const uint8_t u[16]);
+const char *prov_uuid_parse(Arena *a, const char *s, uint8_t u[16]);
+void prov_uuid7_stamp(uint8_t u[16], int64_t unix_ms);
+
 /* Reads a whole file into a (NUL added).  Returns false with errno set
 ** (ENOENT when missing, EFBIG above 1 GiB). */
 bool prov_read_file(Arena *a, const char *path, const char **data,
@@ -463,6 +474,66 @@ const char *prov_base64_encode(Arena *a, const void *data, size_t n,
 ** byte's offset on malformed input. */
 bool prov_base64_decode(Arena *a, const char *s, size_t n, uint8_t **out,
                         size_t *outlen, size_t *bad_at);
+
+/* ---- Go's time package, as the time provider needs it (prov_time.c) ---- */
+
+/* An instant and the fixed zone offset it was written with (Go keeps the
+** offset of a parsed RFC 3339 time and formats and splits in it). */
+typedef struct ProvTime {
+  int64_t unix;          /* seconds since the epoch (sub-seconds dropped) */
+  int32_t offset;        /* seconds east of UTC */
+} ProvTime;
+typedef struct ProvTimeFields {
+  int64_t year;
+  int month, day, hour, minute, second;
+} ProvTimeFields;
+
+/* time.Parse(time.RFC3339, s).  On failure *err is Go's error text (in a)
+** and false is returned. */
+bool prov_time_parse(Arena *a, const char *s, ProvTime *out,
+                     const char **err);
+/* t.Format(time.RFC3339), in a. */
+const char *prov_time_format(Arena *a, ProvTime t);
+/* The calendar fields of t in its own offset. */
+void prov_time_fields(ProvTime t, ProvTimeFields *f);
+/* t.AddDate(years, months, days): normalised as time.Date does. */
+ProvTime prov_time_add_date(ProvTime t, int64_t years, int64_t months,
+                            int64_t days);
+/* time.ParseDuration: nanoseconds; false with Go's error text in *err. */
+bool prov_go_duration(Arena *a, const char *s, int64_t *ns,
+                      const char **err);
+
+/* ---- Running a program (external, local_command) --------------------- */
+
+/* exec.LookPath: a name with a '/' is used as given once it is an
+** executable file; otherwise the first executable PATH entry.  NULL with
+** Go's error text in *err ("exec: \"x\": executable file not found in
+** $PATH").  Result in a. */
+const char *prov_look_path(Arena *a, const char *file, const char **err);
+
+typedef struct ProvRun {
+  const char *path;           /* executable, as prov_look_path returned */
+  const char *const *argv;    /* NULL-terminated; argv[0] the name given */
+  const char *dir;            /* working directory; NULL or "": current */
+  const char *in;             /* stdin bytes; NULL: /dev/null */
+  size_t inlen;
+} ProvRun;
+typedef struct ProvRunResult {
+  const char *out, *err;      /* stdout and stderr, NUL-terminated, in a */
+  size_t outlen, errlen;
+  bool started;               /* false: the spawn failed (see error) */
+  bool stopped;               /* killed because the provider was stopped */
+  int status;                 /* waitpid status when started */
+  const char *error;          /* Go's text for the failure: "exit status 1",
+                              ** "chdir x: no such file or directory",
+                              ** "context canceled"; NULL on success */
+} ProvRunResult;
+/* Runs r to completion, feeding stdin and collecting both outputs; kills
+** the process (SIGKILL, as exec.CommandContext) when p->stopping is set.
+** The child gets the process environment.  Memory from a. */
+void prov_run(Arena *a, Prov *p, const ProvRun *r, ProvRunResult *res);
+/* Go's exec.Cmd.String(): path and arguments joined by spaces, in a. */
+const char *prov_cmd_string(Arena *a, const ProvRun *r);
 
 /* Object attribute helpers: value of attribute name of an object (null
 ** of dynamic when absent), and a copy of obj with attribute name set. */

@@ -141,6 +141,9 @@ static void test_lookup_builtin(void)
           &prov_random_builtin);
   T_CHECK(prov_lookup_builtin("HashiCorp/Random") == &prov_random_builtin);
   T_CHECK(prov_lookup_builtin("terraform") == &prov_terraform_builtin);
+  T_CHECK(prov_lookup_builtin("hashicorp/time") == &prov_time_builtin);
+  T_CHECK(prov_lookup_builtin("registry.terraform.io/hashicorp/external") ==
+          &prov_external_builtin);
   T_CHECK(prov_lookup_builtin("terraform.io/builtin/terraform") ==
           &prov_terraform_builtin);
 #ifdef CAIRN_TEST
@@ -155,9 +158,9 @@ static void test_lookup_builtin(void)
   size_t n;
   prov_builtins(&n);
 #ifdef CAIRN_TEST
-  T_EQ_INT(n, 5);
+  T_EQ_INT(n, 7);
 #else
-  T_EQ_INT(n, 4);
+  T_EQ_INT(n, 6);
 #endif
 }
 
@@ -1191,6 +1194,222 @@ static int rm_one(const char *path, const struct stat *st, int flag,
   return remove(path);
 }
 
+
+/* Go's time semantics the time provider relies on. */
+static void test_time_encodings(void)
+{
+  ProvTime t;
+  const char *err = NULL;
+  T_CHECK(prov_time_parse(&A, "2020-01-31T10:00:00+01:00", &t, &err));
+  T_EQ_INT(t.unix, 1580461200);
+  T_EQ_STR(prov_time_format(&A, t), "2020-01-31T10:00:00+01:00");
+  /* AddDate normalises like time.Date: Jan 31 + 1 month = Mar 2 (2020). */
+  T_EQ_STR(prov_time_format(&A, prov_time_add_date(t, 0, 1, 0)),
+           "2020-03-02T10:00:00+01:00");
+  T_EQ_STR(prov_time_format(&A, prov_time_add_date(t, 1, -13, 1)),
+           "2020-01-01T10:00:00+01:00");
+  ProvTimeFields f;
+  prov_time_fields(t, &f);
+  T_EQ_INT(f.hour, 10);
+  T_EQ_INT(f.day, 31);
+  T_CHECK(prov_time_parse(&A, "2024-02-29T23:59:59.123456Z", &t, &err));
+  T_EQ_STR(prov_time_format(&A, t), "2024-02-29T23:59:59Z");
+  T_EQ_STR(prov_time_format(&A, prov_time_add_date(t, 1, 0, 0)),
+           "2025-03-01T23:59:59Z");
+  /* Go's zero time, which upstream writes when no offset applies. */
+  t = (ProvTime){-62135596800LL, 0};
+  T_EQ_STR(prov_time_format(&A, t), "0001-01-01T00:00:00Z");
+  T_CHECK(!prov_time_parse(&A, "2023-02-29T00:00:00Z", &t, &err));
+  T_EQ_STR(err, "parsing time \"2023-02-29T00:00:00Z\": day out of range");
+  T_CHECK(!prov_time_parse(&A, "2020-01-01 00:00:00Z", &t, &err));
+  T_EQ_STR(err, "parsing time \"2020-01-01 00:00:00Z\" as "
+                "\"2006-01-02T15:04:05Z07:00\": cannot parse "
+                "\" 00:00:00Z\" as \"T\"");
+  T_CHECK(!prov_time_parse(&A, "2020-01-01T00:00:00", &t, &err));
+  T_EQ_STR(err, "parsing time \"2020-01-01T00:00:00\" as "
+                "\"2006-01-02T15:04:05Z07:00\": cannot parse \"\" as "
+                "\"Z07:00\"");
+  T_CHECK(!prov_time_parse(&A, "2020-01-01T00:00:00Zx", &t, &err));
+  T_EQ_STR(err, "parsing time \"2020-01-01T00:00:00Zx\": extra text: "
+                "\"x\"");
+
+  int64_t ns = 0;
+  T_CHECK(prov_go_duration(&A, "1h30m", &ns, &err));
+  T_EQ_INT(ns, 5400000000000LL);
+  T_CHECK(prov_go_duration(&A, "1.5s", &ns, &err));
+  T_EQ_INT(ns, 1500000000LL);
+  T_CHECK(prov_go_duration(&A, "-2ms300us", &ns, &err));
+  T_EQ_INT(ns, -2300000LL);
+  T_CHECK(prov_go_duration(&A, "0", &ns, &err));
+  T_EQ_INT(ns, 0);
+  T_CHECK(!prov_go_duration(&A, "1", &ns, &err));
+  T_EQ_STR(err, "time: missing unit in duration \"1\"");
+  T_CHECK(!prov_go_duration(&A, "1x", &ns, &err));
+  T_EQ_STR(err, "time: unknown unit \"x\" in duration \"1x\"");
+  T_CHECK(!prov_go_duration(&A, "", &ns, &err));
+  T_EQ_STR(err, "time: invalid duration \"\"");
+  T_CHECK(!prov_go_duration(&A, "9999999999h", &ns, &err));
+  T_EQ_STR(err, "time: invalid duration \"9999999999h\"");
+}
+
+/* time_rotating: create, the rotation arithmetic, the refresh that drops
+** an object whose rotation time has passed, and import. */
+static void test_time_rotating(void)
+{
+  Prov *p = open_b("hashicorp/time");
+  T_CHECK(p != NULL);
+  const ProvBlockSchema *b = res_schema(p, "time_rotating");
+  const char *n[] = {"rfc3339", "rotation_months"};
+  Value v[] = {S("2021-01-31T00:00:00Z"), val_int(1)};
+  Value cfg = mk(b, 2, n, v);
+  Ctx x;
+  ProvPlanResp pr = {0};
+  p->ops->plan_resource_change(p, call(&x), &(ProvPlanReq){
+      .type_name = "time_rotating", .prior_state = prov_null_object(&A, b),
+      .proposed_new_state = cfg, .config = cfg}, &pr);
+  T_CHECK(!val_is_known(prov_get(pr.planned_state, "rotation_rfc3339")));
+  ProvApplyResp ar = {0};
+  p->ops->apply_resource_change(p, call(&x), &(ProvApplyReq){
+      .type_name = "time_rotating", .prior_state = prov_null_object(&A, b),
+      .planned_state = pr.planned_state, .config = cfg}, &ar);
+  T_EQ_STR(prov_get(ar.new_state, "rotation_rfc3339").u.s,
+           "2021-03-03T00:00:00Z");
+  T_EQ_INT(get_int_attr(ar.new_state, "month"), 3);
+  T_EQ_INT(get_int_attr(ar.new_state, "unix"), 1614729600);
+  /* the rotation time lies in the past: the object is gone */
+  ProvReadResp rr = {0};
+  p->ops->read_resource(p, call(&x), &(ProvReadReq){
+      .type_name = "time_rotating", .current_state = ar.new_state}, &rr);
+  T_CHECK(val_is_null(rr.new_state));
+  /* -refresh=false plans replace it (ReplaceIfOutdated) */
+  ProvPlanResp pr2 = {0};
+  p->ops->plan_resource_change(p, call(&x), &(ProvPlanReq){
+      .type_name = "time_rotating", .prior_state = ar.new_state,
+      .proposed_new_state = ar.new_state, .config = cfg}, &pr2);
+  T_CHECK(has_replace(&pr2, "rotation_rfc3339"));
+
+  ProvImportResp ir = {0};
+  p->ops->import_resource_state(p, call(&x), &(ProvImportReq){
+      .type_name = "time_rotating", .id = "2020-01-01T00:00:00Z,,,,2,"}, &ir);
+  T_EQ_INT(ir.nimported, 1);
+  T_EQ_STR(prov_get(ir.imported[0].state, "rotation_rfc3339").u.s,
+           "2020-01-01T02:00:00Z");
+  p->ops->import_resource_state(p, call(&x), &(ProvImportReq){
+      .type_name = "time_rotating", .id = "2020-01-01T00:00:00Z,,,,,"}, &ir);
+  T_CHECK(diag_has_errors(&x.d));
+  T_CHECK(strstr(x.d.head->detail, "at least one rotation value") != NULL);
+}
+
+/* time_sleep: validation messages and paths, and StopProvider ending a
+** create early. */
+static void test_time_sleep(void)
+{
+  Prov *p = open_b("hashicorp/time");
+  const ProvBlockSchema *b = res_schema(p, "time_sleep");
+  const char *n[] = {"create_duration"};
+  Value v[] = {S("10 s")};
+  Value cfg = mk(b, 1, n, v);
+  Ctx x;
+  p->ops->validate_resource_config(p, call(&x), "time_sleep", cfg);
+  T_EQ_INT(x.d.errors, 1);
+  T_EQ_STR(x.d.head->summary, "Invalid Attribute Value Match");
+  cfg = mk(b, 0, NULL, NULL);
+  p->ops->validate_resource_config(p, call(&x), "time_sleep", cfg);
+  T_EQ_INT(x.d.errors, 2);
+  T_EQ_STR(x.d.head->detail, "At least one attribute out of "
+                             "[create_duration,destroy_duration] must be "
+                             "specified");
+  T_CHECK(prov_diag_path(&x.c, x.d.head) != NULL);
+  /* a stopped provider ends the wait at once */
+  v[0] = S("1h");
+  cfg = mk(b, 1, n, v);
+  atomic_store(&p->stopping, true);
+  ProvApplyResp ar = {0};
+  p->ops->apply_resource_change(p, call(&x), &(ProvApplyReq){
+      .type_name = "time_sleep", .prior_state = prov_null_object(&A, b),
+      .planned_state = cfg, .config = cfg}, &ar);
+  T_CHECK(!ar.new_state.type);
+  T_EQ_STR(x.d.head->summary, "Create time sleep error");
+  T_EQ_STR(x.d.head->detail, "Original Error: context canceled");
+}
+
+/* random_bytes/uuid4/uuid7 encodings and imports. */
+static void test_random_bytes_uuid(void)
+{
+  uint8_t u[16];
+  memset(u, 0xff, sizeof u);
+  prov_uuid7_stamp(u, 0x0123456789abLL);
+  const char *s = prov_uuid_string(&A, u);
+  T_EQ_STR(s, "01234567-89ab-7fff-bfff-ffffffffffff");
+  T_CHECK(prov_uuid_parse(&A, "{01234567-89AB-7FFF-BFFF-FFFFFFFFFFFF}", u) ==
+          NULL);
+  T_EQ_STR(prov_uuid_string(&A, u), s);
+  T_EQ_STR(prov_uuid_parse(&A, "abc", u), "invalid UUID length: 3");
+  T_EQ_STR(prov_uuid_parse(&A, "0123456789ab7fffbfffffffffffffxz", u),
+           "invalid UUID format");
+
+  Prov *p = open_b("registry.terraform.io/hashicorp/random");
+  const ProvBlockSchema *b = res_schema(p, "random_uuid7");
+  Value cfg = mk(b, 0, NULL, NULL);
+  Ctx x;
+  ProvApplyResp ar = {0};
+  p->ops->apply_resource_change(p, call(&x), &(ProvApplyReq){
+      .type_name = "random_uuid7", .prior_state = prov_null_object(&A, b),
+      .planned_state = cfg, .config = cfg}, &ar);
+  const char *r = prov_get(ar.new_state, "result").u.s;
+  T_EQ_INT((int64_t)strlen(r), 36);
+  T_CHECK(r[14] == '7');
+  T_CHECK(strchr("89ab", r[19]) != NULL);
+
+  b = res_schema(p, "random_bytes");
+  ProvImportResp ir = {0};
+  p->ops->import_resource_state(p, call(&x), &(ProvImportReq){
+      .type_name = "random_bytes", .id = "3q2+7w=="}, &ir);
+  T_EQ_INT(ir.nimported, 1);
+  T_EQ_STR(prov_get(ir.imported[0].state, "hex").u.s, "deadbeef");
+  T_EQ_INT(get_int_attr(ir.imported[0].state, "length"), 4);
+  T_CHECK(prov_path_sensitive(b, prov_path_attr(&A, "base64")));
+  p->ops->import_resource_state(p, call(&x), &(ProvImportReq){
+      .type_name = "random_bytes", .id = "3q2+7w"}, &ir);
+  T_EQ_STR(x.d.head->summary, "Import Random bytes Error");
+}
+
+/* data external and local_command through the program runner. */
+static void test_external_command(void)
+{
+  Prov *p = open_b("registry.terraform.io/hashicorp/external");
+  const ProvProviderSchema *s = NULL;
+  Ctx x;
+  p->ops->get_schema(p, call(&x), &s);
+  const ProvBlockSchema *b = prov_schema_data_source(s, "external")->schema.block;
+  Value prog[] = {S("sh"), S("-c"), S("read q; echo \"{\\\"q\\\":$q}\" | "
+                                      "sed 's/{\"k\":\"v\"}/\"ok\"/'")};
+  const char *n[] = {"program", "query"};
+  Value v[] = {val_list(&A, &ty_string, prog, 3), smap1("k", "v")};
+  ProvReadDataResp dr = {0};
+  p->ops->read_data_source(p, call(&x), &(ProvReadDataReq){
+      .type_name = "external", .config = mk(b, 2, n, v)}, &dr);
+  T_EQ_INT(x.d.errors, 0);
+  bool found;
+  Value q = val_map_get(prov_get(dr.state, "result"), "q", 1, &found);
+  T_CHECK(found);
+  T_EQ_STR(q.u.s, "ok");
+  T_EQ_STR(prov_get(dr.state, "id").u.s, "-");
+
+  Prov *l = open_b("hashicorp/local");
+  l->ops->get_schema(l, call(&x), &s);
+  b = prov_schema_data_source(s, "local_command")->schema.block;
+  Value args[] = {S("-c"), S("cat; exit 4")};
+  const char *n2[] = {"command", "arguments", "stdin"};
+  Value v2[] = {S("sh"), val_list(&A, &ty_string, args, 2), S("in")};
+  ProvReadDataResp lr = {0};
+  l->ops->read_data_source(l, call(&x), &(ProvReadDataReq){
+      .type_name = "local_command", .config = mk(b, 3, n2, v2)}, &lr);
+  T_EQ_INT(x.d.errors, 1);
+  T_EQ_STR(x.d.head->summary, "Command Execution Failed");
+  T_CHECK(strstr(x.d.head->detail, "State: exit status 4") != NULL);
+}
+
 int main(void)
 {
   arena_init(&A, 0);
@@ -1220,6 +1439,11 @@ int main(void)
   T_RUN(test_random_password);
   T_RUN(test_random_id_integer);
   T_RUN(test_random_pet_shuffle);
+  T_RUN(test_time_encodings);
+  T_RUN(test_time_rotating);
+  T_RUN(test_time_sleep);
+  T_RUN(test_random_bytes_uuid);
+  T_RUN(test_external_command);
   T_RUN(test_concurrent_calls);
 #ifdef CAIRN_TEST
   T_RUN(test_misbehave);
