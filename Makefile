@@ -148,6 +148,11 @@ FUZZ_CFLAGS := $(FUZZ_WARN) $(DEFS) -O1 -g $(FUZZ_SAN) \
 FUZZ_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(SRC_CORE) $(SRC_NET))
 FUZZ_SECONDS ?= 300
 
+# Known finding, not yet fixed (tests/fuzz/crashers/json/README.md): json.c
+# adds 0 to a NULL entry stack when an empty container closes; clang's
+# pointer-overflow check stops every JSON-reading target there.  Remove
+# this exception with the fix.
+build/fuzz/obj/core/base/json.o: FUZZ_CFLAGS += -fno-sanitize=pointer-overflow
 build/fuzz/obj/%.o: %.c | $(VROOT)/host/.stamp
 	@mkdir -p $(@D)
 	$(if $(V),,@echo "  CC[fuzz] $<";)$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPF) -c $< -o $@
