@@ -144,7 +144,6 @@ KNOWN = {
     ("hcl", "splat_100k"),
     ("hcl", "escapes_1mb"),
     ("hcl_json", "plus_chain_in_string"),
-    ("hcl_json", "locals_100k"),
 }
 
 
