@@ -1,6 +1,10 @@
 /*
 ** prov_https.c: the remote provider client: ProvOps over JSON/HTTPS.
 ** Contracts in prov_https.h; the wire format in docs/provider-protocol.md.
+** Why one file: the request encoding, the answer decoding (shared with
+** phttps_decode_answer, the fuzz entry) and the calls use one private Req
+** with its helpers; splitting it means a private header for all of them
+** (to do when it grows further).
 */
 #include <pthread.h>
 #include <stdarg.h>
