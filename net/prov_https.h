@@ -68,6 +68,25 @@ bool phttps_preload_schema(Prov *p, const char *json, size_t len, Diags *d);
 bool phttps_decode_schema(Arena *a, const char *what, const char *json,
                           size_t len, ProvProviderSchema **out, Diags *d);
 
+/* The answer half of a call without the network, for the fuzz targets
+** (tests/fuzz/fuzz_prov_answer.c) and tests: decodes body as the HTTP 200
+** answer to `call` ("GetProviderSchema", "UpgradeResourceState",
+** "ReadResource", "PlanResourceChange", "ApplyResourceChange",
+** "ImportResourceState", "ReadDataSource", "StopProvider"; the Validate*
+** and ConfigureProvider calls take only the common part) exactly as the
+** call does once the answer has arrived: JSON syntax, an object, its
+** "diagnostics", then the call's own fields, typed by the schema s of
+** type_name (s's provider block when s lacks it; the common part only
+** when s is NULL).  The size limit is json's default, the endpoint's
+** max_response being applied by the HTTP layer before.  Decoded values,
+** the answer's diagnostics and "Invalid provider response" go to c (addr
+** names the provider in them); the decoded fields are dropped.  Returns
+** false when the answer was refused. */
+bool phttps_decode_answer(ProvCall *c, const char *addr,
+                          const ProvProviderSchema *s, const char *call,
+                          const char *type_name, const char *body,
+                          size_t len);
+
 /* Test hook: the sleep function every client of p uses (backoff,
 ** Retry-After, rate limit). */
 void phttps_set_sleep(Prov *p, HttpSleepFn fn, void *ctx);

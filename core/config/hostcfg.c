@@ -298,16 +298,74 @@ static void set_default_key(HostCfg *c, const IniEntry *e, Diags *d)
   }
 }
 
-/* Finds or adds the provider entry for source. */
-static HcfgProvider *provider_slot(Arena *a, HostCfg *c, uint32_t *cap,
-                                   const char *source, const char *path,
-                                   uint32_t line, bool *fresh)
+/* A set of (a, b) string pairs mapped to an index, sized once for at most
+** n entries (open addressing, FNV-1a): a file with many sections or keys
+** must not make the duplicate checks quadratic (the fuzz target's 50,000
+** sections took minutes). */
+typedef struct PairIndex {
+  const char **a, **b;
+  uint32_t *val;
+  uint32_t mask;
+} PairIndex;
+
+static void pidx_init(Arena *ar, PairIndex *x, uint32_t n)
 {
-  for (uint32_t i = 0; i < c->nproviders; i++)
-    if (strcmp(c->providers[i].source, source) == 0) {
-      *fresh = false;
-      return &c->providers[i];
-    }
+  uint32_t cap = 8;
+  while (cap < 2 * (uint64_t)n)
+    cap *= 2;
+  x->a = ARENA_NEW(ar, const char *, cap);
+  x->b = ARENA_NEW(ar, const char *, cap);
+  x->val = ARENA_NEW(ar, uint32_t, cap);
+  x->mask = cap - 1;
+}
+
+static uint32_t pidx_hash(const char *a, const char *b)
+{
+  uint32_t h = 2166136261u;
+  for (; *a; a++)
+    h = (h ^ (uint8_t)*a) * 16777619u;
+  h = (h ^ 0xffu) * 16777619u;
+  for (; *b; b++)
+    h = (h ^ (uint8_t)*b) * 16777619u;
+  return h;
+}
+
+/* The slot of (a, b): holding it, or empty (x->a[slot] == NULL). */
+static uint32_t pidx_slot(const PairIndex *x, const char *a, const char *b)
+{
+  uint32_t i = pidx_hash(a, b) & x->mask;
+  while (x->a[i] && (strcmp(x->a[i], a) != 0 || strcmp(x->b[i], b) != 0))
+    i = (i + 1) & x->mask;
+  return i;
+}
+
+/* The value of (a, b), or -1; adds it with value v when absent and v >= 0
+** (the caller sized the index for every pair it adds). */
+static int64_t pidx_get_add(PairIndex *x, const char *a, const char *b,
+                            int64_t v)
+{
+  uint32_t i = pidx_slot(x, a, b);
+  if (x->a[i])
+    return x->val[i];
+  if (v >= 0) {
+    x->a[i] = a;
+    x->b[i] = b;
+    x->val[i] = (uint32_t)v;
+  }
+  return -1;
+}
+
+/* Finds or adds the provider entry for source (by in `idx`). */
+static HcfgProvider *provider_slot(Arena *a, HostCfg *c, uint32_t *cap,
+                                   PairIndex *idx, const char *source,
+                                   const char *path, uint32_t line,
+                                   bool *fresh)
+{
+  int64_t at = pidx_get_add(idx, source, "", c->nproviders);
+  if (at >= 0) {
+    *fresh = false;
+    return &c->providers[at];
+  }
   if (c->nproviders == *cap) {
     uint32_t ncap = *cap ? *cap * 2 : 4;
     c->providers = arena_grow(a, c->providers, sizeof(HcfgProvider),
@@ -335,6 +393,9 @@ bool hcfg_parse(Arena *a, const char *path, const char *text, size_t len,
   IniFile f;
   ini_parse(a, path, text, len, &f, d);
   uint32_t cap = 0;
+  PairIndex pidx, kidx;
+  pidx_init(a, &pidx, f.nsections);
+  pidx_init(a, &kidx, f.nentries);
   /* Map each section (by line order) to its meaning. */
   for (uint32_t s = 0; s < f.nsections; s++) {
     const IniSection *sec = &f.sections[s];
@@ -359,7 +420,7 @@ bool hcfg_parse(Arena *a, const char *path, const char *text, size_t len,
       continue;
     }
     bool fresh;
-    provider_slot(a, out, &cap, norm, path, sec->line, &fresh);
+    provider_slot(a, out, &cap, &pidx, norm, path, sec->line, &fresh);
     if (!fresh)
       diag_error(d, &sec->range, "Duplicate host configuration section",
                  "%s:%u: provider \"%s\" is already configured above.", path,
@@ -368,14 +429,13 @@ bool hcfg_parse(Arena *a, const char *path, const char *text, size_t len,
   /* Keys, with duplicates detected per section. */
   for (uint32_t i = 0; i < f.nentries; i++) {
     const IniEntry *e = &f.entries[i];
-    for (uint32_t j = 0; j < i; j++)
-      if (strcmp(f.entries[j].section, e->section) == 0 &&
-          strcmp(f.entries[j].name, e->name) == 0) {
-        diag_error(d, &e->name_range, "Duplicate host configuration key",
-                   "%s:%u: \"%s\" is already set on line %u.", path, e->line,
-                   e->name, f.entries[j].line);
-        goto next;
-      }
+    int64_t j = pidx_get_add(&kidx, e->section, e->name, i);
+    if (j >= 0) {
+      diag_error(d, &e->name_range, "Duplicate host configuration key",
+                 "%s:%u: \"%s\" is already set on line %u.", path, e->line,
+                 e->name, f.entries[j].line);
+      goto next;
+    }
     if (e->section[0] == 0) {
       diag_error(d, &e->name_range, "Invalid host configuration key",
                  "%s:%u: \"%s\" is outside any section; put it under "
@@ -396,12 +456,10 @@ bool hcfg_parse(Arena *a, const char *path, const char *text, size_t len,
           src ? prov_source_normalize(a, src, NULL, NULL) : NULL;
       if (!norm)
         goto next;   /* the section was reported */
-      HcfgProvider *p = NULL;
-      for (uint32_t k = 0; k < out->nproviders; k++)
-        if (strcmp(out->providers[k].source, norm) == 0)
-          p = &out->providers[k];
-      if (!p)
+      int64_t k = pidx_get_add(&pidx, norm, "", -1);
+      if (k < 0)
         goto next;
+      HcfgProvider *p = &out->providers[k];
       if (!key_known(e->name, provider_keys,
                      sizeof provider_keys / sizeof *provider_keys))
         diag_error(d, &e->name_range, "Unknown host configuration key",

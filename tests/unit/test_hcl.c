@@ -1217,6 +1217,22 @@ static void test_big_inputs(void)
   f = pfile(b.p, &d);
   T_EQ_INT(d.errors, 1);
   T_EQ_INT(f->body->nattrs, 50000);
+  /* the same for JSON properties read as attributes (found by fuzzing:
+  ** the duplicate check was quadratic) */
+  buf_init(&b, &A);
+  buf_puts(&b, "{");
+  for (int i = 0; i < 50000; i++)
+    buf_printf(&b, "\"a%d\": %d, ", i, i);
+  buf_puts(&b, "\"a7\": 1}");
+  diag_init(&d, &A);
+  f = pjson(b.p, &d);
+  HclAttribute **at;
+  uint32_t n;
+  T_CHECK(!hcl_body_just_attributes(&A, f->body, &at, &n, &d));
+  T_EQ_INT(n, 50000);
+  T_EQ_INT(d.errors, 1);
+  T_EQ_STR(d.head->summary, "Duplicate attribute definition");
+  T_EQ_STR(at[49999]->name, "a49999");
 }
 
 static void test_bad_bytes(void)

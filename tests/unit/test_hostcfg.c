@@ -248,6 +248,33 @@ static void test_tokens(void)
   T_CHECK(!hcfg_token(&arena, &p, &tok, &d));
 }
 
+/* Many sections and keys (found by fuzzing: the duplicate checks were
+** quadratic): every provider is found, and duplicates are still caught
+** among thousands, in the section and line where they are. */
+static void test_many_sections(void)
+{
+  Buf b;
+  buf_init(&b, &arena);
+  enum { N = 20000 };
+  for (int i = 0; i < N; i++)
+    buf_printf(&b, "[provider \"h%d.example/a/b\"]\nendpoint = https://h%d/\n"
+                   "retries = %d\n", i, i, i % 7);
+  buf_printf(&b, "[provider \"h7.example/a/b\"]\n");   /* line 3N+1 */
+  buf_printf(&b, "[provider \"h9.example/a/b\"]\nretries = 1\n");
+  HostCfg c;
+  Diags d;
+  T_CHECK(!parse(buf_str(&b), &c, &d));
+  T_EQ_INT(c.nproviders, N);
+  T_EQ_INT(d.errors, 3);
+  const char *t = diags_text(&d);
+  T_CHECK(has(t, "host.ini:60001: provider \"h7.example/a/b\" is already "
+                 "configured above."));
+  T_CHECK(has(t, "host.ini:60002: provider \"h9.example/a/b\" is already"));
+  T_CHECK(has(t, "host.ini:60003: \"retries\" is already set on line 30."));
+  const HcfgProvider *p = hcfg_provider(&c, &arena, "h19999.example/a/b");
+  T_CHECK(p && p->retries == 19999 % 7 && p->line == 59998);
+}
+
 int main(void)
 {
   arena_init(&arena, 0);
@@ -258,6 +285,7 @@ int main(void)
   T_RUN(test_durations);
   T_RUN(test_locate);
   T_RUN(test_tokens);
+  T_RUN(test_many_sections);
   system(arena_printf(&arena, "rm -rf %s", dir));
   arena_release(&arena);
   return t_done("test_hostcfg");
