@@ -428,6 +428,54 @@ static PlChange mk_change(const char *addr, const char *name, StKey key,
   return c;
 }
 
+/* resource_changes (and the human plan) follow Terraform's
+** addrs.AbsResourceInstance.Less, not the address strings: shallower
+** module paths first, data before managed, x[2] before x[10], integer
+** keys before string keys, the current object before deposed ones. */
+static void test_plan_order_abs_resource_instance_less(void)
+{
+  PlChange v[8];
+  StKey k2 = {ST_INTKEY, 2, NULL, 0}, k10 = {ST_INTKEY, 10, NULL, 0};
+  StKey ka = {ST_STRKEY, 0, "a", 1};
+  v[0] = mk_change("module.child.null_resource.a", "a", st_nokey(),
+                   PL_CREATE);
+  v[0].module = "module.child";
+  v[1] = mk_change("null_resource.x[10]", "x", k10, PL_CREATE);
+  v[2] = mk_change("null_resource.x[2]", "x", k2, PL_CREATE);
+  v[3] = mk_change("test_instance.test", "test", st_nokey(), PL_CREATE);
+  v[3].type = "test_instance";
+  v[4] = mk_change("data.null_data_source.z", "z", st_nokey(), PL_READ);
+  v[4].mode = ST_DATA;
+  v[4].type = "null_data_source";
+  v[5] = mk_change("null_resource.x[\"a\"]", "x", ka, PL_CREATE);
+  v[6] = mk_change("null_resource.x[2]", "x", k2, PL_DELETE);
+  v[6].deposed = "00000001";
+  v[7] = mk_change("module.b[10].null_resource.a", "a", st_nokey(),
+                   PL_CREATE);
+  v[7].module = "module.b[10]";
+  PlChange w = v[0];
+  w.addr = "module.b[2].null_resource.a";
+  w.module = "module.b[2]";
+  Plan p;
+  memset(&p, 0, sizeof p);
+  PlChange all[9];
+  memcpy(all, v, sizeof v);
+  all[8] = w;
+  p.changes = all;
+  p.nchanges = 9;
+  plan_sort(&p);
+  static const char *const want[] = {
+    "data.null_data_source.z", "null_resource.x[2]", "null_resource.x[2]",
+    "null_resource.x[10]", "null_resource.x[\"a\"]", "test_instance.test",
+    "module.b[2].null_resource.a", "module.b[10].null_resource.a",
+    "module.child.null_resource.a"};
+  for (uint32_t i = 0; i < 9; i++)
+    T_EQ_STR(p.changes[i].addr, want[i]);
+  T_CHECK(p.changes[1].deposed == NULL);
+  T_EQ_STR(p.changes[2].deposed, "00000001");
+  T_EQ_INT(p.changes[3].index, 3);
+}
+
 static void test_plan_changes(void)
 {
   const Type *lt = ty_list(&A, &ty_string);
@@ -841,6 +889,7 @@ int main(void)
   T_RUN(test_configuration);
   T_RUN(test_configuration_tree);
   T_RUN(test_plan_changes);
+  T_RUN(test_plan_order_abs_resource_instance_less);
   T_RUN(test_plan_prior_state_and_modules);
   T_RUN(test_refresh_only_drift_keeps_noop);
   T_RUN(test_many_modules);
