@@ -66,10 +66,15 @@ static int run(Cli *cli, int argc, char **argv)
   PlMode mode = op.destroy        ? PL_MODE_DESTROY
                 : op.refresh_only ? PL_MODE_REFRESH_ONLY
                                   : PL_MODE_NORMAL;
-  Plan *p;
+  Plan *p = NULL;
   int st = cmd_plan_run(&op, mode, &p);
-  if (st)
+  if (st) {
+    /* Terraform saves a plan whose walk failed too (errored: true, which
+    ** apply refuses and show -json renders), still exiting 1. */
+    if (op.out_path && p && p->errored)
+      planfile_write(op.a, op.out_path, p, &op.d);
     return op_finish(&op, st);
+  }
   if (op.out_path) {
     if (!planfile_write(op.a, op.out_path, p, &op.d))
       return op_finish(&op, 1);

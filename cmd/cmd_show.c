@@ -5,7 +5,10 @@
 ** configured providers named in the plan or state; when one cannot be
 ** opened its objects are rendered from their JSON values.
 */
+#include <ctype.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/json.h"
 #include "cli.h"
@@ -157,6 +160,23 @@ static int run(Cli *cli, int argc, char **argv)
   Buf b;
   buf_init(&b, cli->arena);
   const char *path = rest < argc ? argv[rest] : NULL;
+  struct stat stb;
+  if (path && stat(path, &stb) != 0) {
+    /* Terraform tries the path as a plan, then as a state, and reports
+    ** both failures; a missing file is never an empty state. */
+    char why[128];
+    snprintf(why, sizeof why, "%s", strerror(errno));
+    why[0] = (char)tolower((unsigned char)why[0]);   /* Go's wording */
+    diag_error(&d, NULL,
+               "Failed to read the given file as a state or plan file",
+               "State read error: Error loading statefile: open %s: %s\n\n"
+               "Plan read error: couldn't load the provided path as either "
+               "a local plan file (open %s: %s) or a saved cloud plan (open "
+               "%s: %s)", path, why, path, why, path, why);
+    cli_diags(cli, &d);
+    preg_close(&sc.reg);
+    return 1;
+  }
   if (path && planfile_is_plan(path)) {
     Plan *p;
     if (!planfile_read(cli->arena, path, &p, &d)) {

@@ -86,6 +86,9 @@ typedef struct CfgProvider {
   const char *alias;             /* NULL for the default configuration */
   const HclBody *body;           /* config arguments (remaining body) */
   SrcRange range;
+  const char *version;           /* deprecated `version` argument (a
+                                    constant string) or NULL; only the
+                                    JSON plan's version_constraint uses it */
 } CfgProvider;
 
 typedef struct CfgProviderRef {  /* provider = null.foo */

@@ -408,7 +408,7 @@ static void decode_provider(Loader *L, const HclBlock *b)
   HclBody *remain = NULL;
   hcl_body_partial_content(L->a, b->body, &s, &c, &remain, L->d);
   CfgModule *m = L->m;
-  CfgProvider p = {b->labels[0], NULL, remain, block_header_range(b)};
+  CfgProvider p = {b->labels[0], NULL, remain, block_header_range(b), NULL};
   HclAttribute *al = hcl_content_attr(&c, "alias");
   if (al) {
     const char *kw = hcl_expr_as_keyword(L->a, al->expr);
@@ -422,8 +422,11 @@ static void decode_provider(Loader *L, const HclBlock *b)
     }
     p.alias = sv;
   }
-  if (hcl_content_attr(&c, "version"))
-    diag_warning(L->d, &hcl_content_attr(&c, "version")->range,
+  HclAttribute *ver = hcl_content_attr(&c, "version");
+  if (ver && !const_string(L, ver, &p.version))
+    p.version = NULL;
+  if (ver)
+    diag_warning(L->d, &ver->range,
                  "Version constraints inside provider configuration blocks "
                  "are deprecated",
                  "cairn ignores the version argument in provider blocks; use "

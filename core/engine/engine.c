@@ -609,13 +609,13 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
       !rf_check_removed(a, e->tree, d) ||
       !rf_apply_moves(a, e->tree, e->state, &e->moves, d) ||
       !collect_imports(e, d)) {
-    p->errored = true;
+    *out = NULL;   /* Terraform's Plan returns no plan for these */
     return false;
   }
   set_vars(e, e->o.vars, e->o.nvars);
   reset_nodes(e);
   if (!eng_build_graph(e, e->state, d) || !moves_targeted(e, d)) {
-    p->errored = true;
+    *out = NULL;   /* Terraform's Plan returns no plan for these */
     return false;
   }
   bool ok = eng_walk(e, d);
@@ -670,6 +670,17 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
       continue;
     Value agg = n->vals[0];
     const StOutput *so = st_find_output(ps, n->out->name);
+    /* As Terraform's output node: a value known while planning goes into
+    ** the refreshed (prior) state as well, which is what the JSON plan's
+    ** prior_state shows; unknown ones keep the previous value. */
+    if (e->o.mode != PL_MODE_DESTROY && val_is_wholly_known(agg)) {
+      Value plain = val_unmark_deep(a, agg);
+      if (val_is_null(plain))
+        st_remove_output(e->state, n->out->name);
+      else
+        st_set_output(e->state, n->out->name, plain, plain.type,
+                      n->out->sensitive);
+    }
     PlOutput *po = &p->outputs[p->noutputs++];
     po->name = n->out->name;
     po->sensitive = n->out->sensitive || (so && so->sensitive);

@@ -123,8 +123,11 @@ typedef struct Engine Engine;
 Engine *eng_new(Arena *a, const CfgTree *t, SrcFiles *files,
                 const State *state, const EngOpts *o, Diags *d);
 
-/* Plans.  *out is set even when planning failed part way (Plan.errored).
-** Returns false when there were errors. */
+/* Plans.  *out is set even when the graph walk failed part way
+** (Plan.errored: `plan -out` still saves it, as Terraform does), and NULL
+** when planning could not start (bad -target, moved, import or graph
+** errors), where Terraform's Plan returns no plan either.  Returns false
+** when there were errors. */
 bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d);
 
 /* Applies p (whose PlChange.schema may be NULL: the engine fills them)

@@ -1163,10 +1163,11 @@ bool lc_check_rules_ex(EvalCtx *ctx, const CfgRules *rules, LcRuleKind kind,
   DiagSeverity sev =
       as_warnings || kind == LC_CHECK_ASSERTION ? DIAG_WARNING : DIAG_ERROR;
   bool ok = true;
+  int errors = d->errors;
   for (uint32_t i = 0; i < rules->n; i++)
     if (!check_rule(ctx, &rules->items[i], kind, sev, d))
       ok = false;
-  return ok;
+  return as_warnings ? d->errors == errors : ok;
 }
 
 bool lc_check_rules(EvalCtx *ctx, const CfgRules *rules, LcRuleKind kind,

@@ -161,7 +161,9 @@ typedef enum LcRuleKind {
 ** "check.c"), kept for check results; the diagnostics carry no address,
 ** as Terraform's do not (no "with ..." line).  Returns false when a
 ** condition failed or was invalid (at any severity) or evaluation added
-** errors. */
+** errors; with as_warnings, only when evaluation added errors: a
+** refresh-only plan goes on past failed conditions, as Terraform's does
+** (they are warnings there, and the plan is still made and saved). */
 bool lc_check_rules(EvalCtx *ctx, const CfgRules *rules, LcRuleKind kind,
                     const char *addr, Diags *d);
 bool lc_check_rules_ex(EvalCtx *ctx, const CfgRules *rules, LcRuleKind kind,

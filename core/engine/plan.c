@@ -5,6 +5,7 @@
 */
 #include "plan.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,17 +60,160 @@ const char *const *plan_action_names(PlAction a, int *n)
   return act_noop;
 }
 
-/* Bytewise address order, then the current object before deposed ones,
-** which sort by their key. */
-static int change_cmp(const void *pa, const void *pb)
+/* ---- Terraform's address order (addrs.AbsResourceInstance.Less) ------- */
+
+/* One step of a module instance address: module.NAME with an optional
+** [N] or ["str"] key (the string still escaped as HCL quotes it). */
+typedef struct ModStep {
+  const char *name;
+  size_t nlen;
+  StKeyKind kind;
+  int64_t i;
+  const char *s;          /* escaped contents between the quotes */
+  size_t slen;
+} ModStep;
+
+/* Reads the step at *p ("module.a[0]" up to the next '.' outside
+** brackets) and advances *p past it and its separator; false at the
+** end. */
+static bool next_step(const char **p, ModStep *st)
 {
-  const PlChange *a = pa, *b = pb;
-  int c = strcmp(a->addr ? a->addr : "", b->addr ? b->addr : "");
+  const char *c = *p;
+  if (!c || !*c)
+    return false;
+  memset(st, 0, sizeof *st);
+  if (strncmp(c, "module.", 7) == 0)
+    c += 7;
+  st->name = c;
+  while (*c && *c != '[' && *c != '.')
+    c++;
+  st->nlen = (size_t)(c - st->name);
+  if (*c == '[') {
+    c++;
+    if (*c == '"') {
+      st->kind = ST_STRKEY;
+      st->s = ++c;
+      while (*c && *c != '"') {
+        if (*c == '\\' && c[1])
+          c++;
+        c++;
+      }
+      st->slen = (size_t)(c - st->s);
+      if (*c == '"')
+        c++;
+    } else {
+      st->kind = ST_INTKEY;
+      char *end;
+      st->i = strtoll(c, &end, 10);
+      c = end;
+    }
+    while (*c && *c != ']')
+      c++;
+    if (*c == ']')
+      c++;
+  }
+  if (*c == '.')
+    c++;
+  *p = c;
+  return true;
+}
+
+/* Compares two HCL-quoted string contents by their unescaped bytes (Go
+** compares the key strings themselves). */
+static int cmp_escaped(const char *a, size_t an, const char *b, size_t bn)
+{
+  size_t i = 0, j = 0;
+  while (i < an && j < bn) {
+    unsigned char x = (unsigned char)a[i++], y = (unsigned char)b[j++];
+    if (x == '\\' && i < an) {
+      x = (unsigned char)a[i++];
+      x = x == 'n' ? '\n' : x == 'r' ? '\r' : x == 't' ? '\t' : x;
+    }
+    if (y == '\\' && j < bn) {
+      y = (unsigned char)b[j++];
+      y = y == 'n' ? '\n' : y == 'r' ? '\r' : y == 't' ? '\t' : y;
+    }
+    if (x != y)
+      return x < y ? -1 : 1;
+  }
+  return (i < an) - (j < bn);
+}
+
+/* InstanceKeyLess: no key, then integer keys by value, then string keys
+** bytewise. */
+static int cmp_key_parts(StKeyKind ak, int64_t ai, const char *as, size_t al,
+                         StKeyKind bk, int64_t bi, const char *bs, size_t bl,
+                         bool escaped)
+{
+  if (ak != bk)
+    return ak < bk ? -1 : 1;
+  if (ak == ST_INTKEY)
+    return ai < bi ? -1 : ai > bi;
+  if (ak == ST_STRKEY) {
+    if (escaped)
+      return cmp_escaped(as, al, bs, bl);
+    size_t n = al < bl ? al : bl;
+    int c = memcmp(as, bs, n);
+    return c ? c : (al > bl) - (al < bl);
+  }
+  return 0;
+}
+
+static uint32_t module_depth(const char *m)
+{
+  uint32_t n = 0;
+  ModStep st;
+  while (next_step(&m, &st))
+    n++;
+  return n;
+}
+
+/* ModuleInstance.Less: shorter paths first, then step by step the call
+** name and its instance key. */
+static int module_cmp(const char *a, const char *b)
+{
+  a = a ? a : "";
+  b = b ? b : "";
+  uint32_t da = module_depth(a), db = module_depth(b);
+  if (da != db)
+    return da < db ? -1 : 1;
+  ModStep x, y;
+  while (next_step(&a, &x) && next_step(&b, &y)) {
+    size_t n = x.nlen < y.nlen ? x.nlen : y.nlen;
+    int c = memcmp(x.name, y.name, n);
+    if (!c)
+      c = (x.nlen > y.nlen) - (x.nlen < y.nlen);
+    if (!c)
+      c = cmp_key_parts(x.kind, x.i, x.s, x.slen, y.kind, y.i, y.s, y.slen,
+                        true);
+    if (c)
+      return c;
+  }
+  return 0;
+}
+
+int plan_change_cmp(const PlChange *a, const PlChange *b)
+{
+  int c = module_cmp(a->module, b->module);
   if (c)
     return c;
-  if (!a->deposed || !b->deposed)
-    return (a->deposed != NULL) - (b->deposed != NULL);
-  return strcmp(a->deposed, b->deposed);
+  if (a->mode != b->mode)   /* data resources first */
+    return a->mode == ST_DATA ? -1 : 1;
+  c = strcmp(a->type ? a->type : "", b->type ? b->type : "");
+  if (!c)
+    c = strcmp(a->name ? a->name : "", b->name ? b->name : "");
+  if (!c)
+    c = cmp_key_parts(a->key.kind, a->key.i, a->key.s, a->key.slen,
+                      b->key.kind, b->key.i, b->key.s, b->key.slen, false);
+  if (c)
+    return c;
+  /* the current object ("" in Go) before deposed ones, by key */
+  return strcmp(a->deposed ? a->deposed : "", b->deposed ? b->deposed : "");
+}
+
+static int change_cmp(const void *pa, const void *pb)
+{
+  return plan_change_cmp(pa, pb);
 }
 
 static int output_cmp(const void *pa, const void *pb)

@@ -153,7 +153,15 @@ typedef struct Plan {
   bool applyable;           /* changes exist and no errors */
 } Plan;
 
-/* Sorts changes and drift into Terraform's order and sets PlChange.index;
+/* Terraform's order of resource instance changes (jsonplan and the human
+** plan sort by addrs.AbsResourceInstance.Less, then the deposed key):
+** shallower module paths first, module steps by name then instance key;
+** data before managed resources; type; name; instance key (none, then
+** integers by value so x[2] < x[10], then strings bytewise); the current
+** object before deposed ones.  Negative, zero or positive as strcmp. */
+int plan_change_cmp(const PlChange *a, const PlChange *b);
+
+/* Sorts changes and drift with plan_change_cmp and sets PlChange.index;
 ** sorts outputs and vars by name. */
 void plan_sort(Plan *p);
 

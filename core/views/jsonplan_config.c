@@ -475,12 +475,30 @@ static const char *find_source_key(PCfgs *p, const char *start,
   return found;
 }
 
-static const char *required_version(const CfgModule *m, const char *local)
+/* ProviderRequirementsShallow's constraints for one provider of module m,
+** joined as Terraform prints them: every required_providers entry and
+** every provider block (with its `version` argument) naming the same
+** fully-qualified provider, in that order.  NULL when there are none. */
+static const char *module_version(Ctx *c, const CfgModule *m,
+                                  const char *fqn)
 {
-  for (uint32_t i = 0; i < m->nrequired_providers; i++)
-    if (strcmp(m->required_providers[i].local_name, local) == 0)
-      return m->required_providers[i].version;
-  return NULL;
+  Buf b;
+  buf_init(&b, c->a);
+  for (uint32_t i = 0; i < m->nrequired_providers; i++) {
+    const CfgRequiredProvider *rp = &m->required_providers[i];
+    if (!rp->version || !rp->version[0] ||
+        strcmp(fqn_of(c, m, rp->local_name), fqn) != 0)
+      continue;
+    buf_printf(&b, "%s%s", b.len ? ", " : "", rp->version);
+  }
+  for (uint32_t i = 0; i < m->nproviders; i++) {
+    const CfgProvider *pr = &m->providers[i];
+    const char *v = pr->version;
+    if (!v || !v[0] || strcmp(fqn_of(c, m, pr->name), fqn) != 0)
+      continue;
+    buf_printf(&b, "%s%s", b.len ? ", " : "", v);
+  }
+  return b.len ? buf_str(&b) : NULL;
 }
 
 /* The providers a module needs by itself (ProviderRequirementsShallow):
@@ -548,8 +566,9 @@ static void collect_pcs(Ctx *c, const CfgTree *t, PCfgs *p, uint32_t depth)
                                                      pr->alias)
                                       : pr->name,
                          path),
-              pr->name, fqn_of(c, m, pr->name), pr->alias,
-              required_version(m, pr->name), path, pr->body, ""};
+              pr->name, fqn_of(c, m, pr->name), pr->alias, NULL, path,
+              pr->body, ""};
+    e.version = module_version(c, m, e.full_name);
     pcs_set(c, p, &e);
   }
   for (uint32_t i = 0; i < m->nrequired_providers; i++) {
@@ -558,7 +577,8 @@ static void collect_pcs(Ctx *c, const CfgTree *t, PCfgs *p, uint32_t depth)
     if (pcs_find(p, key))
       continue;
     PCfg e = {key, rp->local_name, fqn_of(c, m, rp->local_name), NULL,
-              rp->version, path, NULL, ""};
+              NULL, path, NULL, ""};
+    e.version = module_version(c, m, e.full_name);
     if (t->parent)
       e.parent_key = find_source_key(
           p, opaque_key(c, rp->local_name, ppath), e.full_name);

@@ -461,9 +461,16 @@ static void write_state_item(Ctx *c, const TItem *it)
   json_w_uint(w, o->schema_version);
   Value v = o->attrs;
   if (v.type && !val_is_null(v)) {
+    const ProvBlockSchema *b = jplan_schema_for(c, r->mode, fqn, r->type);
+    /* jsonstate decodes the object with the schema's implied type before
+    ** marshalling it: a dynamic-typed attribute, stored in the file as
+    ** {"value":..,"type":..}, comes out as its plain value. */
+    Value tv;
+    if (b && json_value_typed(c->a, v, prov_schema_implied_type(c->a, b),
+                              &tv, &c->d, NULL))
+      v = tv;
     for (uint32_t i = 0; i < o->nsensitive; i++)
       v = mark_path(c->a, v, o->sensitive[i].steps, o->sensitive[i].n);
-    const ProvBlockSchema *b = jplan_schema_for(c, r->mode, fqn, r->type);
     if (b)
       v = prov_mark_sensitive(c->a, b, v);
     if (v.type->kind == TY_OBJECT && v.type->n > 0) {

@@ -113,6 +113,9 @@ static const char *STATE1 =
   "{\"content\":\"c\",\"n\":1.50,\"l\":[true,null],\"big\":"
   "123456789012345678901234567890,\"e\":1e3,\"f\":0.1}}]}]}";
 
+/* Objects are decoded with their schema first (jsonstate), so attributes
+** the file leaves out come out as null, as cty's JSON decoding makes them;
+** the sensitive schema attribute is marked even when null. */
 static void test_state_values(void)
 {
   State *s = read_state(STATE1);
@@ -139,21 +142,75 @@ static void test_state_values(void)
     "{\"address\":\"null_resource.a[\\\"k\\\"]\",\"mode\":\"managed\","
     "\"type\":\"null_resource\",\"name\":\"a\",\"index\":\"k\","
     "\"provider_name\":\"registry.terraform.io/hashicorp/null\","
-    "\"schema_version\":1,\"values\":{\"id\":\"1\",\"secret\":\"s\","
-    "\"triggers\":{\"t\":\"v\",\"u\":\"w\"}},\"sensitive_values\":{"
+    "\"schema_version\":1,\"values\":{\"id\":\"1\",\"list\":null,"
+    "\"rule\":null,\"secret\":\"s\",\"triggers\":{\"t\":\"v\",\"u\":\"w\"}},\"sensitive_values\":{"
     "\"secret\":true,\"triggers\":{\"u\":true}},\"depends_on\":"
     "[\"data.x.y\"],\"tainted\":true},"
     "{\"address\":\"null_resource.a[\\\"k\\\"]\",\"mode\":\"managed\","
     "\"type\":\"null_resource\",\"name\":\"a\",\"index\":\"k\","
     "\"provider_name\":\"registry.terraform.io/hashicorp/null\","
-    "\"schema_version\":1,\"values\":{\"id\":\"0\"},\"sensitive_values\":"
-    "{},\"deposed_key\":\"0a0b0c0d\"}],"
+    "\"schema_version\":1,\"values\":{\"id\":\"0\",\"list\":null,"
+    "\"rule\":null,\"secret\":null,\"triggers\":null},\"sensitive_values\":"
+    "{\"secret\":true},\"deposed_key\":\"0a0b0c0d\"}],"
     "\"child_modules\":[{\"address\":\"module.b\",\"child_modules\":["
     "{\"resources\":[{\"address\":\"module.b.module.c.null_resource.n\","
     "\"mode\":\"managed\",\"type\":\"null_resource\",\"name\":\"n\","
     "\"provider_name\":\"registry.terraform.io/hashicorp/null\","
-    "\"schema_version\":0,\"values\":{\"id\":\"5\"},\"sensitive_values\":"
-    "{}}],\"address\":\"module.b.module.c\"}]}]}}}\n");
+    "\"schema_version\":0,\"values\":{\"id\":\"5\",\"list\":null,"
+    "\"rule\":null,\"secret\":null,\"triggers\":null},\"sensitive_values\":"
+    "{\"secret\":true}}],\"address\":\"module.b.module.c\"}]}]}}}\n");
+}
+
+/* Terraform's jsonstate decodes each object with its schema before
+** marshalling: terraform_data's dynamic-typed input/output, stored in the
+** tfstate as {"value":..,"type":..}, are written as plain values. */
+static ProvAttrSchema tfdata_attrs[4];
+static ProvBlockSchema tfdata_block;
+
+static const ProvBlockSchema *tfdata_schema_of(void *ctx, StMode mode,
+                                               const char *fqn,
+                                               const char *type)
+{
+  (void)ctx;
+  (void)mode;
+  return strcmp(fqn, "terraform.io/builtin/terraform") == 0 &&
+                 strcmp(type, "terraform_data") == 0
+             ? &tfdata_block
+             : NULL;
+}
+
+static void test_state_dynamic_attributes_plain(void)
+{
+  tfdata_attrs[0] = (ProvAttrSchema){"id", &ty_string, NULL, PROV_COMPUTED,
+                                     NULL, NULL};
+  tfdata_attrs[1] = (ProvAttrSchema){"input", &ty_dynamic, NULL,
+                                     PROV_OPTIONAL, NULL, NULL};
+  tfdata_attrs[2] = (ProvAttrSchema){"output", &ty_dynamic, NULL,
+                                     PROV_COMPUTED, NULL, NULL};
+  tfdata_attrs[3] = (ProvAttrSchema){"triggers_replace", &ty_dynamic, NULL,
+                                     PROV_OPTIONAL, NULL, NULL};
+  tfdata_block = (ProvBlockSchema){tfdata_attrs, 4, NULL, 0, NULL, false,
+                                   NULL};
+  State *s = read_state(
+    "{\"version\":4,\"terraform_version\":\"1.9.0\",\"serial\":1,"
+    "\"lineage\":\"l\",\"outputs\":{},\"resources\":[{\"mode\":"
+    "\"managed\",\"type\":\"terraform_data\",\"name\":\"d\","
+    "\"provider\":\"provider[\\\"terraform.io/builtin/terraform\\\"]\","
+    "\"instances\":[{\"schema_version\":0,\"attributes\":{\"id\":\"i\","
+    "\"input\":{\"value\":{\"a\":[1,\"x\"]},\"type\":[\"object\",{"
+    "\"a\":[\"tuple\",[\"number\",\"string\"]]}]},\"output\":{"
+    "\"value\":\"s\",\"type\":\"string\"},\"triggers_replace\":null}}]}]}");
+  T_CHECK(s != NULL);
+  if (!s)
+    return;
+  Buf b;
+  buf_init(&b, &A);
+  jplan_state(&b, s, tfdata_schema_of, NULL);
+  check_json_line(buf_str(&b));
+  T_CHECK(strstr(buf_str(&b),
+                 "\"values\":{\"id\":\"i\",\"input\":{\"a\":[1,\"x\"]},"
+                 "\"output\":\"s\",\"triggers_replace\":null}") != NULL);
+  T_CHECK(strstr(buf_str(&b), "\"type\":\"string\"") == NULL);
 }
 
 static void test_provider_fqn(void)
@@ -369,6 +426,54 @@ static PlChange mk_change(const char *addr, const char *name, StKey key,
   c.provider_name = "registry.terraform.io/hashicorp/null";
   c.action = a;
   return c;
+}
+
+/* resource_changes (and the human plan) follow Terraform's
+** addrs.AbsResourceInstance.Less, not the address strings: shallower
+** module paths first, data before managed, x[2] before x[10], integer
+** keys before string keys, the current object before deposed ones. */
+static void test_plan_order_abs_resource_instance_less(void)
+{
+  PlChange v[8];
+  StKey k2 = {ST_INTKEY, 2, NULL, 0}, k10 = {ST_INTKEY, 10, NULL, 0};
+  StKey ka = {ST_STRKEY, 0, "a", 1};
+  v[0] = mk_change("module.child.null_resource.a", "a", st_nokey(),
+                   PL_CREATE);
+  v[0].module = "module.child";
+  v[1] = mk_change("null_resource.x[10]", "x", k10, PL_CREATE);
+  v[2] = mk_change("null_resource.x[2]", "x", k2, PL_CREATE);
+  v[3] = mk_change("test_instance.test", "test", st_nokey(), PL_CREATE);
+  v[3].type = "test_instance";
+  v[4] = mk_change("data.null_data_source.z", "z", st_nokey(), PL_READ);
+  v[4].mode = ST_DATA;
+  v[4].type = "null_data_source";
+  v[5] = mk_change("null_resource.x[\"a\"]", "x", ka, PL_CREATE);
+  v[6] = mk_change("null_resource.x[2]", "x", k2, PL_DELETE);
+  v[6].deposed = "00000001";
+  v[7] = mk_change("module.b[10].null_resource.a", "a", st_nokey(),
+                   PL_CREATE);
+  v[7].module = "module.b[10]";
+  PlChange w = v[0];
+  w.addr = "module.b[2].null_resource.a";
+  w.module = "module.b[2]";
+  Plan p;
+  memset(&p, 0, sizeof p);
+  PlChange all[9];
+  memcpy(all, v, sizeof v);
+  all[8] = w;
+  p.changes = all;
+  p.nchanges = 9;
+  plan_sort(&p);
+  static const char *const want[] = {
+    "data.null_data_source.z", "null_resource.x[2]", "null_resource.x[2]",
+    "null_resource.x[10]", "null_resource.x[\"a\"]", "test_instance.test",
+    "module.b[2].null_resource.a", "module.b[10].null_resource.a",
+    "module.child.null_resource.a"};
+  for (uint32_t i = 0; i < 9; i++)
+    T_EQ_STR(p.changes[i].addr, want[i]);
+  T_CHECK(p.changes[1].deposed == NULL);
+  T_EQ_STR(p.changes[2].deposed, "00000001");
+  T_EQ_INT(p.changes[3].index, 3);
 }
 
 static void test_plan_changes(void)
@@ -779,10 +884,12 @@ int main(void)
   setup_schema();
   T_RUN(test_state_empty);
   T_RUN(test_state_values);
+  T_RUN(test_state_dynamic_attributes_plain);
   T_RUN(test_provider_fqn);
   T_RUN(test_configuration);
   T_RUN(test_configuration_tree);
   T_RUN(test_plan_changes);
+  T_RUN(test_plan_order_abs_resource_instance_less);
   T_RUN(test_plan_prior_state_and_modules);
   T_RUN(test_refresh_only_drift_keeps_noop);
   T_RUN(test_many_modules);

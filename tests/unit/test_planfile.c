@@ -345,12 +345,13 @@ static void test_sort_counts(void)
   p.outputs = outs;
   p.noutputs = 2;
   plan_sort(&p);
+  /* AbsResourceInstance.Less: t.a[2] before t.a[10] (keys by value). */
   T_EQ_STR(p.changes[0].addr, "data.d.x");
-  T_EQ_STR(p.changes[1].addr, "t.a[10]");
-  T_CHECK(p.changes[1].deposed == NULL);
-  T_EQ_STR(p.changes[2].deposed, "00000001");
-  T_EQ_STR(p.changes[3].deposed, "00000002");
-  T_EQ_STR(p.changes[4].addr, "t.a[2]");
+  T_EQ_STR(p.changes[1].addr, "t.a[2]");
+  T_EQ_STR(p.changes[2].addr, "t.a[10]");
+  T_CHECK(p.changes[2].deposed == NULL);
+  T_EQ_STR(p.changes[3].deposed, "00000001");
+  T_EQ_STR(p.changes[4].deposed, "00000002");
   T_EQ_STR(p.changes[5].addr, "t.b");
   for (int i = 0; i < 6; i++)
     T_EQ_INT(p.changes[i].index, i);

@@ -59,15 +59,15 @@ Each planned action and each delete reason, then applying them.
         - id = "\d+" -> null (re)
       }
   
-    # null_resource.sw["x"] will be created
-    + resource "null_resource" "sw" {
-        + id = (known after apply)
-      }
-  
     # null_resource.sw[0] will be destroyed
     # (because resource does not use count)
     - resource "null_resource" "sw" {
         - id = "\d+" -> null (re)
+      }
+  
+    # null_resource.sw["x"] will be created
+    + resource "null_resource" "sw" {
+        + id = (known after apply)
       }
   
     # terraform_data.rep must be replaced
@@ -142,15 +142,15 @@ Each planned action and each delete reason, then applying them.
         - id = "\d+" -> null (re)
       }
   
-    # null_resource.sw["x"] will be created
-    + resource "null_resource" "sw" {
-        + id = (known after apply)
-      }
-  
     # null_resource.sw[0] will be destroyed
     # (because resource does not use count)
     - resource "null_resource" "sw" {
         - id = "\d+" -> null (re)
+      }
+  
+    # null_resource.sw["x"] will be created
+    + resource "null_resource" "sw" {
+        + id = (known after apply)
       }
   
     # terraform_data.rep must be replaced

@@ -10,6 +10,16 @@ plan applies; `cairn output` shows only the root module's outputs.
   
   cairn will perform the following actions:
   
+    # terraform_data.consumer will be created
+    + resource "terraform_data" "consumer" {
+        + id     = (known after apply)
+        + input  = [
+            + (known after apply),
+            + (known after apply),
+          ]
+        + output = (known after apply)
+      }
+  
     # module.net.terraform_data.subnet[0] will be created
     + resource "terraform_data" "subnet" {
         + id     = (known after apply)
@@ -21,16 +31,6 @@ plan applies; `cairn output` shows only the root module's outputs.
     + resource "terraform_data" "subnet" {
         + id     = (known after apply)
         + input  = "dev-net:10.0.1.0/24:a"
-        + output = (known after apply)
-      }
-  
-    # terraform_data.consumer will be created
-    + resource "terraform_data" "consumer" {
-        + id     = (known after apply)
-        + input  = [
-            + (known after apply),
-            + (known after apply),
-          ]
         + output = (known after apply)
       }
   
@@ -48,9 +48,9 @@ plan applies; `cairn output` shows only the root module's outputs.
       cairn apply "p.bin"
   $ cairn show -json p.bin | python3 "$E2E_LIB/modq.py" plan
   resource_changes:
+    terraform_data.consumer module_address=- actions=create reason=-
     module.net.terraform_data.subnet[0] module_address=module.net actions=create reason=-
     module.net.terraform_data.subnet[1] module_address=module.net actions=create reason=-
-    terraform_data.consumer module_address=- actions=create reason=-
   planned_values:
     module (root)
       terraform_data.consumer

@@ -4,10 +4,10 @@ names module resources with their module address.
 
   $ cairn apply -auto-approve -json | python3 ui.py
   version
-  planned_change addr=module.m.random_pet.p module='module.m' resource=random_pet.p name=p key=null provider=random
-  planned_change addr=module.m.terraform_data.inner module='module.m' resource=terraform_data.inner name=inner key=null provider=terraform
   planned_change addr=terraform_data.first module='' resource=terraform_data.first name=first key=null provider=terraform
   planned_change addr=terraform_data.last module='' resource=terraform_data.last name=last key=null provider=terraform
+  planned_change addr=module.m.random_pet.p module='module.m' resource=random_pet.p name=p key=null provider=random
+  planned_change addr=module.m.terraform_data.inner module='module.m' resource=terraform_data.inner name=inner key=null provider=terraform
   change_summary
   apply_start addr=terraform_data.first module='' resource=terraform_data.first name=first key=null provider=terraform
   apply_complete addr=terraform_data.first module='' resource=terraform_data.first name=first key=null provider=terraform

@@ -11,6 +11,19 @@ expression over module.site) and single-instance ones.
   
   cairn will perform the following actions:
   
+    # terraform_data.summary will be created
+    + resource "terraform_data" "summary" {
+        + id     = (known after apply)
+        + input  = {
+            + east    = (known after apply)
+            + workers = [
+                + (known after apply),
+                + (known after apply),
+              ]
+          }
+        + output = (known after apply)
+      }
+  
     # module.site["east"].terraform_data.node will be created
     + resource "terraform_data" "node" {
         + id     = (known after apply)
@@ -39,19 +52,6 @@ expression over module.site) and single-instance ones.
         + output = (known after apply)
       }
   
-    # terraform_data.summary will be created
-    + resource "terraform_data" "summary" {
-        + id     = (known after apply)
-        + input  = {
-            + east    = (known after apply)
-            + workers = [
-                + (known after apply),
-                + (known after apply),
-              ]
-          }
-        + output = (known after apply)
-      }
-  
   Plan: 5 to add, 0 to change, 0 to destroy.
   
   Changes to Outputs:
@@ -73,11 +73,11 @@ expression over module.site) and single-instance ones.
       cairn apply "p.bin"
   $ cd one && cairn show -json p.bin | python3 "$E2E_LIB/modq.py" plan
   resource_changes:
+    terraform_data.summary module_address=- actions=create reason=-
     module.site["east"].terraform_data.node module_address=module.site["east"] actions=create reason=-
     module.site["west"].terraform_data.node module_address=module.site["west"] actions=create reason=-
     module.worker[0].terraform_data.node module_address=module.worker[0] actions=create reason=-
     module.worker[1].terraform_data.node module_address=module.worker[1] actions=create reason=-
-    terraform_data.summary module_address=- actions=create reason=-
   planned_values:
     module (root)
       terraform_data.summary
@@ -164,14 +164,6 @@ instance is not in the configuration any more.
   
   cairn will perform the following actions:
   
-    # module.worker[1].terraform_data.node will be destroyed
-    # (because module.worker[1] is not in configuration)
-    - resource "terraform_data" "node" {
-        - id     = "[0-9a-f-]{36}" -> null (re)
-        - input  = "worker-1" -> null
-        - output = "worker-1" -> null
-      }
-  
     # terraform_data.summary will be updated in-place
     ~ resource "terraform_data" "summary" {
           id     = "[0-9a-f-]{36}" (re)
@@ -191,6 +183,14 @@ instance is not in the configuration any more.
           } -> (known after apply)
       }
   
+    # module.worker[1].terraform_data.node will be destroyed
+    # (because module.worker[1] is not in configuration)
+    - resource "terraform_data" "node" {
+        - id     = "[0-9a-f-]{36}" -> null (re)
+        - input  = "worker-1" -> null
+        - output = "worker-1" -> null
+      }
+  
   Plan: 0 to add, 1 to change, 1 to destroy.
   
   Changes to Outputs:
@@ -207,11 +207,11 @@ instance is not in the configuration any more.
       cairn apply "p2.bin"
   $ cd one && cairn show -json p2.bin | python3 "$E2E_LIB/modq.py" plan | sed -n '/resource_changes/,/planned_values/p'
   resource_changes:
+    terraform_data.summary module_address=- actions=update reason=-
     module.site["east"].terraform_data.node module_address=module.site["east"] actions=no-op reason=-
     module.site["west"].terraform_data.node module_address=module.site["west"] actions=no-op reason=-
     module.worker[0].terraform_data.node module_address=module.worker[0] actions=no-op reason=-
     module.worker[1].terraform_data.node module_address=module.worker[1] actions=delete reason=delete_because_no_module
-    terraform_data.summary module_address=- actions=update reason=-
   planned_values:
   $ cd one && cairn apply p2.bin
   module\.worker\[1\]\.terraform_data\.node: Destroying\.\.\. \[id=[0-9a-f-]{36}\] (re)
@@ -253,6 +253,21 @@ Removing a module call destroys everything in it.
   
   cairn will perform the following actions:
   
+    # terraform_data.summary will be updated in-place
+    ~ resource "terraform_data" "summary" {
+          id     = "[0-9a-f-]{36}" (re)
+        ~ input  = {
+            \~ east    = "[0-9a-f-]{36}" -> "none" (re)
+              # (1 unchanged attribute hidden)
+          }
+        ~ output = {
+            - east    = "[0-9a-f-]{36}" (re)
+            - workers = [
+                - "worker-0",
+              ]
+          } -> (known after apply)
+      }
+  
     # module.site["east"].terraform_data.node will be destroyed
     # (because module.site["east"] is not in configuration)
     - resource "terraform_data" "node" {
@@ -267,21 +282,6 @@ Removing a module call destroys everything in it.
         - id     = "[0-9a-f-]{36}" -> null (re)
         - input  = "site-west" -> null
         - output = "site-west" -> null
-      }
-  
-    # terraform_data.summary will be updated in-place
-    ~ resource "terraform_data" "summary" {
-          id     = "[0-9a-f-]{36}" (re)
-        ~ input  = {
-            \~ east    = "[0-9a-f-]{36}" -> "none" (re)
-              # (1 unchanged attribute hidden)
-          }
-        ~ output = {
-            - east    = "[0-9a-f-]{36}" (re)
-            - workers = [
-                - "worker-0",
-              ]
-          } -> (known after apply)
       }
   
   Plan: 0 to add, 1 to change, 2 to destroy.
@@ -300,10 +300,10 @@ Removing a module call destroys everything in it.
       cairn apply "p3.bin"
   $ cd one && cairn show -json p3.bin | python3 "$E2E_LIB/modq.py" plan | sed -n '/resource_changes/,/planned_values/p'
   resource_changes:
+    terraform_data.summary module_address=- actions=update reason=-
     module.site["east"].terraform_data.node module_address=module.site["east"] actions=delete reason=delete_because_no_module
     module.site["west"].terraform_data.node module_address=module.site["west"] actions=delete reason=delete_because_no_module
     module.worker[0].terraform_data.node module_address=module.worker[0] actions=no-op reason=-
-    terraform_data.summary module_address=- actions=update reason=-
   planned_values:
   $ cd one && cairn apply p3.bin
   terraform_data\.summary: Modifying\.\.\. \[id=[0-9a-f-]{36}\] (re)

@@ -10,17 +10,17 @@ removes the root resource consuming the deepest output first.
   
   cairn will perform the following actions:
   
-    # module.app.module.region.module.zone.terraform_data.host will be created
-    + resource "terraform_data" "host" {
-        + id     = (known after apply)
-        + input  = "prod-eu-1a"
-        + output = (known after apply)
-      }
-  
     # terraform_data.dns will be created
     + resource "terraform_data" "dns" {
         + id     = (known after apply)
         + input  = (known after apply)
+        + output = (known after apply)
+      }
+  
+    # module.app.module.region.module.zone.terraform_data.host will be created
+    + resource "terraform_data" "host" {
+        + id     = (known after apply)
+        + input  = "prod-eu-1a"
         + output = (known after apply)
       }
   
@@ -37,8 +37,8 @@ removes the root resource consuming the deepest output first.
       cairn apply "p.bin"
   $ cairn show -json p.bin | python3 "$E2E_LIB/modq.py" plan
   resource_changes:
-    module.app.module.region.module.zone.terraform_data.host module_address=module.app.module.region.module.zone actions=create reason=-
     terraform_data.dns module_address=- actions=create reason=-
+    module.app.module.region.module.zone.terraform_data.host module_address=module.app.module.region.module.zone actions=create reason=-
   planned_values:
     module (root)
       terraform_data.dns
@@ -89,18 +89,18 @@ removes the root resource consuming the deepest output first.
   
   cairn will perform the following actions:
   
-    # module.app.module.region.module.zone.terraform_data.host will be destroyed
-    - resource "terraform_data" "host" {
-        - id     = "[0-9a-f-]{36}" -> null (re)
-        - input  = "prod-eu-1a" -> null
-        - output = "prod-eu-1a" -> null
-      }
-  
     # terraform_data.dns will be destroyed
     - resource "terraform_data" "dns" {
         - id     = "[0-9a-f-]{36}" -> null (re)
         - input  = "prod-eu-1a.example" -> null
         - output = "prod-eu-1a.example" -> null
+      }
+  
+    # module.app.module.region.module.zone.terraform_data.host will be destroyed
+    - resource "terraform_data" "host" {
+        - id     = "[0-9a-f-]{36}" -> null (re)
+        - input  = "prod-eu-1a" -> null
+        - output = "prod-eu-1a" -> null
       }
   
   Plan: 0 to add, 0 to change, 2 to destroy.

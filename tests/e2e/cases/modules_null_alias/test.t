@@ -11,11 +11,6 @@ and `provider = null` on resources.
   
   cairn will perform the following actions:
   
-    # module.m.null_resource.r will be created
-    + resource "null_resource" "r" {
-        + id = (known after apply)
-      }
-  
     # null_resource.d will be created
     + resource "null_resource" "d" {
         + id = (known after apply)
@@ -23,6 +18,11 @@ and `provider = null` on resources.
   
     # null_resource.x will be created
     + resource "null_resource" "x" {
+        + id = (known after apply)
+      }
+  
+    # module.m.null_resource.r will be created
+    + resource "null_resource" "r" {
         + id = (known after apply)
       }
   
@@ -36,9 +36,9 @@ and `provider = null` on resources.
       cairn apply "p.bin"
   $ cairn show -json p.bin | python3 "$E2E_LIB/modq.py" plan
   resource_changes:
-    module.m.null_resource.r module_address=module.m actions=create reason=-
     null_resource.d module_address=- actions=create reason=-
     null_resource.x module_address=- actions=create reason=-
+    module.m.null_resource.r module_address=module.m actions=create reason=-
   planned_values:
     module (root)
       null_resource.d
@@ -64,8 +64,8 @@ The same in JSON syntax: the strings are references, not templates.
 
   $ cd json && cairn plan -out=p.bin > /dev/null && cairn show -json p.bin | python3 "$E2E_LIB/modq.py" plan
   resource_changes:
-    module.m.null_resource.r module_address=module.m actions=create reason=-
     null_resource.x module_address=- actions=create reason=-
+    module.m.null_resource.r module_address=module.m actions=create reason=-
   planned_values:
     module (root)
       null_resource.x

@@ -41,8 +41,8 @@ keeps its default.
   defaults = "d/3//kept"
   given = "g/7/a,b/kept"
   $ cairn show -json | python3 -c 'import json,sys; [print(r["address"], r["values"]["input"]) for m in json.load(sys.stdin)["values"]["root_module"]["child_modules"] for r in m["resources"]]'
-  module.defaults.terraform_data.t {'type': 'string', 'value': 'd/3//kept'}
-  module.given.terraform_data.t {'type': 'string', 'value': 'g/7/a,b/kept'}
+  module.defaults.terraform_data.t d/3//kept
+  module.given.terraform_data.t g/7/a,b/kept
 
 The errors: a value of the wrong type, a required variable not given, and
 an argument the module does not declare (also from validate).

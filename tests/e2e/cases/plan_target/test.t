@@ -5,8 +5,8 @@ warnings); the saved plan is not "complete".
   $ cairn plan -no-color -target='module.m[1].terraform_data.x' -out=p > plan.txt 2> err.txt; echo "exit $?"
   exit 0
   $ grep -E '^  #|^Plan' plan.txt
-    # module.m[1].terraform_data.x will be created
     # terraform_data.root will be created
+    # module.m[1].terraform_data.x will be created
   Plan: 2 to add, 0 to change, 0 to destroy.
   $ cat err.txt
   $ sed -n '/^Warning/,/^The -target/p' plan.txt
@@ -59,10 +59,10 @@ Objects no longer configured are deleted only when targeted.
   exit 0
   $ sed -i 's/count  = 2/count  = 1/; s/data" "other"/data" "other2"/; s/data.other\[/data.other2[/' main.tf
   $ cairn plan -no-color -target='terraform_data.other[0]' -target='module.m[1].terraform_data.y' 2>/dev/null | grep -E '^  #|^Plan'
-    # module.m[1].terraform_data.y will be destroyed
-    # (because module.m[1] is not in configuration)
     # terraform_data.other[0] will be destroyed
     # (because terraform_data.other is not in configuration)
+    # module.m[1].terraform_data.y will be destroyed
+    # (because module.m[1] is not in configuration)
   Plan: 0 to add, 0 to change, 2 to destroy.
 
 Destroying with -target also destroys what depends on the target.

@@ -1,0 +1,3 @@
+resource "random_id" "r" {
+  byte_length = 2
+}
