@@ -512,7 +512,11 @@ static void decode_variable(Loader *L, const HclBlock *b)
       if (v.type_given && !val_is_null(dv)) {
         ConvError ce;
         Value conv;
-        if (conv_convert(L->a, dv, v.type, false, &conv, &ce)) {
+        /* Terraform converts a default as it converts -var, tfvars and
+        ** module arguments (convert.Convert, with the type's optional
+        ** attribute defaults): "1500" becomes a number, "true" a bool,
+        ** and nulls inside collections stay. */
+        if (conv_convert(L->a, dv, v.type, true, &conv, &ce)) {
           v.default_val = conv;
         } else {
           Buf eb;

@@ -105,6 +105,37 @@ static void test_errors(void)
   arena_release(&a);
 }
 
+/* Terraform converts a variable's default with convert.Convert, as it
+** converts -var and tfvars values: strings to numbers and bools, nulls
+** inside collections kept, optional attributes given their defaults. */
+static void test_default_conversion(void)
+{
+  Arena a;
+  Diags d;
+  SrcFiles fs;
+  CfgModule *m = load(&a, &d, &fs, "tests/config/defaults");
+  for (const Diag *g = d.head; g; g = g->next)
+    fprintf(stderr, "diag: %s: %s\n", g->summary, g->detail);
+  T_EQ_INT(d.errors, 0);
+  const CfgVariable *n = cfg_variable(m, "n");
+  int64_t i = 0;
+  T_CHECK(n && n->default_val.type->kind == TY_NUMBER &&
+          val_num_int(n->default_val, &i) && i == 1500);
+  const CfgVariable *b = cfg_variable(m, "b");
+  T_CHECK(b && b->default_val.type->kind == TY_BOOL && b->default_val.u.b);
+  const CfgVariable *l = cfg_variable(m, "l");
+  T_CHECK(l && l->default_val.type->kind == TY_LIST &&
+          l->default_val.len == 1 &&
+          val_is_null(l->default_val.u.elems[0]));
+  const CfgVariable *o = cfg_variable(m, "o");
+  bool found = false;
+  T_CHECK(o && val_is_null(val_attr(o->default_val, "a", &found)) && found);
+  const CfgVariable *opt = cfg_variable(m, "opt");
+  Value oa = opt ? val_attr(opt->default_val, "a", &found) : val_dynamic_null;
+  T_CHECK(found && oa.type->kind == TY_STRING && !strcmp(oa.u.s, "x"));
+  arena_release(&a);
+}
+
 static void test_missing_dir(void)
 {
   Arena a;
@@ -151,6 +182,7 @@ int main(void)
 {
   T_RUN(test_basic_module);
   T_RUN(test_errors);
+  T_RUN(test_default_conversion);
   T_RUN(test_missing_dir);
   T_RUN(test_load_order_and_sizes);
   return t_done("test_config");
