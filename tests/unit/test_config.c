@@ -136,6 +136,49 @@ static void test_default_conversion(void)
   arena_release(&a);
 }
 
+/* required_version: go-version's constraint syntax and semantics, checked
+** against the Terraform language version cairn implements. */
+static void test_version_constraints(void)
+{
+  static const struct {
+    const char *c, *v;
+    int want;
+  } cases[] = {
+      {">= 1.0", "1.9.8", 1},          {"< 1.0.0", "1.9.8", 0},
+      {"~> 1.9", "1.9.8", 1},          {"~> 1.9", "1.10.0", 1},
+      {"~> 1.9.0", "1.10.0", 0},       {"~> 1.9.0", "1.9.8", 1},
+      {"~> 1.2", "2.0.0", 0},          {"~> 1", "3.1.0", 1},
+      {">= 1.3, < 2", "1.9.8", 1},     {">= 1.3, != 1.9.8", "1.9.8", 0},
+      {"1.9.8", "1.9.8", 1},           {"= 1.9", "1.9.0", 1},
+      {"v1.9.8", "1.9.8", 1},          {">=0.12", "1.9.8", 1},
+      {">= 1.10.0-beta1", "1.9.8", 0}, {"> 1.9.8-rc1", "1.9.8", 1},
+      {">= 1.0", "1.10.0-beta1", 0},   {">= 1.10.0-alpha", "1.10.0-beta", 1},
+      {"> = 1", "1.9.8", -1},          {"~> x", "1.9.8", -1},
+      {"", "1.9.8", -1},               {">= 1.0,", "1.9.8", -1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    int got = cfg_version_check(cases[i].c, cases[i].v);
+    if (got != cases[i].want)
+      fprintf(stderr, "\"%s\" vs %s: got %d want %d\n", cases[i].c,
+              cases[i].v, got, cases[i].want);
+    T_EQ_INT(got, cases[i].want);
+  }
+  /* The loader reports Terraform's error at the constraint. */
+  Arena a;
+  Diags d;
+  SrcFiles fs;
+  (void)load(&a, &d, &fs, "tests/config/required_version");
+  T_EQ_INT(count_summary(&d, "Unsupported Terraform Core version"), 1);
+  for (const Diag *g = d.head; g; g = g->next)
+    if (!strcmp(g->summary, "Unsupported Terraform Core version")) {
+      T_EQ_INT(g->subject.start.line, 2);
+      T_CHECK(strstr(g->detail, "does not support Terraform version "
+                                CFG_TERRAFORM_VERSION ".") != NULL);
+    }
+  T_EQ_INT(count_summary(&d, "Invalid version constraint"), 1);
+  arena_release(&a);
+}
+
 static void test_missing_dir(void)
 {
   Arena a;
@@ -183,6 +226,7 @@ int main(void)
   T_RUN(test_basic_module);
   T_RUN(test_errors);
   T_RUN(test_default_conversion);
+  T_RUN(test_version_constraints);
   T_RUN(test_missing_dir);
   T_RUN(test_load_order_and_sizes);
   return t_done("test_config");
