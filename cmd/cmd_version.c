@@ -1,15 +1,18 @@
 /*
 ** cmd_version.c: `cairn version [-json]`.
 **
-** Prints cairn's version, the platform, and the versions of the TLS and
-** HTTP libraries linked into the binary (useful when auditing an
-** air-gapped install).
+** Prints cairn's version, the Terraform language version it implements
+** (terraform_version in -json, what tools and required_version gates
+** compare against), the platform, and the versions of the TLS and HTTP
+** libraries linked into the binary (useful when auditing an air-gapped
+** install).
 */
 #include <curl/curl.h>
 #include <mbedtls/version.h>
 #include <string.h>
 
 #include "cli.h"
+#include "config/config.h"
 
 #if defined(__x86_64__)
 #define PLATFORM "linux_amd64"
@@ -48,7 +51,8 @@ static int run(Cli *cli, int argc, char **argv)
             "  \"libcurl_version\": \"%s\",\n"
             "  \"mbedtls_version\": \"%s\"\n"
             "}\n",
-            CAIRN_VERSION, CAIRN_VERSION, PLATFORM, cv->version, mbed);
+            CAIRN_VERSION, CFG_TERRAFORM_VERSION, PLATFORM, cv->version,
+            mbed);
   } else {
     cli_out(cli, "cairn v%s\non %s\n+ libcurl %s\n+ mbedTLS %s\n",
             CAIRN_VERSION, PLATFORM, cv->version, mbed);

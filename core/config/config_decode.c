@@ -324,8 +324,24 @@ static void decode_terraform(Loader *L, const HclBlock *b)
   CfgModule *m = L->m;
   HclAttribute *rv = hcl_content_attr(&c, "required_version");
   const char *v;
-  if (rv && const_string(L, rv, &v))
+  if (rv && const_string(L, rv, &v)) {
     *CFG_PUSH(L, m->required_versions, m->nrequired_versions, L->cap_rv) = v;
+    /* Terraform checks every module's required_version against its own
+    ** version before anything else uses the configuration. */
+    int ok = cfg_version_check(v, CFG_TERRAFORM_VERSION);
+    if (ok < 0)
+      diag_error(L->d, &rv->expr->range, "Invalid version constraint",
+                 "This string does not use correct version constraint "
+                 "syntax.");
+    else if (ok == 0)
+      diag_error(L->d, &rv->expr->range, "Unsupported Terraform Core version",
+                 "This configuration does not support Terraform version %s. "
+                 "To proceed, either choose another supported Terraform "
+                 "version or update this version constraint. Version "
+                 "constraints are normally set for good reason, so updating "
+                 "the constraint may lead to other errors or unexpected "
+                 "behavior.", CFG_TERRAFORM_VERSION);
+  }
   for (uint32_t i = 0; i < c.nblocks; i++) {
     HclBlock *blk = c.blocks[i];
     if (strcmp(blk->type, "backend") == 0) {
@@ -514,7 +530,11 @@ static void decode_variable(Loader *L, const HclBlock *b)
       if (v.type_given && !val_is_null(dv)) {
         ConvError ce;
         Value conv;
-        if (conv_convert(L->a, dv, v.type, false, &conv, &ce)) {
+        /* Terraform converts a default as it converts -var, tfvars and
+        ** module arguments (convert.Convert, with the type's optional
+        ** attribute defaults): "1500" becomes a number, "true" a bool,
+        ** and nulls inside collections stay. */
+        if (conv_convert(L->a, dv, v.type, true, &conv, &ce)) {
           v.default_val = conv;
         } else {
           Buf eb;

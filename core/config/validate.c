@@ -61,6 +61,27 @@ static const Scope no_scope = {false, false, false, false};
 
 /* ---- Reference checks ------------------------------------------------ */
 
+/* count.index / each.key / each.value where the block has no count or
+** for_each.  Terraform reports these when the reference is evaluated
+** (GetCountAttr, GetForEachAttr), not statically: inside a resource body
+** they are checked while decoding with unknowns, so the content of a
+** dynamic block whose for_each is empty is never looked at. */
+static void check_repetition(Diags *d, const EvalRef *ref, Scope sc)
+{
+  if (ref->kind == EVAL_REF_COUNT && !sc.count)
+    diag_error(d, &ref->range,
+               "Reference to \"count\" in non-counted context",
+               "The \"count\" object can only be used in \"module\", "
+               "\"resource\", and \"data\" blocks, and only when the "
+               "\"count\" argument is set.");
+  if (ref->kind == EVAL_REF_EACH && !sc.each)
+    diag_error(d, &ref->range,
+               "Reference to \"each\" in context without for_each",
+               "The \"each\" object can be used only in \"module\" or "
+               "\"resource\" blocks, and only when the \"for_each\" "
+               "argument is set.");
+}
+
 static const char *suggest(Arena *a, const char *given, const char **names,
                            uint32_t n, bool sorted)
 {
@@ -326,12 +347,8 @@ static void check_ref(V *v, const EvalRef *ref, Scope sc)
                  "\"%s\". The only supported attribute is count.index, "
                  "which is the index of each instance of a resource block "
                  "that has the \"count\" argument set.", ref->name);
-    else if (!sc.count)
-      diag_error(v->d, &ref->range,
-                 "Reference to \"count\" in non-counted context",
-                 "The \"count\" object can only be used in \"module\", "
-                 "\"resource\", and \"data\" blocks, and only when the "
-                 "\"count\" argument is set.");
+    else
+      check_repetition(v->d, ref, sc);
     return;
   case EVAL_REF_EACH:
     if (strcmp(ref->name, "key") != 0 && strcmp(ref->name, "value") != 0)
@@ -340,12 +357,8 @@ static void check_ref(V *v, const EvalRef *ref, Scope sc)
                  "\"%s\". The supported attributes are each.key and "
                  "each.value, the current key and value pairs of the "
                  "\"for_each\" attribute set.", ref->name);
-    else if (!sc.each)
-      diag_error(v->d, &ref->range,
-                 "Reference to \"each\" in context without for_each",
-                 "The \"each\" object can be used only in \"module\" or "
-                 "\"resource\" blocks, and only when the \"for_each\" "
-                 "argument is set.");
+    else
+      check_repetition(v->d, ref, sc);
     return;
   case EVAL_REF_SELF:
     if (!sc.self)
@@ -522,11 +535,13 @@ static void check_depends_on(V *v, const CfgTraversals *t)
 typedef struct Res {
   const CfgModule *m;
   Arena *a;
+  Scope sc;         /* count/each available in the body being decoded */
 } Res;
 
 /* Every reference is an unknown: variables of their declared type,
-** count.index a number, each.key a string, anything else dynamic.  Never
-** an error: the reference checks already reported bad ones. */
+** count.index a number, each.key a string, anything else dynamic.  The
+** only error is count/each used without count/for_each (check_repetition):
+** the static reference checks reported every other bad reference. */
 static EvalResolveResult resolve_unknown(EvalCtx *c, const HclTraversal *t,
                                          uint32_t *consumed, Value *out)
 {
@@ -534,6 +549,18 @@ static EvalResolveResult resolve_unknown(EvalCtx *c, const HclTraversal *t,
   const char *root = t->steps[0].name;
   *consumed = t->n;
   *out = val_dynamic_unknown;
+  if (t->n >= 2 && t->steps[1].kind == HCL_STEP_ATTR &&
+      (strcmp(root, "count") == 0 || strcmp(root, "each") == 0)) {
+    Diags scratch;
+    diag_init(&scratch, rs->a);
+    EvalRef ref;
+    if (eval_parse_ref(t, &ref, &scratch)) {
+      int e0 = c->diags->errors;
+      check_repetition(c->diags, &ref, rs->sc);
+      if (c->diags->errors > e0)
+        return EVAL_RES_ERROR;
+    }
+  }
   if (t->n >= 2 && t->steps[1].kind == HCL_STEP_ATTR) {
     const char *name = t->steps[1].name;
     if (strcmp(root, "var") == 0) {
@@ -554,11 +581,11 @@ static EvalResolveResult resolve_unknown(EvalCtx *c, const HclTraversal *t,
 }
 
 static void decode_with_unknowns(V *v, const HclBody *body,
-                                 const ProvBlockSchema *s)
+                                 const ProvBlockSchema *s, Scope sc)
 {
   EvalCtx ctx;
   eval_ctx_init(&ctx, v->a, v->d);
-  Res rs = {v->m, v->a};
+  Res rs = {v->m, v->a, sc};
   ctx.resolve = resolve_unknown;
   ctx.resolve_data = &rs;
   ctx.fn.base_dir = v->m->dir;
@@ -673,9 +700,12 @@ static void check_resource(V *v, const CfgResource *r, uint32_t node)
   HclTraversal *ts;
   uint32_t n;
   dec_body_refs(v->a, r->body, s, &ts, &n);
-  check_travs(v, ts, n, sc);
+  /* count/each are checked where they are evaluated (check_repetition). */
+  Scope deferred = sc;
+  deferred.count = deferred.each = true;
+  check_travs(v, ts, n, deferred);
   edges_of(v, UINT32_MAX);
-  decode_with_unknowns(v, r->body, s);
+  decode_with_unknowns(v, r->body, s, sc);
 }
 
 /* ---- Dependency cycles ------------------------------------------------ */

@@ -251,6 +251,10 @@ void eng_scope_ctx(EvalCtx *ctx, Scope *s, Engine *e, const Node *n,
   ctx->resolve = resolve;
   ctx->resolve_data = s;
   ctx->fn.base_dir = e->o.root_dir ? e->o.root_dir : ".";
+  /* Terraform evaluates impure functions (timestamp, uuid, bcrypt) only
+  ** while applying (its scope's PureOnly outside the apply walk): during
+  ** plan they are unknown, shown as (known after apply). */
+  ctx->fn.pure_only = e->phase != PH_APPLY;
   if (e->plan && e->plan->timestamp) {
     ctx->fn.has_plan_time = true;
     struct tm tm = {0};

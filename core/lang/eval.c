@@ -597,8 +597,11 @@ static bool eval_template(EvalCtx *c, const HclExpr *e, Value *out)
     m |= eval_smark(s);
     buf_put(&b, s.u.s, s.len);
   }
+  /* HCL refines an unknown template result as not null (it cannot be
+  ** null: null interpolations are errors).  Its known prefix, which HCL
+  ** also records, is not modelled. */
   if (!known)
-    *out = val_unknown(&ty_string);
+    *out = val_mark(val_unknown(&ty_string), VF_NOTNULL);
   else
     *out = val_str_ref(b.p, b.len);
   *out = val_mark(*out, m);
@@ -643,7 +646,7 @@ static bool eval_template_join(EvalCtx *c, const HclExpr *e, Value *out)
       continue;
     }
     if (val_is_unknown(v)) {
-      *out = val_mark(val_unknown(&ty_string), m);
+      *out = val_mark(val_unknown(&ty_string), (uint16_t)(m | VF_NOTNULL));
       return ok;
     }
     m |= eval_smark(s);

@@ -19,6 +19,10 @@ static int val_equals(Value a, Value b)
     return -1;
   if (ak != bk) {
     Value k = ak ? a : b, u = ak ? b : a;
+    /* cty >= 1.13 (Terraform >= 1.6): an unknown refined as not null
+    ** is definitely not equal to null. */
+    if (val_is_null(k) && (u.flags & VF_NOTNULL))
+      return 0;
     if (val_is_null(k) || ty_has_dynamic(u.type))
       return -1;
     if (!ty_equal(k.type, u.type))

@@ -161,8 +161,7 @@ static const FnParam p_can[] = {
 static const FnDef fn_table[] = {
     {"abs", ARR(p_num), NULL, N, NULL, fn_abs, 0},
     {"abspath", ARR(p_path), NULL, S, NULL, fn_abspath, 0},
-    {"alltrue", ARR(p_list_bool), NULL, B, NULL, fn_alltrue,
-     FN_WHOLLY_KNOWN},
+    {"alltrue", ARR(p_list_bool), NULL, B, NULL, fn_alltrue, 0},
     {"anytrue", ARR(p_list_bool), NULL, B, NULL, fn_anytrue, 0},
     {"base64decode", ARR(p_str), NULL, S, NULL, fn_base64decode, 0},
     {"base64encode", ARR(p_str), NULL, S, NULL, fn_base64encode, 0},
@@ -174,8 +173,7 @@ static const FnDef fn_table[] = {
     {"can", NOP, p_can, B, NULL, NULL, FN_SPECIAL},
     {"ceil", ARR(p_num), NULL, N, NULL, fn_ceil, 0},
     {"chomp", ARR(p_str), NULL, S, NULL, fn_chomp, 0},
-    {"chunklist", ARR(p_chunklist), NULL, D, NULL, fn_chunklist,
-     FN_WHOLLY_KNOWN},
+    {"chunklist", ARR(p_chunklist), NULL, D, NULL, fn_chunklist, 0},
     {"cidrcontains", ARR(p_cidr_contains), NULL, B, NULL, fn_cidrcontains, 0},
     {"cidrhost", ARR(p_cidrhost), NULL, S, NULL, fn_cidrhost, 0},
     {"cidrnetmask", ARR(p_prefix), NULL, S, NULL, fn_cidrnetmask, 0},
@@ -185,7 +183,7 @@ static const FnDef fn_table[] = {
     {"coalescelist", NOP, p_vals, D, NULL, fn_coalescelist, 0},
     {"compact", ARR(p_list_string), NULL, LS, NULL, fn_compact,
      FN_WHOLLY_KNOWN},
-    {"concat", NOP, p_seqs, D, NULL, fn_concat, FN_WHOLLY_KNOWN},
+    {"concat", NOP, p_seqs, D, NULL, fn_concat, 0},
     {"contains", ARR(p_list_value), NULL, B, NULL, fn_contains, 0},
     {"csvdecode", ARR(p_str), NULL, D, NULL, fn_csvdecode, 0},
     {"dirname", ARR(p_path), NULL, S, NULL, fn_dirname, 0},
@@ -208,13 +206,13 @@ static const FnDef fn_table[] = {
     {"filesha1", ARR(p_path), NULL, S, NULL, fn_filesha1, FN_FS},
     {"filesha256", ARR(p_path), NULL, S, NULL, fn_filesha256, FN_FS},
     {"filesha512", ARR(p_path), NULL, S, NULL, fn_filesha512, FN_FS},
-    {"flatten", ARR(p_list_d), NULL, D, NULL, fn_flatten, FN_WHOLLY_KNOWN},
+    {"flatten", ARR(p_list_d), NULL, D, NULL, fn_flatten, 0},
     {"floor", ARR(p_num), NULL, N, NULL, fn_floor, 0},
     {"format", ARR(p_format), p_args, S, NULL, fn_format, 0},
     {"formatdate", ARR(p_formatdate), NULL, S, NULL, fn_formatdate, 0},
     {"formatlist", ARR(p_format), p_args, LS, NULL, fn_formatlist, 0},
     {"indent", ARR(p_indent), NULL, S, NULL, fn_indent, 0},
-    {"index", ARR(p_list_value), NULL, N, NULL, fn_index, FN_WHOLLY_KNOWN},
+    {"index", ARR(p_list_value), NULL, N, NULL, fn_index, 0},
     {"issensitive", ARR(p_value_marked), NULL, B, NULL, fn_issensitive, 0},
     {"join", ARR(p_separator), p_lists, S, NULL, fn_join, FN_WHOLLY_KNOWN},
     {"jsondecode", ARR(p_str), NULL, D, NULL, fn_jsondecode, 0},
@@ -231,7 +229,7 @@ static const FnDef fn_table[] = {
      FN_WHOLLY_KNOWN},
     {"max", NOP, p_numbers, N, NULL, fn_max, 0},
     {"md5", ARR(p_str), NULL, S, NULL, fn_md5, 0},
-    {"merge", NOP, p_maps, D, NULL, fn_merge, FN_WHOLLY_KNOWN},
+    {"merge", NOP, p_maps, D, NULL, fn_merge, 0},
     {"min", NOP, p_numbers, N, NULL, fn_min, 0},
     {"nonsensitive", ARR(p_value_marked), NULL, D, ret_arg0,
      fn_nonsensitive, 0},
@@ -250,12 +248,12 @@ static const FnDef fn_table[] = {
     {"regex", ARR(p_regex), NULL, D, NULL, fn_regex, 0},
     {"regexall", ARR(p_regex), NULL, D, NULL, fn_regexall, 0},
     {"replace", ARR(p_replace), NULL, S, NULL, fn_replace, 0},
-    {"reverse", ARR(p_list_d), NULL, D, NULL, fn_reverse, FN_WHOLLY_KNOWN},
+    {"reverse", ARR(p_list_d), NULL, D, NULL, fn_reverse, 0},
     {"rsadecrypt", ARR(p_rsadecrypt), NULL, S, NULL, fn_rsadecrypt, 0},
     {"sensitive", ARR(p_value_marked), NULL, D, ret_arg0, fn_sensitive, 0},
     {"setintersection", ARR(p_first_set), p_other_sets, D, NULL,
      fn_setintersection, FN_WHOLLY_KNOWN},
-    {"setproduct", NOP, p_sets, D, NULL, fn_setproduct, FN_WHOLLY_KNOWN},
+    {"setproduct", NOP, p_sets, D, NULL, fn_setproduct, 0},
     {"setsubtract", ARR(p_setsubtract), NULL, D, NULL, fn_setsubtract,
      FN_WHOLLY_KNOWN},
     {"setunion", ARR(p_first_set), p_other_sets, D, NULL, fn_setunion,
@@ -264,7 +262,7 @@ static const FnDef fn_table[] = {
     {"sha256", ARR(p_str), NULL, S, NULL, fn_sha256, 0},
     {"sha512", ARR(p_str), NULL, S, NULL, fn_sha512, 0},
     {"signum", ARR(p_num), NULL, N, NULL, fn_signum, 0},
-    {"slice", ARR(p_slice), NULL, D, NULL, fn_slice, FN_WHOLLY_KNOWN},
+    {"slice", ARR(p_slice), NULL, D, NULL, fn_slice, 0},
     {"sort", ARR(p_list_string), NULL, LS, NULL, fn_sort, FN_WHOLLY_KNOWN},
     {"split", ARR(p_split), NULL, LS, NULL, fn_split, 0},
     {"startswith", ARR(p_str_prefix), NULL, B, NULL, fn_startswith, 0},
@@ -284,12 +282,12 @@ static const FnDef fn_table[] = {
     {"timecmp", ARR(p_timecmp), NULL, N, NULL, fn_timecmp, 0},
     {"timestamp", NOP, NULL, S, NULL, fn_timestamp, FN_IMPURE},
     {"title", ARR(p_str), NULL, S, NULL, fn_title, 0},
-    {"tobool", ARR(p_to), NULL, B, NULL, fn_tobool, 0},
+    {"tobool", ARR(p_to), NULL, B, NULL, fn_tobool, FN_NULLABLE},
     {"tolist", ARR(p_to), NULL, D, ret_tolist, fn_tolist, 0},
     {"tomap", ARR(p_to), NULL, D, ret_tomap, fn_tomap, 0},
-    {"tonumber", ARR(p_to), NULL, N, NULL, fn_tonumber, 0},
+    {"tonumber", ARR(p_to), NULL, N, NULL, fn_tonumber, FN_NULLABLE},
     {"toset", ARR(p_to), NULL, D, ret_toset, fn_toset, 0},
-    {"tostring", ARR(p_to), NULL, S, NULL, fn_tostring, 0},
+    {"tostring", ARR(p_to), NULL, S, NULL, fn_tostring, FN_NULLABLE},
     {"transpose", ARR(p_transpose), NULL, &ty_map_list_string, NULL,
      fn_transpose, FN_WHOLLY_KNOWN},
     {"trim", ARR(p_str_cutset), NULL, S, NULL, fn_trim, 0},
@@ -303,11 +301,11 @@ static const FnDef fn_table[] = {
     {"urlencode", ARR(p_str), NULL, S, NULL, fn_urlencode, 0},
     {"uuid", NOP, NULL, S, NULL, fn_uuid, FN_IMPURE},
     {"uuidv5", ARR(p_uuidv5), NULL, S, NULL, fn_uuidv5, 0},
-    {"values", ARR(p_values), NULL, D, NULL, fn_values, FN_WHOLLY_KNOWN},
+    {"values", ARR(p_values), NULL, D, NULL, fn_values, 0},
     {"yamldecode", ARR(p_src), NULL, D, NULL, fn_yamldecode, 0},
     {"yamlencode", ARR(p_yamlencode), NULL, S, NULL, fn_yamlencode,
      FN_WHOLLY_KNOWN},
-    {"zipmap", ARR(p_zipmap), NULL, D, NULL, fn_zipmap, FN_WHOLLY_KNOWN},
+    {"zipmap", ARR(p_zipmap), NULL, D, NULL, fn_zipmap, 0},
 };
 
 #define NFUNCS ((uint32_t)(sizeof(fn_table) / sizeof(fn_table[0])))
@@ -490,8 +488,16 @@ bool fn_call(const FnDef *f, FnCall *c, const Value *args, uint32_t nargs,
     if ((f->flags & FN_WHOLLY_KNOWN) && !val_is_wholly_known(cv[i]))
       unk = true;
   }
+  /* cty's RefineResult: the functions with a fixed primitive result
+  ** (upper, md5, timestamp, length...) refine an unknown result as never
+  ** null, so `f(x) != null` is known.  Collection results and the other
+  ** refinements (string prefixes, number and length ranges) are not
+  ** modelled. */
+  bool refine = ty_is_primitive(ret) && !(f->flags & FN_NULLABLE);
   if (unk || ((f->flags & FN_IMPURE) && c->pure_only)) {
     *out = val_unknown(ret);
+    if (refine)
+      *out = val_mark(*out, VF_NOTNULL);
     if (sens)
       *out = val_sensitive(*out);
     return true;
@@ -500,6 +506,8 @@ bool fn_call(const FnDef *f, FnCall *c, const Value *args, uint32_t nargs,
     *out = val_dynamic_unknown;
     return false;
   }
+  if (refine && val_is_unknown(*out))
+    *out = val_mark(*out, VF_NOTNULL);
   if (sens)
     *out = val_sensitive(*out);
   return true;

@@ -67,7 +67,10 @@ enum {
                                the result unknown */
   FN_REMOVED = 1 << 5,      /* list(), map(): always an error */
   FN_CONSOLE = 1 << 6,      /* type(): only in `terraform console` */
-  FN_PLAN = 1 << 7          /* plantimestamp: not in console */
+  FN_PLAN = 1 << 7,         /* plantimestamp: not in console */
+  FN_NULLABLE = 1 << 8      /* tobool/tonumber/tostring: null in, null
+                               out, so an unknown result is not refined
+                               as non-null */
 };
 
 typedef struct FnParam {

@@ -227,8 +227,14 @@ bool fn_alltrue(FnCall *c, const Value *a, uint32_t n, Value *out)
 {
   (void)c;
   (void)n;
+  /* Terraform's alltrue: an unknown element before any false one makes
+  ** the result unknown; a false (or null) one before it decides. */
   for (uint32_t i = 0; i < a[0].len; i++) {
     Value e = a[0].u.elems[i];
+    if (val_is_unknown(e)) {
+      *out = val_unknown(&ty_bool);
+      return true;
+    }
     if (val_is_null(e) || !e.u.b) {
       *out = val_false;
       return true;
@@ -477,15 +483,23 @@ bool fn_element(FnCall *c, const Value *a, uint32_t n, Value *out)
   return true;
 }
 
+/* cty's flattener: unknown scalar elements are kept as they are, but an
+** unknown nested sequence (or one of dynamic type) has an unknown length,
+** so the whole result is unknown (*known cleared). */
 static bool flatten_into(FnCall *c, Value v, Value **acc, uint32_t *n,
-                         uint32_t *cap, int depth)
+                         uint32_t *cap, int depth, bool *known)
 {
   if (depth > 100)
     return fn_error(c, "nesting too deep");
-  for (uint32_t i = 0; i < v.len; i++) {
+  for (uint32_t i = 0; i < v.len && *known; i++) {
     Value e = v.u.elems[i];
+    if ((fn_is_seq(e.type) || e.type->kind == TY_DYNAMIC) &&
+        val_is_unknown(e)) {
+      *known = false;
+      return true;
+    }
     if (fn_is_seq(e.type) && !val_is_null(e)) {
-      if (!flatten_into(c, e, acc, n, cap, depth + 1))
+      if (!flatten_into(c, e, acc, n, cap, depth + 1, known))
         return false;
       continue;
     }
@@ -506,9 +520,10 @@ bool fn_flatten(FnCall *c, const Value *a, uint32_t n, Value *out)
     return fn_error(c, "can only flatten lists, sets and tuples");
   uint32_t cnt = 0, cap = 16;
   Value *acc = ARENA_NEW(c->arena, Value, cap);
-  if (!flatten_into(c, a[0], &acc, &cnt, &cap, 0))
+  bool known = true;
+  if (!flatten_into(c, a[0], &acc, &cnt, &cap, 0, &known))
     return false;
-  *out = val_tuple(c->arena, acc, cnt);
+  *out = known ? val_tuple(c->arena, acc, cnt) : val_dynamic_unknown;
   return true;
 }
 
@@ -520,8 +535,15 @@ bool fn_index(FnCall *c, const Value *a, uint32_t n, Value *out)
     return fn_error(c, "argument must be a list or tuple");
   if (a[0].len == 0)
     return fn_error(c, "cannot search an empty list");
+  /* Terraform's index: an element that cannot be compared yet (unknown)
+  ** before the match makes the result unknown. */
   for (uint32_t i = 0; i < a[0].len; i++) {
-    if (equals(a[0].u.elems[i], a[1]) == 1) {
+    int r = equals(a[0].u.elems[i], a[1]);
+    if (r < 0) {
+      *out = val_unknown(&ty_number);
+      return true;
+    }
+    if (r == 1) {
       *out = val_int(i);
       return true;
     }
@@ -829,15 +851,16 @@ bool fn_reverse(FnCall *c, const Value *a, uint32_t n, Value *out)
 {
   (void)n;
   TypeKind k = a[0].type->kind;
-  if (k != TY_LIST && k != TY_TUPLE)
+  /* cty accepts a set too (as the usual conversion to a list would). */
+  if (k != TY_LIST && k != TY_TUPLE && k != TY_SET)
     return fn_arg_error(c, 0, "can only reverse list or tuple values, not %s",
                         friendly(c, a[0].type));
   uint32_t len = a[0].len;
   Value *v = ARENA_NEW(c->arena, Value, len ? len : 1);
   for (uint32_t i = 0; i < len; i++)
     v[i] = a[0].u.elems[len - 1 - i];
-  *out = k == TY_LIST ? val_list(c->arena, a[0].type->elem, v, len)
-                      : val_tuple(c->arena, v, len);
+  *out = k != TY_TUPLE ? val_list(c->arena, a[0].type->elem, v, len)
+                       : val_tuple(c->arena, v, len);
   return true;
 }
 
@@ -935,15 +958,17 @@ bool fn_setproduct(FnCall *c, const Value *a, uint32_t n, Value *out)
 {
   if (n < 2)
     return fn_error(c, "at least two arguments are required");
-  bool any_list = false;
+  /* cty: a list of tuples only when every argument is a sequence; one
+  ** set makes the result a set. */
+  bool all_list = true;
   uint64_t total = 1;
   const Type **ets = ARENA_NEW(c->arena, const Type *, n);
   for (uint32_t i = 0; i < n; i++) {
     TypeKind k = a[i].type->kind;
     if (k != TY_SET && k != TY_LIST && k != TY_TUPLE)
       return fn_arg_error(c, (int)i, "a set or a list is required");
-    if (k != TY_SET)
-      any_list = true;
+    if (k == TY_SET)
+      all_list = false;
     const Type *et = fn_elem_type(c->arena, a[i]);
     if (!et)
       return fn_arg_error(c, (int)i, "all elements must be of the same type");
@@ -953,6 +978,16 @@ bool fn_setproduct(FnCall *c, const Value *a, uint32_t n, Value *out)
       return fn_error(c, "the product would have too many elements");
   }
   const Type *tt = ty_tuple(c->arena, n, ets);
+  /* A set of tuples holding unknowns cannot be built element by element
+  ** (cairn's sets do not keep unknown elements apart), so a set result is
+  ** wholly unknown then; a list result keeps its unknown elements. */
+  if (!all_list) {
+    for (uint32_t i = 0; i < n; i++)
+      if (!val_is_wholly_known(a[i])) {
+        *out = val_unknown(ty_set(c->arena, tt));
+        return true;
+      }
+  }
   Value *res = ARENA_NEW(c->arena, Value, total ? total : 1);
   uint32_t *idx = ARENA_NEW(c->arena, uint32_t, n);
   for (uint64_t r = 0; r < total; r++) {
@@ -969,7 +1004,7 @@ bool fn_setproduct(FnCall *c, const Value *a, uint32_t n, Value *out)
       idx[i] = 0;
     }
   }
-  *out = any_list ? val_list(c->arena, tt, res, (uint32_t)total)
+  *out = all_list ? val_list(c->arena, tt, res, (uint32_t)total)
                   : val_set(c->arena, tt, res, (uint32_t)total);
   return true;
 }
@@ -1127,6 +1162,14 @@ bool fn_zipmap(FnCall *c, const Value *a, uint32_t n, Value *out)
   Value k = a[0], v = a[1];
   if (v.type->kind != TY_LIST && v.type->kind != TY_TUPLE)
     return fn_error(c, "values argument must be a list or tuple value");
+  /* Unknown keys: the result's keys (and for a tuple its type) are not
+  ** known; unknown values are kept in place (cty's zipmap). */
+  if (!val_is_wholly_known(k)) {
+    *out = v.type->kind == TY_LIST
+               ? val_unknown(ty_map(c->arena, v.type->elem))
+               : val_dynamic_unknown;
+    return true;
+  }
   if (k.len != v.len)
     return fn_error(c, "number of keys (%u) does not match number of values "
                        "(%u)", (unsigned)k.len, (unsigned)v.len);

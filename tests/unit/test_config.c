@@ -105,6 +105,80 @@ static void test_errors(void)
   arena_release(&a);
 }
 
+/* Terraform converts a variable's default with convert.Convert, as it
+** converts -var and tfvars values: strings to numbers and bools, nulls
+** inside collections kept, optional attributes given their defaults. */
+static void test_default_conversion(void)
+{
+  Arena a;
+  Diags d;
+  SrcFiles fs;
+  CfgModule *m = load(&a, &d, &fs, "tests/config/defaults");
+  for (const Diag *g = d.head; g; g = g->next)
+    fprintf(stderr, "diag: %s: %s\n", g->summary, g->detail);
+  T_EQ_INT(d.errors, 0);
+  const CfgVariable *n = cfg_variable(m, "n");
+  int64_t i = 0;
+  T_CHECK(n && n->default_val.type->kind == TY_NUMBER &&
+          val_num_int(n->default_val, &i) && i == 1500);
+  const CfgVariable *b = cfg_variable(m, "b");
+  T_CHECK(b && b->default_val.type->kind == TY_BOOL && b->default_val.u.b);
+  const CfgVariable *l = cfg_variable(m, "l");
+  T_CHECK(l && l->default_val.type->kind == TY_LIST &&
+          l->default_val.len == 1 &&
+          val_is_null(l->default_val.u.elems[0]));
+  const CfgVariable *o = cfg_variable(m, "o");
+  bool found = false;
+  T_CHECK(o && val_is_null(val_attr(o->default_val, "a", &found)) && found);
+  const CfgVariable *opt = cfg_variable(m, "opt");
+  Value oa = opt ? val_attr(opt->default_val, "a", &found) : val_dynamic_null;
+  T_CHECK(found && oa.type->kind == TY_STRING && !strcmp(oa.u.s, "x"));
+  arena_release(&a);
+}
+
+/* required_version: go-version's constraint syntax and semantics, checked
+** against the Terraform language version cairn implements. */
+static void test_version_constraints(void)
+{
+  static const struct {
+    const char *c, *v;
+    int want;
+  } cases[] = {
+      {">= 1.0", "1.9.8", 1},          {"< 1.0.0", "1.9.8", 0},
+      {"~> 1.9", "1.9.8", 1},          {"~> 1.9", "1.10.0", 1},
+      {"~> 1.9.0", "1.10.0", 0},       {"~> 1.9.0", "1.9.8", 1},
+      {"~> 1.2", "2.0.0", 0},          {"~> 1", "3.1.0", 1},
+      {">= 1.3, < 2", "1.9.8", 1},     {">= 1.3, != 1.9.8", "1.9.8", 0},
+      {"1.9.8", "1.9.8", 1},           {"= 1.9", "1.9.0", 1},
+      {"v1.9.8", "1.9.8", 1},          {">=0.12", "1.9.8", 1},
+      {">= 1.10.0-beta1", "1.9.8", 0}, {"> 1.9.8-rc1", "1.9.8", 1},
+      {">= 1.0", "1.10.0-beta1", 0},   {">= 1.10.0-alpha", "1.10.0-beta", 1},
+      {"> = 1", "1.9.8", -1},          {"~> x", "1.9.8", -1},
+      {"", "1.9.8", -1},               {">= 1.0,", "1.9.8", -1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    int got = cfg_version_check(cases[i].c, cases[i].v);
+    if (got != cases[i].want)
+      fprintf(stderr, "\"%s\" vs %s: got %d want %d\n", cases[i].c,
+              cases[i].v, got, cases[i].want);
+    T_EQ_INT(got, cases[i].want);
+  }
+  /* The loader reports Terraform's error at the constraint. */
+  Arena a;
+  Diags d;
+  SrcFiles fs;
+  (void)load(&a, &d, &fs, "tests/config/required_version");
+  T_EQ_INT(count_summary(&d, "Unsupported Terraform Core version"), 1);
+  for (const Diag *g = d.head; g; g = g->next)
+    if (!strcmp(g->summary, "Unsupported Terraform Core version")) {
+      T_EQ_INT(g->subject.start.line, 2);
+      T_CHECK(strstr(g->detail, "does not support Terraform version "
+                                CFG_TERRAFORM_VERSION ".") != NULL);
+    }
+  T_EQ_INT(count_summary(&d, "Invalid version constraint"), 1);
+  arena_release(&a);
+}
+
 static void test_missing_dir(void)
 {
   Arena a;
@@ -151,6 +225,8 @@ int main(void)
 {
   T_RUN(test_basic_module);
   T_RUN(test_errors);
+  T_RUN(test_default_conversion);
+  T_RUN(test_version_constraints);
   T_RUN(test_missing_dir);
   T_RUN(test_load_order_and_sizes);
   return t_done("test_config");

@@ -204,6 +204,54 @@ static void test_count_each_self(void)
   fx_done(&f);
 }
 
+/* Terraform evaluates a dynamic block's content once per for_each
+** element: with for_each = [] there is no content, and with an unknown
+** for_each HCL's unknownBody replaces every attribute by an unknown
+** without evaluating it, so a reference valid only elsewhere (each.value
+** in a resource without for_each) is no error in either; with a known
+** element it is evaluated and reported, as outside dynamic blocks. */
+static void test_dynamic_content_checked_when_evaluated(void)
+{
+  Fx f;
+  fx_run(&f,
+         "variable \"ports\" {\n  type = list(number)\n}\n"
+         "resource \"test_thing\" \"a\" {\n"
+         "  name = \"a\"\n"
+         "  dynamic \"rule\" {\n"
+         "    for_each = []\n"
+         "    content {\n      port = each.value\n    }\n"
+         "  }\n"
+         "  dynamic \"rule\" {\n"
+         "    for_each = var.ports\n"
+         "    content {\n      port = rule.value\n    }\n"
+         "  }\n"
+         "}\n");
+  for (const Diag *g = f.d.head; g; g = g->next)
+    fprintf(stderr, "diag: %s: %s\n", g->summary, g->detail);
+  T_EQ_INT(f.d.errors, 0);
+  fx_done(&f);
+  fx_run(&f,
+         "variable \"ports\" {\n  type = list(number)\n}\n"
+         "resource \"test_thing\" \"a\" {\n"
+         "  name = \"a\"\n"
+         "  dynamic \"rule\" {\n"
+         "    for_each = [1]\n"
+         "    content {\n      port = each.value\n    }\n"
+         "  }\n"
+         "  dynamic \"rule\" {\n"
+         "    for_each = var.ports\n"
+         "    content {\n      port = each.value\n    }\n"
+         "  }\n"
+         "}\n");
+  T_EQ_INT(f.d.errors, 1);
+  const Diag *g = find(&f, "Reference to \"each\" in context without "
+                           "for_each");
+  T_CHECK(g != NULL);
+  if (g)
+    T_EQ_INT(g->subject.start.line, 9);
+  fx_done(&f);
+}
+
 static void test_schema_errors(void)
 {
   Fx f;
@@ -482,6 +530,7 @@ int main(void)
   T_RUN(test_valid);
   T_RUN(test_undeclared);
   T_RUN(test_count_each_self);
+  T_RUN(test_dynamic_content_checked_when_evaluated);
   T_RUN(test_schema_errors);
   T_RUN(test_instance_keys_depends_on);
   T_RUN(test_json_render);

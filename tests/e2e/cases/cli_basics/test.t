@@ -10,7 +10,7 @@ The version command names cairn and the libraries linked in.
   $ cairn version -json
   {
     "cairn_version": "0.1.0",
-    "terraform_version": "0.1.0",
+    "terraform_version": "1.9.8",
     "platform": "linux_amd64",
     "provider_selections": {},
     "terraform_outdated": false,

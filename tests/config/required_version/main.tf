@@ -1,0 +1,11 @@
+terraform {
+  required_version = "< 1.0.0"
+}
+
+terraform {
+  required_version = ">= 1.x"
+}
+
+terraform {
+  required_version = ">= 1.5, ~> 1.9"
+}
