@@ -37,18 +37,11 @@ static bool has_ext(const char *name)
   return false;
 }
 
-static bool read_fd(Arena *a, int fd, Buf *b)
+/* Source files and stdin are read to end of file, at most 64 MiB (what
+** the configuration loader reads). */
+static bool read_fd(int fd, Buf *b)
 {
-  char tmp[8192];
-  for (;;) {
-    ssize_t k = read(fd, tmp, sizeof tmp);
-    if (k < 0)
-      return false;
-    if (k == 0)
-      return true;
-    buf_put(b, tmp, (size_t)k);
-  }
-  (void)a;
+  return buf_read_fd(b, fd, (size_t)64 << 20) == 0;
 }
 
 static void process(FmtRun *r, const char *path, int fd, bool stdio)
@@ -57,7 +50,7 @@ static void process(FmtRun *r, const char *path, int fd, bool stdio)
   Arena *a = cli->arena;
   Buf src;
   buf_init(&src, a);
-  if (!read_fd(a, fd, &src)) {
+  if (!read_fd(fd, &src)) {
     diag_error(&r->d, NULL, arena_printf(a, "Failed to read %s", path),
                NULL);
     return;

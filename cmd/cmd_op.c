@@ -340,10 +340,13 @@ bool op_load(Op *op, bool need_vars)
   const StIntent *dang = stmgr_dangling(&op->mgr, &ndang);
   for (uint32_t i = 0; i < ndang; i++)
     diag_warning(&op->d, NULL, "Possibly created but unrecorded object",
-                 "An earlier interrupted run started creating %s at %s and "
-                 "did not record the result (idempotency key %s). If the "
-                 "provider created it, import it; otherwise nothing needs "
-                 "doing.", dang[i].addr, dang[i].time, dang[i].id);
+                 "An earlier run started creating %s at %s and did not "
+                 "record the result (idempotency key %s). The next apply "
+                 "that creates it sends the same key, so a provider that "
+                 "made the object answers with it. If the object exists and "
+                 "the provider does not remember keys, import it with "
+                 "\"cairn import\" before applying.",
+                 dang[i].addr, dang[i].time, dang[i].id);
   sigint_install(op);
   return true;
 }

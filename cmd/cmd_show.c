@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "engine/planfile.h"
 #include "net/provreg.h"
+#include "state/state.h"
 #include "state/stmgr.h"
 #include "state/workspace.h"
 #include "views/jsonplan.h"
@@ -65,7 +66,11 @@ static const ProvBlockSchema *schema_of(void *ctx, StMode mode,
   return t ? t->schema.block : NULL;
 }
 
-static void show_state(Cli *cli, Schemas *sc, State *s)
+/* Prints the state as Terraform's `show` does: schema sensitivity and the
+** state's own sensitive_attributes are both redacted.  An object whose
+** attributes do not fit its schema (or are not an object at all) is an
+** error, as in plan and apply: false with a diagnostic in d. */
+static bool show_state(Cli *cli, Schemas *sc, State *s, Diags *d)
 {
   Buf b;
   buf_init(&b, cli->arena);
@@ -73,7 +78,7 @@ static void show_state(Cli *cli, Schemas *sc, State *s)
   st_sort(s);
   if (s->nres == 0 && s->noutputs == 0) {
     cli_out(cli, "No state.\n");
-    return;
+    return true;
   }
   bool first = true;
   for (uint32_t i = 0; i < s->nres; i++) {
@@ -86,21 +91,34 @@ static void show_state(Cli *cli, Schemas *sc, State *s)
         const StObject *o = j < 0 ? in->current : in->deposed[j].obj;
         if (!o)
           continue;
+        const char *addr = st_instance_addr(cli->arena, r, in->key);
         Value v = o->attrs;
-        if (bs) {
+        Diags td;
+        diag_init(&td, cli->arena);
+        bool ok = val_is_null(v) || (v.type && v.type->kind == TY_OBJECT);
+        if (ok && bs && !val_is_null(v)) {
           Value tv;
-          Diags d;
-          diag_init(&d, cli->arena);
-          if (json_value_typed(cli->arena, o->attrs,
-                               prov_schema_implied_type(cli->arena, bs), &tv,
-                               &d, NULL))
+          ok = json_value_typed(cli->arena, o->attrs,
+                                prov_schema_implied_type(cli->arena, bs), &tv,
+                                &td, NULL);
+          if (ok)
             v = prov_mark_sensitive(cli->arena, bs, tv);
         }
+        if (!ok) {
+          diag_error(d, NULL, "Invalid resource state",
+                     "The state of %s does not match the schema of %s: %s",
+                     addr, r->type,
+                     td.head && td.head->detail
+                         ? td.head->detail
+                         : "the attributes must be an object");
+          return false;
+        }
+        v = st_mark_sensitive(cli->arena, v, o);
         if (!first)
           buf_putc(&b, '\n');
         first = false;
-        render_object(&b, st_instance_addr(cli->arena, r, in->key), r->mode,
-                      r->type, r->name, j < 0 ? NULL : in->deposed[j].key,
+        render_object(&b, addr, r->mode, r->type, r->name,
+                      j < 0 ? NULL : in->deposed[j].key,
                       o->status == ST_TAINTED, v, bs, &ro);
       }
     }
@@ -110,10 +128,10 @@ static void show_state(Cli *cli, Schemas *sc, State *s)
     for (uint32_t i = 0; i < s->noutputs; i++) {
       const StOutput *o = &s->outputs[i];
       Value v = o->value;
-      Diags d;
-      diag_init(&d, cli->arena);
+      Diags od;
+      diag_init(&od, cli->arena);
       Value tv;
-      if (json_value_typed(cli->arena, o->value, o->type, &tv, &d, NULL))
+      if (json_value_typed(cli->arena, o->value, o->type, &tv, &od, NULL))
         v = tv;
       buf_printf(&b, "%s = ", o->name);
       render_value(&b, v, o->sensitive, 0, &ro);
@@ -121,6 +139,7 @@ static void show_state(Cli *cli, Schemas *sc, State *s)
     }
   }
   cli_out_buf(cli, &b);
+  return true;
 }
 
 static int run(Cli *cli, int argc, char **argv)
@@ -219,8 +238,9 @@ static int run(Cli *cli, int argc, char **argv)
   } else if (json) {
     jplan_state(&b, s, schema_of, &sc);
     cli_out_buf(cli, &b);
-  } else {
-    show_state(cli, &sc, s);
+  } else if (!show_state(cli, &sc, s, &d)) {
+    cli_diags(cli, &d);
+    status = 1;
   }
   stmgr_close(&m);
   preg_close(&sc.reg);

@@ -145,56 +145,6 @@ static int run_list(Cli *cli, int argc, char **argv)
 ** does); other providers' objects are drawn from the stored JSON alone.
 */
 
-/* v with the value at steps[0..n) marked sensitive (copied along the path;
-** a path that does not apply leaves v as it is). */
-static Value mark_path(Arena *a, Value v, const PathStep *steps, uint32_t n)
-{
-  if (n == 0)
-    return val_sensitive(v);
-  if (val_is_null(v) || val_is_unknown(v) || !v.type)
-    return v;
-  const PathStep *st = &steps[0];
-  switch (v.type->kind) {
-  case TY_OBJECT: {
-    if (st->kind == PS_INDEX)
-      return v;
-    int k = ty_attr_index(v.type, st->name);
-    if (k < 0)
-      return v;
-    Value *el = ARENA_NEW(a, Value, v.type->n + 1);
-    memcpy(el, v.u.elems, v.type->n * sizeof *el);
-    el[k] = mark_path(a, el[k], steps + 1, n - 1);
-    v.u.elems = el;
-    return v;
-  }
-  case TY_MAP: {
-    if (st->kind == PS_INDEX)
-      return v;
-    MapEntry *en = ARENA_NEW(a, MapEntry, v.len + 1);
-    if (v.len)
-      memcpy(en, v.u.entries, v.len * sizeof *en);
-    for (uint32_t k = 0; k < v.len; k++)
-      if (strcmp(en[k].key, st->name) == 0)
-        en[k].val = mark_path(a, en[k].val, steps + 1, n - 1);
-    v.u.entries = en;
-    return v;
-  }
-  case TY_LIST:
-  case TY_SET:
-  case TY_TUPLE: {
-    if (st->kind != PS_INDEX || st->index < 0 || st->index >= v.len)
-      return v;
-    Value *el = ARENA_NEW(a, Value, v.len + 1);
-    memcpy(el, v.u.elems, v.len * sizeof *el);
-    el[st->index] = mark_path(a, el[st->index], steps + 1, n - 1);
-    v.u.elems = el;
-    return v;
-  }
-  default:
-    return v;
-  }
-}
-
 /* The schema of r's type when its provider is a built-in, with the
 ** object's attributes decoded against it in *val; NULL (and *val left
 ** alone) otherwise or when decoding fails. */
@@ -240,8 +190,7 @@ static void show_object(Cli *cli, Buf *out, const StResource *r, StKey key,
   const ProvBlockSchema *schema = builtin_schema(a, r, o, &v);
   if (val_is_null(v) && !val_is_null(o->attrs_flat))
     v = o->attrs_flat; /* legacy flatmap: shown as stored */
-  for (uint32_t k = 0; k < o->nsensitive; k++)
-    v = mark_path(a, v, o->sensitive[k].steps, o->sensitive[k].n);
+  v = st_mark_sensitive(a, v, o);
   RenderOpts ro = {cli->color, "cairn", cli->width, false};
   render_object(out, st_instance_addr(a, r, key), r->mode, r->type, r->name,
                 dkey, o->status == ST_TAINTED, v, schema, &ro);

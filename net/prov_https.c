@@ -179,6 +179,9 @@ typedef struct Req {
   Buf body;
   JsonW w;
   bool failed;                /* an answer was refused */
+  bool lost;                  /* no answer: every attempt failed in transit
+                                 or ended in 502/503/504, so the server may
+                                 have acted without our knowing */
 } Req;
 
 static void req_begin(Req *r, Prov *p, ProvCall *c, const char *call,
@@ -724,12 +727,18 @@ static bool req_send(Req *r, unsigned flags, const char *idem,
   http_client_set_headers(s->client, NULL);
   checkin(r->h, s);
   if (!ok) {
+    /* Conservative: a failure before the request was sent (refused
+    ** connection) looks the same here as a reply lost after it acted. */
+    r->lost = true;
     for (Diag *g = tmp.head; g; g = g->next)
       diag_error(r->c->diags, NULL, g->summary, "Provider \"%s\"%s: %s",
                  r->p->addr, type_info(r), g->detail ? g->detail : "");
     return false;
   }
   if (resp.status != 200) {
+    /* The retryable statuses say "not handled now", which a server behind
+    ** a gateway may say after it acted: no answer either. */
+    r->lost = resp.status == 502 || resp.status == 503 || resp.status == 504;
     Value e = {0};
     Diags t2;
     diag_init(&t2, &r->scratch);
@@ -1420,6 +1429,7 @@ static void h_apply(Prov *p, ProvCall *c, const ProvApplyReq *req,
   Value obj;
   if (req_send(&r, HTTP_SAFE_TO_RETRY, key, NULL, &obj, NULL, NULL))
     ans_apply(&r, obj, b, resp);
+  resp->answer_lost = r.lost;
   req_end(&r);
 }
 

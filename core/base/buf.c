@@ -3,8 +3,10 @@
 */
 #include "buf.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 void buf_init(Buf *b, Arena *a)
 {
@@ -79,4 +81,24 @@ void buf_clear(Buf *b)
   b->len = 0;
   if (b->p)
     b->p[0] = 0;
+}
+
+int buf_read_fd(Buf *b, int fd, size_t max)
+{
+  size_t start = b->len;
+  for (;;) {
+    size_t chunk = 65536;
+    buf_reserve(b, chunk);
+    ssize_t k = read(fd, b->p + b->len, chunk);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k < 0)
+      return errno;
+    if (k == 0)
+      return 0;
+    b->len += (size_t)k;
+    b->p[b->len] = 0;
+    if (b->len - start > max)
+      return EFBIG;
+  }
 }

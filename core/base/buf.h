@@ -34,5 +34,11 @@ void buf_vprintf(Buf *b, const char *fmt, va_list ap);
 const char *buf_str(Buf *b);
 /* Empties the buffer, keeping its storage. */
 void buf_clear(Buf *b);
+/* Appends what fd yields until end of file, whatever fstat says: pipes,
+** /dev/stdin and process substitutions report a size of 0, and a device
+** such as /dev/zero never ends.  Returns 0, or an errno value: EFBIG as soon
+** as more than max bytes arrive (the buffer then holds a prefix), or read's
+** error.  EINTR is retried.  Does not close fd. */
+int buf_read_fd(Buf *b, int fd, size_t max);
 
 #endif

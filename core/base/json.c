@@ -397,7 +397,9 @@ static void sort_entries(Entry *e, Entry *tmp, uint32_t n)
 static Value close_container(Parser *ps, bool obj)
 {
   uint32_t base = ps->frames[ps->nframes - 1].base;
-  Entry *e = ps->stk + base;
+  /* The entry stack is NULL until the first element anywhere: NULL + 0
+  ** is undefined in C. */
+  Entry *e = ps->stk ? ps->stk + base : NULL;
   uint32_t n = ps->nstk - base;
   if (obj) {
     bool sorted = true;

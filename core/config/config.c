@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/buf.h"
+
 #define MAX_CONFIG_FILE (64u << 20)   /* a .tf file larger than this is
                                          refused rather than read */
 
@@ -79,28 +81,25 @@ static char *read_file(Arena *a, const char *path, size_t *len, Diags *d)
       close(fd);
     return NULL;
   }
-  if ((uint64_t)st.st_size > MAX_CONFIG_FILE) {
+  /* Read to end of file, not st_size bytes: a pipe or /dev/stdin says 0. */
+  Buf b;
+  buf_init(&b, a);
+  int err = S_ISDIR(st.st_mode) ? EISDIR : buf_read_fd(&b, fd, MAX_CONFIG_FILE);
+  close(fd);
+  if (err == EFBIG) {
     diag_error(d, NULL, "Configuration file too large",
-               "The configuration file \"%s\" is %lld bytes; cairn reads "
-               "configuration files of at most %u bytes.", path,
-               (long long)st.st_size, MAX_CONFIG_FILE);
-    close(fd);
+               "The configuration file \"%s\" is larger than %u bytes, "
+               "the most cairn reads.", path, MAX_CONFIG_FILE);
     return NULL;
   }
-  size_t n = (size_t)st.st_size, got = 0;
-  char *buf = arena_alloc_raw(a, 1, 1, n + 1);
-  while (got < n) {
-    ssize_t r = read(fd, buf + got, n - got);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      break;
-    got += (size_t)r;
+  if (err) {
+    diag_error(d, NULL, "Failed to read file",
+               "The configuration file \"%s\" could not be read: %s.", path,
+               strerror(err));
+    return NULL;
   }
-  close(fd);
-  buf[got] = 0;
-  *len = got;
-  return buf;
+  *len = b.len;
+  return b.p ? b.p : arena_strndup(a, "", 0);
 }
 
 /* Sizes the module's arrays for the top-level blocks of the parsed native

@@ -160,8 +160,22 @@ static bool provider_apply_op(Engine *e, Node *n, Inst *in, Arena *a,
       eng_inst_error(d, n, in, "Provider produced invalid object",
                      "Provider \"%s\" produced an invalid nil value after "
                      "apply for %s.%s", n->ps->fqn, in->addr, eng_bug_suffix);
-    /* keep the prior object; a failed delete keeps it too */
-    if (intent[0])
+    /* keep the prior object; a failed delete keeps it too.  A create
+    ** whose answer was lost may exist at the provider: its intent stays
+    ** open, so the next apply sends the same key (the provider answers with
+    ** the object it made) instead of making a second one. */
+    if (intent[0] && rs.answer_lost)
+      eng_inst_error(d, n, in, "Object may have been created",
+                     "The provider did not answer the create of %s, so "
+                     "cairn cannot tell whether the object exists. The "
+                     "create stays open in the state journal (idempotency "
+                     "key %s): the next apply sends the same key, and a "
+                     "provider that made the object answers with it instead "
+                     "of creating a second one. If the object exists and "
+                     "the provider does not remember keys, import it with "
+                     "\"cairn import\" or delete it outside cairn before "
+                     "applying again.", in->addr, intent);
+    else if (intent[0])
       stmgr_intent_resolve(e->mgr, e->state, intent, d);
     eng_add_event(a, in, ENG_EV_APPLY_ERRORED, act, pc, prior,
                   eng_now_sec() - t0);

@@ -177,35 +177,27 @@ static char *read_whole(Coll *c, const char *path, size_t *len)
     close(fd);
     return NULL;
   }
-  if ((uint64_t)st.st_size > MAX_VARS_FILE) {
+  /* Read to end of file, not st_size bytes: -var-file=<(echo ...) and
+  ** /dev/stdin are pipes whose size is 0. */
+  Buf b;
+  buf_init(&b, c->a);
+  int err = buf_read_fd(&b, fd, MAX_VARS_FILE);
+  close(fd);
+  if (err == EFBIG) {
     diag_error(c->d, NULL, "Failed to read variables file",
-               "Error while reading %s: the file is %lld bytes; cairn reads "
-               "variables files of at most %u bytes.", path,
-               (long long)st.st_size, MAX_VARS_FILE);
-    close(fd);
+               "Error while reading %s: the file is larger than %u bytes, "
+               "the most cairn reads from a variables file.", path,
+               MAX_VARS_FILE);
     return NULL;
   }
-  size_t n = (size_t)st.st_size, got = 0;
-  char *buf = arena_alloc_raw(c->a, 1, 1, n + 1);
-  while (got < n) {
-    ssize_t r = read(fd, buf + got, n - got);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r < 0) {
-      diag_error(c->d, NULL, "Failed to read variables file",
-                 "Error while reading %s: read %s: %s.", path, path,
-                 go_errno(c->a, errno));
-      close(fd);
-      return NULL;
-    }
-    if (r == 0)
-      break;
-    got += (size_t)r;
+  if (err) {
+    diag_error(c->d, NULL, "Failed to read variables file",
+               "Error while reading %s: read %s: %s.", path, path,
+               go_errno(c->a, err));
+    return NULL;
   }
-  close(fd);
-  buf[got] = 0;
-  *len = got;
-  return buf;
+  *len = b.len;
+  return b.p ? b.p : arena_strndup(c->a, "", 0);
 }
 
 /* addVarsFromFile: path is what is opened, shown what messages say. */

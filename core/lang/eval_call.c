@@ -190,11 +190,73 @@ static bool eval_args(EvalCtx *c, const HclExpr *e, const FnDef *def,
   return c->diags->errors == before;
 }
 
+/* detail with every occurrence of s replaced by "(sensitive value)"; the
+** quoted form "s" as a whole first.  Strings shorter than 4 bytes are only
+** replaced quoted, so a secret "1" does not mangle "parameter 1". */
+static const char *scrub_one(Arena *a, const char *detail, const char *s,
+                             size_t n)
+{
+  if (n == 0)
+    return detail;
+  const char *forms[2] = {arena_printf(a, "\"%.*s\"", (int)n, s),
+                          n >= 4 ? arena_strndup(a, s, n) : NULL};
+  for (int f = 0; f < 2; f++) {
+    if (!forms[f] || !strstr(detail, forms[f]))
+      continue;
+    size_t fl = strlen(forms[f]);
+    Buf b;
+    buf_init(&b, a);
+    const char *p = detail, *q;
+    while ((q = strstr(p, forms[f]))) {
+      buf_put(&b, p, (size_t)(q - p));
+      buf_puts(&b, "(sensitive value)");
+      p = q + fl;
+    }
+    buf_puts(&b, p);
+    detail = buf_str(&b);
+  }
+  return detail;
+}
+
+/* Removes the sensitive strings in v (any depth; under a sensitive
+** container every string counts) from detail.  A safety net under the
+** functions' own wording: Terraform never quotes a sensitive value in a
+** diagnostic, and no function message should be able to leak one. */
+static const char *scrub(Arena *a, const char *detail, Value v, bool inside)
+{
+  inside = inside || val_is_sensitive(v);
+  if (!v.type || val_is_null(v) || val_is_unknown(v))
+    return detail;
+  switch (v.type->kind) {
+  case TY_STRING:
+    return inside ? scrub_one(a, detail, v.u.s, v.len) : detail;
+  case TY_LIST:
+  case TY_SET:
+  case TY_TUPLE:
+    for (uint32_t i = 0; i < v.len; i++)
+      detail = scrub(a, detail, v.u.elems[i], inside);
+    return detail;
+  case TY_OBJECT:
+    for (uint32_t i = 0; i < v.type->n; i++)
+      detail = scrub(a, detail, v.u.elems[i], inside);
+    return detail;
+  case TY_MAP:
+    for (uint32_t i = 0; i < v.len; i++)
+      detail = scrub(a, detail, v.u.entries[i].val, inside);
+    return detail;
+  default:
+    return detail;
+  }
+}
+
 static bool call_failed(EvalCtx *c, const HclExpr *e, const FnError *fe,
                         const ArgList *al)
 {
   const char *summary = fe->summary ? fe->summary : "Error in function call";
   const char *detail = fe->detail ? fe->detail : "";
+  for (uint32_t i = 0; i < al->n; i++)
+    if (val_has_sensitive(al->vals[i]))
+      detail = scrub(c->arena, detail, al->vals[i], false);
   if (fe->arg >= 0 && (uint32_t)fe->arg < al->n) {
     eval_err(c, &al->ranges[fe->arg], &e->range, summary, "%s", detail);
   } else if (strcmp(summary, "Invalid function argument") == 0) {

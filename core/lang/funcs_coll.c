@@ -1213,11 +1213,13 @@ static bool to_type(FnCall *c, Value v, const Type *want, Value *out)
   if (fn_convert(c->arena, v, want, out, &msg))
     return true;
   Value u = val_unmark(v);
-  if (u.type->kind == TY_STRING && want->kind == TY_BOOL)
+  /* A sensitive argument is never quoted (Terraform's MakeToFunc). */
+  bool secret = val_has_sensitive(v);
+  if (!secret && u.type->kind == TY_STRING && want->kind == TY_BOOL)
     return fn_arg_error(c, 0, "cannot convert %s to bool; only the strings "
                               "\"true\" or \"false\" are allowed",
                         val_is_null(u) ? "string" : quote(c, u));
-  if (u.type->kind == TY_STRING && want->kind == TY_NUMBER)
+  if (!secret && u.type->kind == TY_STRING && want->kind == TY_NUMBER)
     return fn_arg_error(c, 0, "cannot convert %s to number; given string "
                               "must be a decimal representation of a number",
                         val_is_null(u) ? "string" : quote(c, u));
@@ -1232,7 +1234,8 @@ static bool to_type(FnCall *c, Value v, const Type *want, Value *out)
   } else {
     ty_friendly(&b, want);
   }
-  return fn_arg_error(c, 0, "cannot convert %s to %s", friendly(c, u.type),
+  return fn_arg_error(c, 0, "cannot convert %s%s to %s",
+                      secret ? "this sensitive " : "", friendly(c, u.type),
                       buf_str(&b));
 }
 

@@ -126,8 +126,13 @@ FN_IMPL(encode_tfvars) FN_IMPL(decode_tfvars) FN_IMPL(encode_expr)
 
 #undef FN_IMPL
 
+/* The most one function call reads from a file (file, filebase64,
+** templatefile, filemd5...): 1 GiB, docs/functions.md. */
+#define FN_MAX_FILE_BYTES ((size_t)1 << 30)
+
 /* Shared by the file* functions: reads base_dir-relative path into the
-** arena; false with the function error set. */
+** arena, to end of file (pipes too) and at most FN_MAX_FILE_BYTES; false
+** with the function error set. */
 bool fn_read_file(FnCall *c, Value path, const char **data, size_t *n);
 
 void fn_base64_put(Buf *b, const uint8_t *p, size_t n);

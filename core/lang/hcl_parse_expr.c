@@ -30,6 +30,8 @@ static void spush(Arena *a, StepVec *v, HclStep s)
 
 static HclExpr *parse_with_traversals(P *p);
 static HclExpr *parse_traversals(P *p, HclExpr *from, StepVec *pend);
+static HclExpr *parse_traversals_held(P *p, HclExpr *from, StepVec *pend,
+                                      int *held);
 
 /* ---- Expressions ------------------------------------------------------------ */
 
@@ -638,7 +640,31 @@ static bool legacy_index(P *p, Tok num, Tok dot, HclStep *st, bool splat,
   return true;
 }
 
+/* Each splat and each index by a non-literal key wraps what came before
+** (and flush_steps may wrap it once more): two levels of nesting each, held
+** until the chain ends, so a[*].b[*].b... is bounded like an operator
+** chain (see parse_binary). */
 static HclExpr *parse_traversals(P *p, HclExpr *from, StepVec *pend)
+{
+  int held = 0;
+  HclExpr *ret = parse_traversals_held(p, from, pend, &held);
+  p->depth -= held;
+  return ret;
+}
+
+static bool hold_two(P *p, int *held)
+{
+  if (!hcl_p_enter(p))
+    return false;
+  (*held)++;
+  if (!hcl_p_enter(p))
+    return false;
+  (*held)++;
+  return true;
+}
+
+static HclExpr *parse_traversals_held(P *p, HclExpr *from, StepVec *pend,
+                                      int *held)
 {
   HclExpr *ret = from;
   for (;;) {
@@ -661,6 +687,8 @@ static HclExpr *parse_traversals(P *p, HclExpr *from, StepVec *pend)
         spush(p->s, pend, st);
       } else if (at.k == HCL_TOK_STAR) {
         Tok marker = hcl_rd(p);
+        if (!hold_two(p, held))
+          break;
         ret = flush_steps(p, ret, pend);
         StepVec trav = {0};
         SrcRange first = hcl_next_range(p), last = marker.r;
@@ -737,6 +765,8 @@ static HclExpr *parse_traversals(P *p, HclExpr *from, StepVec *pend)
                   "The star for a full splat operator must be immediately "
                   "followed by a closing bracket (\"]\").");
         }
+        if (!hold_two(p, held))
+          break;
         ret = flush_steps(p, ret, pend);
         HclExpr *item =
             hcl_new_expr(p, HCL_E_ANON, hcl_between(open.r, close.r));
@@ -789,6 +819,8 @@ static HclExpr *parse_traversals(P *p, HclExpr *from, StepVec *pend)
         st.range = br;
         spush(p->s, pend, st);
       } else {
+        if (!hold_two(p, held))
+          break;
         ret = flush_steps(p, ret, pend);
         HclExpr *ix =
             hcl_new_expr(p, HCL_E_INDEX, hcl_between(from->range, br));
@@ -824,23 +856,33 @@ static int bin_level(HclTokenKind k, HclBinOp *op)
   }
 }
 
-/* Precedence climbing; left-associative at every level, as parseBinaryOps. */
+/* Precedence climbing; left-associative at every level, as parseBinaryOps.
+** A chain a+b+c... builds a left-deep tree as deep as it is long, and every
+** walker of the tree (references, evaluation, fmt) recurses over it: each
+** operator counts as one level of nesting (p->depth, bounded by
+** HCL_MAX_DEPTH), so 150,000 terms give "Nesting too deep" instead of a
+** stack overflow.  The levels are held while the rest of the chain parses,
+** so a chain nested in another chain counts both. */
 static HclExpr *parse_binary(P *p, int min)
 {
   int e0 = p->d->errors;
   HclExpr *lhs = parse_with_traversals(p);
   if (p->recovery && hcl_errs_since(p, e0))
     return lhs;
+  int held = 0;
   for (;;) {
     HclBinOp op;
     int lvl = bin_level(hcl_peek(p).k, &op);
     if (lvl < 0 || lvl < min)
-      return lhs;
+      break;
+    if (!hcl_p_enter(p))
+      break;
+    held++;
     hcl_rd(p);
     int e1 = p->d->errors;
     HclExpr *rhs = parse_binary(p, lvl + 1);
     if (p->recovery && hcl_errs_since(p, e1))
-      return lhs;
+      break;
     HclExpr *b =
         hcl_new_expr(p, HCL_E_BINARY, hcl_between(lhs->range, rhs->range));
     b->u.binary.op = op;
@@ -848,6 +890,8 @@ static HclExpr *parse_binary(P *p, int min)
     b->u.binary.rhs = rhs;
     lhs = b;
   }
+  p->depth -= held;
+  return lhs;
 }
 
 HclExpr *hcl_p_expression(P *p)

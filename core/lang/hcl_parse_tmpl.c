@@ -89,14 +89,20 @@ static void decode_lit(P *p, Tok t, bool quoted, Buf *b)
       case 'u':
       case 'U': {
         uint32_t want = sel == 'u' ? 4 : 8, k = 0, cp = 0;
+        SrcRange r = {0};
         i += 2;
         while (k < want && i < n && hexval(s[i]) >= 0) {
           cp = cp * 16 + (uint32_t)hexval(s[i]);
           i++;
           k++;
         }
-        SrcRange r = {p->file, pos_after(t.r.start, s, st),
-                      pos_after(t.r.start, s, i)};
+        /* The range only for an error: pos_after scans the token from its
+        ** start, and doing that per escape made a long string of \u
+        ** escapes quadratic. */
+        if (k != want || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+          r = (SrcRange){p->file, pos_after(t.r.start, s, st),
+                         pos_after(t.r.start, s, i)};
+        }
         if (k != want) {
           hcl_err(p, r, NULL, "Invalid escape sequence",
                   sel == 'u' ? "The \\u escape sequence must be followed by "

@@ -270,6 +270,10 @@ typedef struct ProvApplyResp {
   Value new_state;           /* null object after delete */
   ProvBytes private_data;
   bool legacy_type_system;
+  bool answer_lost;          /* no answer arrived though the call may have
+                                acted (every attempt dropped, timed out or
+                                answered 502/503/504): a create may exist,
+                                so the engine keeps its intent open */
 } ProvApplyResp;
 
 typedef struct ProvImported {

@@ -198,6 +198,10 @@ StObject *st_get_deposed(const StInstance *i, const char *dkey);
 /* Moves the current object to deposed under a fresh random key, which is
 ** written to dkey_out (9 bytes).  False when there is no current object. */
 bool st_depose(State *s, StInstance *i, char dkey_out[9]);
+/* v (o's attributes, typed or as stored) with every path of o's
+** sensitive_attributes marked sensitive; copies along the paths into a, so
+** v is not changed.  A path that does not apply is skipped. */
+Value st_mark_sensitive(Arena *a, Value v, const StObject *o);
 /* A fresh random deposed key not used by i. */
 void st_new_deposed_key(const StInstance *i, char out[9]);
 

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/buf.h"
 #include "base/json.h"
 
 #ifndef CAIRN_VERSION
@@ -286,6 +287,23 @@ static bool read_fd(Arena *a, int fd, const char *path, char **out,
                "up to %zu bytes.",
                path, (long long)st.st_size, ST_MAX_FILE_BYTES);
     return false;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    /* A pipe (-state=/dev/stdin) cannot pread and has no size: read it
+    ** to end of file. */
+    Buf b;
+    buf_init(&b, a);
+    int err = buf_read_fd(&b, fd, ST_MAX_FILE_BYTES);
+    if (err) {
+      diag_error(d, NULL, err == EFBIG ? "State file too large"
+                                       : "Failed to read state file",
+                 "The state file %s could not be read: %s", path,
+                 err == EFBIG ? "it is larger than 1 GiB" : strerror(err));
+      return false;
+    }
+    *out = b.p ? b.p : arena_strndup(a, "", 0);
+    *n = b.len;
+    return true;
   }
   size_t cap = (size_t)st.st_size + 1, len = 0;
   char *buf = arena_alloc_raw(a, 1, 1, cap + 1);

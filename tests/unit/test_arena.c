@@ -1,4 +1,6 @@
 /* Unit tests for core/base/arena and core/base/buf. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -220,6 +222,30 @@ static void test_buf(void)
   arena_release(&a);
 }
 
+/* buf_read_fd reads pipes (size 0) to end of file and stops at its cap on
+** a device that never ends. */
+static void test_buf_read_fd(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  int pfd[2];
+  T_CHECK(pipe(pfd) == 0);
+  T_CHECK(write(pfd[1], "n = 42\n", 7) == 7);
+  close(pfd[1]);
+  Buf b;
+  buf_init(&b, &a);
+  T_EQ_INT(buf_read_fd(&b, pfd[0], 100), 0);
+  close(pfd[0]);
+  T_EQ_STR(buf_str(&b), "n = 42\n");
+  int z = open("/dev/zero", O_RDONLY);
+  T_CHECK(z >= 0);
+  buf_clear(&b);
+  T_EQ_INT(buf_read_fd(&b, z, 1 << 20), EFBIG);
+  T_CHECK(b.len > (1u << 20) && b.len <= (1u << 20) + 65536);
+  close(z);
+  arena_release(&a);
+}
+
 int main(void)
 {
   T_RUN(test_zeroed_and_aligned);
@@ -233,5 +259,6 @@ int main(void)
   T_RUN(test_overflow_and_oom_exit_70);
   T_RUN(test_growing_chunks);
   T_RUN(test_buf);
+  T_RUN(test_buf_read_fd);
   return t_done("test_arena");
 }

@@ -876,6 +876,27 @@ static void test_type_syntax(void)
   }
 }
 
+/* Empty containers, alone and nested, read and written back.  Under
+** clang's UBSan (HOST_CC=clang) the reader used to compute NULL + 0 on
+** its empty entry stack ("applying zero offset to null pointer"). */
+static void test_empty_containers(void)
+{
+  const char *in[] = {"[]", "{}", "[[]]", "{\"a\":{}}", "[[],{}]", "[{}]"};
+  for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+    Arena a;
+    arena_init(&a, 0);
+    Diags d;
+    diag_init(&d, &a);
+    Value v;
+    T_CHECK(json_parse(&a, in[i], strlen(in[i]), &v, &d, NULL));
+    Buf b;
+    buf_init(&b, &a);
+    T_CHECK(json_write_value(&b, v, NULL, 0, &d));
+    T_EQ_STR(buf_str(&b), in[i]);
+    arena_release(&a);
+  }
+}
+
 int main(void)
 {
   arena_init(&A, 0);
@@ -901,6 +922,7 @@ int main(void)
   T_RUN(test_typed_collections);
   T_RUN(test_typed_objects);
   T_RUN(test_type_syntax);
+  T_RUN(test_empty_containers);
   arena_release(&A);
   return t_done("json");
 }

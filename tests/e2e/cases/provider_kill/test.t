@@ -4,10 +4,8 @@ the call) carries the idempotency key, so the next apply sends the same
 key, the provider answers with the object it already made, and the run
 converges with no duplicate at the server.
 
-PENDING (not run: run.py only picks test.t): today stmgr_intent draws a
-fresh random key for every create, and a dangling intent only gives a
-warning, so the converging apply creates d[0] a second time.  Rename to
-test.t once the engine reuses a dangling intent's key for the same address.
+The same for answers lost without a kill (dropped, timed out):
+provider_lost_answer.
 
   $ $TESTDIR/../../../provider/mkcerts.sh certs
   $ sh $TESTDIR/start.sh server

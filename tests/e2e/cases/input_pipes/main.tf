@@ -1,0 +1,7 @@
+variable "n" {
+  default = 1
+}
+
+output "n" {
+  value = var.n
+}

@@ -1,0 +1,3 @@
+output "z" {
+  value = length(file("/dev/zero"))
+}

@@ -1,0 +1,1 @@
+secret = "Zq7-PLANTED-SECRET-4711"
