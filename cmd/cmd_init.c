@@ -36,6 +36,7 @@
 
 #include "base/json.h"
 #include "cli.h"
+#include "cmd_backend.h"
 #include "config/config.h"
 #include "lang/funcs.h"
 #include "net/prov_https.h"
@@ -519,6 +520,10 @@ static int run(Cli *cli, int argc, char **argv)
     return 1;
   }
   cli_out(cli, "\nInitializing the backend...\n");
+  if (!cmd_backend(cli, m, CMD_BACKEND_INIT, &d)) {
+    cli_diags(cli, &d);
+    return 1;
+  }
   if (has_calls && get) {
     /* Local modules are used where they are: "installing" one is listing
     ** it and recording it in the manifest. */

@@ -178,6 +178,7 @@ typedef struct CfgBackend {
   const char *type;
   const HclBody *body;
   SrcRange range;
+  SrcRange type_range;        /* the type label */
 } CfgBackend;
 
 /* One module directory. */
