@@ -21,6 +21,7 @@
 #include "base/buf.h"
 #include "base/diag.h"
 #include "engine/vars.h"
+#include "state/backend.h"
 
 typedef struct Cli {
   Arena *arena;          /* lives for the whole command */
@@ -29,6 +30,8 @@ typedef struct Cli {
   bool stderr_tty;
   int width;             /* terminal width for wrapping, 0 = none */
   SrcFiles files;        /* sources for diagnostic snippets */
+  Backend *backend;      /* the configuration's backend, once resolved
+                            (cmd_backend.h) */
 } Cli;
 
 typedef struct CmdEntry {

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cmd_backend.h"
 #include "config/config.h"
 #include "engine/vars.h"
 #include "lang/eval.h"
@@ -624,13 +625,18 @@ static int run(Cli *cli, int argc, char **argv)
     cli_diags(cli, &d);
     return 1;
   }
+  const Backend *be = cmd_backend(cli, c.m, CMD_BACKEND_USE, &d);
+  if (!be) {
+    cli_diags(cli, &d);
+    return 1;
+  }
   c.workspace = ws_current(c.a, NULL, &d);
   if (!c.workspace) {
     cli_diags(cli, &d);
     return 1;
   }
   if (!read_state(&c, state_path ? state_path
-                                 : ws_state_path(c.a, NULL, c.workspace),
+                                 : be_state_path(be, c.a, c.workspace),
                   &d)) {
     cli_diags(cli, &d);
     return 1;

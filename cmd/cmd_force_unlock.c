@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_backend.h"
 #include "cmd_state.h"
 #include "state/stmgr.h"
 
@@ -45,6 +46,10 @@ static int run(Cli *cli, int argc, char **argv)
     return 2;
   }
   const char *id = argv[rest];
+  if (!cmd_backend(cli, NULL, CMD_BACKEND_USE, &d)) {
+    cli_diags(cli, &d);
+    return 1;
+  }
   const char *path = cmd_state_path(cli, NULL, &d);
   if (!path) {
     cli_err(cli, "Error selecting workspace: %s\n", d.head->summary);

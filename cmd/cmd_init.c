@@ -36,6 +36,7 @@
 
 #include "base/json.h"
 #include "cli.h"
+#include "cmd_backend.h"
 #include "config/config.h"
 #include "lang/funcs.h"
 #include "net/prov_https.h"
@@ -476,6 +477,7 @@ static int run(Cli *cli, int argc, char **argv)
   const char *config = NULL, *lockfile = NULL, *chdir_to = NULL;
   bool upgrade = false, no_color = false, input = true, backend = true,
        get = true, reconfigure = false, migrate = false, force_copy = false;
+  CliList backend_config = {0};
   CliFlag flags[] = {{"config", FLAG_STRING, &config},
                      {"upgrade", FLAG_BOOL, &upgrade},
                      {"no-color", FLAG_BOOL, &no_color},
@@ -484,6 +486,7 @@ static int run(Cli *cli, int argc, char **argv)
                      {"get", FLAG_BOOL, &get},
                      {"reconfigure", FLAG_BOOL, &reconfigure},
                      {"migrate-state", FLAG_BOOL, &migrate},
+                     {"backend-config", FLAG_LIST, &backend_config},
                      {"force-copy", FLAG_BOOL, &force_copy},
                      {"lockfile", FLAG_STRING, &lockfile},
                      {"from-module", FLAG_STRING, &chdir_to}};
@@ -519,6 +522,21 @@ static int run(Cli *cli, int argc, char **argv)
     return 1;
   }
   cli_out(cli, "\nInitializing the backend...\n");
+  if (backend) {
+    CmdBackendInit bo = {&backend_config, reconfigure, migrate};
+    bool configured;
+    const Backend *be = cmd_backend_init(cli, m, &bo, &configured, &d);
+    if (!be) {
+      cli_diags(cli, &d);
+      return 1;
+    }
+    if (configured)
+      cli_out(cli, "\n%sSuccessfully configured the backend \"%s\"! "
+              "Terraform will automatically\nuse this backend unless the "
+              "backend configuration changes.%s\n",
+              cli->color ? "\x1b[0m\x1b[32m" : "", be->type,
+              cli->color ? "\x1b[0m" : "");
+  }
   if (has_calls && get) {
     /* Local modules are used where they are: "installing" one is listing
     ** it and recording it in the manifest. */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd_backend.h"
 #include "base/json.h"
 #include "base/pool.h"
 #include "lang/eval.h"
@@ -285,6 +286,11 @@ bool op_load(Op *op, bool need_vars)
     op_flush_diags(op);
     return false;
   }
+  const Backend *be = cmd_backend(cli, op->m, CMD_BACKEND_USE, &op->d);
+  if (!be) {
+    op_flush_diags(op);
+    return false;
+  }
   if (need_vars) {
     VarsInput in;
     memset(&in, 0, sizeof in);
@@ -313,7 +319,7 @@ bool op_load(Op *op, bool need_vars)
     op->lock_timeout_ms = op->reg.cfg.lock_timeout_ms;
   op->workspace = ws_current(op->a, ".", &op->d);
   const char *path = op->state_path ? op->state_path
-                                    : ws_state_path(op->a, ".", op->workspace);
+                                    : be_state_path(be, op->a, op->workspace);
   StMgrOpts so = {path, op->state_out, op->backup};
   stmgr_init(&op->mgr, op->a, &so);
   op->mgr_ready = true;

@@ -7,6 +7,7 @@
 
 #include "base/json.h"
 #include "cli.h"
+#include "cmd_backend.h"
 #include "lang/eval.h"
 #include "state/stmgr.h"
 #include "state/workspace.h"
@@ -51,8 +52,13 @@ static int run(Cli *cli, int argc, char **argv)
                  "of a single output value when using the -raw option.\n\n");
     return 2;
   }
+  const Backend *be = cmd_backend(cli, NULL, CMD_BACKEND_USE, &d);
+  if (!be) {
+    cli_diags(cli, &d);
+    return 1;
+  }
   const char *ws = ws_current(a, ".", &d);
-  StMgrOpts so = {state_path ? state_path : ws_state_path(a, ".", ws), NULL,
+  StMgrOpts so = {state_path ? state_path : be_state_path(be, a, ws), NULL,
                   "-"};
   StMgr m;
   stmgr_init(&m, a, &so);

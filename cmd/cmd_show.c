@@ -12,6 +12,7 @@
 
 #include "base/json.h"
 #include "cli.h"
+#include "cmd_backend.h"
 #include "engine/planfile.h"
 #include "net/provreg.h"
 #include "state/state.h"
@@ -229,8 +230,17 @@ static int run(Cli *cli, int argc, char **argv)
   State *s = NULL;
   StMgr m;
   Arena *a = cli->arena;
+  /* A state file named on the command line is read as it is, as
+  ** Terraform's show does; the current state comes from the backend. */
+  const Backend *be = path ? NULL
+                           : cmd_backend(cli, NULL, CMD_BACKEND_USE, &d);
+  if (!path && !be) {
+    cli_diags(cli, &d);
+    preg_close(&sc.reg);
+    return 1;
+  }
   const char *ws = ws_current(a, ".", &d);
-  StMgrOpts so = {path ? path : ws_state_path(a, ".", ws), NULL, "-"};
+  StMgrOpts so = {path ? path : be_state_path(be, a, ws), NULL, "-"};
   stmgr_init(&m, a, &so);
   if (!stmgr_load(&m, &s, &d)) {
     cli_diags(cli, &d);

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd_backend.h"
 #include "state/workspace.h"
 
 /* ---- shared helpers (cmd_state.h) ----------------------------------- */
@@ -110,12 +111,18 @@ bool cmd_lock_timeout(const char *text, long *ms, Diags *d)
 
 const char *cmd_state_path(Cli *cli, const char *explicit_path, Diags *d)
 {
+  /* The backend is checked even with -state, as Terraform's Meta.Backend
+  ** is: a state the configuration keeps elsewhere must not be
+  ** shadowed by a local file silently. */
+  const Backend *b = cmd_backend(cli, NULL, CMD_BACKEND_USE, d);
+  if (!b)
+    return NULL;
   if (explicit_path && *explicit_path)
     return explicit_path;
   const char *ws = ws_current(cli->arena, NULL, d);
   if (!ws)
     return NULL;
-  return ws_state_path(cli->arena, NULL, ws);
+  return be_state_path(b, cli->arena, ws);
 }
 
 static void lock_notice(void *ctx)

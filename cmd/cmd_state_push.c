@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd_backend.h"
 #include "state/state.h"
 
 /* ---- state push ---------------------------------------------------------- */
@@ -123,6 +124,10 @@ static int run_push(Cli *cli, int argc, char **argv)
     /* An empty input pushes a new, empty state. */
     src = st_new(cli->arena);
     src->lineage = st_new_lineage(cli->arena);
+  }
+  if (!cmd_backend(cli, NULL, CMD_BACKEND_USE, &d)) {
+    cli_diags(cli, &d);
+    return 1;
   }
   const char *path = cmd_state_path(cli, NULL, &d);
   if (!path) {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_backend.h"
 #include "cmd_state.h"
 #include "state/state.h"
 #include "state/stmgr.h"
@@ -181,6 +182,10 @@ static int run(Cli *cli, int argc, char **argv, bool untaint)
     return 1;
   }
 
+  if (!cmd_backend(cli, NULL, CMD_BACKEND_USE, &d)) {
+    cli_diags(cli, &d);
+    return 1;
+  }
   const char *path = cmd_state_path(cli, state_path, &d);
   if (!path) {
     cli_err(cli, "Error selecting workspace: %s\n", d.head->summary);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_backend.h"
 #include "config/config.h"
 #include "config/validate.h"
 #include "providers/provider.h"
@@ -162,6 +163,8 @@ static int run(Cli *cli, int argc, char **argv)
   Provs ps = {0};
   if (!diag_has_errors(&d)) {
     CfgTree *t = cfg_load_tree(cli->arena, dir, &cli->files, &d);
+    if (!diag_has_errors(&d))
+      cmd_backend(cli, t->m, CMD_BACKEND_INIT, &d);
     if (!diag_has_errors(&d)) {
       ps.a = cli->arena;
       ps.m = t->m;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cmd_backend.h"
 #include "cmd_state.h"
 #include "state/state.h"
 #include "state/stmgr.h"
@@ -72,6 +73,17 @@ static int plain_error(Cli *cli, const char *prefix, Diags *d)
   return 1;
 }
 
+/* The configured backend; prints its error. */
+static const Backend *backend(Cli *cli)
+{
+  Diags d;
+  diag_init(&d, cli->arena);
+  const Backend *b = cmd_backend(cli, NULL, CMD_BACKEND_USE, &d);
+  if (!b)
+    cli_diags(cli, &d);
+  return b;
+}
+
 static const char *current(Cli *cli, Diags *d)
 {
   return ws_current(cli->arena, NULL, d);
@@ -94,9 +106,12 @@ static int run_list(Cli *cli, int argc, char **argv)
   }
   if (rest != argc)
     return usage(cli, "Too many command line arguments.\n", help_list);
+  const Backend *be = backend(cli);
+  if (!be)
+    return 1;
   const char **names;
   int n;
-  if (!ws_list(cli->arena, NULL, &names, &n, &d))
+  if (!be_list(be, cli->arena, &names, &n, &d))
     return plain_error(cli, "", &d);
   /* An invalid TF_WORKSPACE still lists, marking nothing, as Terraform's
   ** WorkspaceOverridden does not validate. */
@@ -217,6 +232,9 @@ static int run_new(Cli *cli, int argc, char **argv)
   }
   if (argc - rest != 1)
     return usage(cli, "Expected a single argument: NAME.\n", help_new);
+  const Backend *be = backend(cli);
+  if (!be)
+    return 1;
   const char *name = argv[rest];
   if (!ws_valid_name(name)) {
     cli_err(cli, msg_invalid_name, name);
@@ -227,7 +245,7 @@ static int run_new(Cli *cli, int argc, char **argv)
     cli_err(cli, "%s", msg_overridden_new);
     return 1;
   }
-  if (ws_exists(cli->arena, NULL, name)) {
+  if (be_exists(be, cli->arena, name)) {
     cli_err(cli, "Workspace \"%s\" already exists\n", name);
     return 1;
   }
@@ -237,7 +255,7 @@ static int run_new(Cli *cli, int argc, char **argv)
   bool seeding = seed_path && *seed_path;
   if (seeding && !read_seed(cli, seed_path, &seed))
     return 1;
-  if (!ws_create(cli->arena, NULL, name, &d))
+  if (!be_create(be, cli->arena, name, &d))
     return plain_error(cli, "", &d);
   if (!ws_select(cli->arena, NULL, name, &d))
     return plain_error(cli, "Error selecting new workspace: ", &d);
@@ -245,7 +263,7 @@ static int run_new(Cli *cli, int argc, char **argv)
   if (!seeding || !seed)
     return 0;
   StMgr m;
-  StMgrOpts o = {ws_state_path(cli->arena, NULL, name), NULL, "-"};
+  StMgrOpts o = {be_state_path(be, cli->arena, name), NULL, "-"};
   stmgr_init(&m, cli->arena, &o);
   int rc = 1;
   State *cur = NULL;
@@ -289,6 +307,9 @@ static int run_select(Cli *cli, int argc, char **argv)
   }
   if (argc - rest != 1)
     return usage(cli, "Expected a single argument: NAME.\n", help_select);
+  const Backend *be = backend(cli);
+  if (!be)
+    return 1;
   if (ws_override()) {
     cli_err(cli, "%s", msg_overridden_select);
     return 1;
@@ -302,13 +323,13 @@ static int run_select(Cli *cli, int argc, char **argv)
   if (cur && strcmp(cur, name) == 0)
     return 0;
   bool created = false;
-  if (!ws_exists(cli->arena, NULL, name)) {
+  if (!be_exists(be, cli->arena, name)) {
     if (!or_create) {
       cli_err(cli, "\n");
       cli_err(cli, msg_not_exist, name);
       return 1;
     }
-    if (!ws_create(cli->arena, NULL, name, &d))
+    if (!be_create(be, cli->arena, name, &d))
       return plain_error(cli, "", &d);
     created = true;
   }
@@ -380,8 +401,11 @@ static int run_delete(Cli *cli, int argc, char **argv)
   }
   if (argc - rest != 1)
     return usage(cli, "Expected a single argument: NAME.\n", help_delete);
+  const Backend *be = backend(cli);
+  if (!be)
+    return 1;
   const char *name = argv[rest];
-  if (!ws_exists(cli->arena, NULL, name)) {
+  if (!be_exists(be, cli->arena, name)) {
     cli_err(cli, msg_not_exist, name);
     return 1;
   }
@@ -403,7 +427,7 @@ static int run_delete(Cli *cli, int argc, char **argv)
     return 1;
   }
   StMgr m;
-  StMgrOpts o = {ws_state_path(cli->arena, NULL, name), NULL, "-"};
+  StMgrOpts o = {be_state_path(be, cli->arena, name), NULL, "-"};
   stmgr_init(&m, cli->arena, &o);
   State *s = NULL;
   /* Terraform takes this lock under the operation name
@@ -437,7 +461,7 @@ static int run_delete(Cli *cli, int argc, char **argv)
   /* Unlock before removing: the lock file lives in the directory that is
   ** about to go. */
   cmd_state_close(cli, &m);
-  if (!ws_delete(cli->arena, NULL, name, &d))
+  if (!be_delete(be, cli->arena, name, &d))
     return plain_error(cli, "", &d);
   cli_out(cli, "Deleted workspace \"%s\"!\n", name);
   if (has)

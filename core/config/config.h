@@ -181,6 +181,7 @@ typedef struct CfgBackend {
   const char *type;
   const HclBody *body;
   SrcRange range;
+  SrcRange type_range;        /* the type label */
 } CfgBackend;
 
 /* One module directory. */

@@ -356,6 +356,7 @@ static void decode_terraform(Loader *L, const HclBlock *b)
       m->backend->type = blk->labels[0];
       m->backend->body = blk->body;
       m->backend->range = block_header_range(blk);
+      m->backend->type_range = blk->label_ranges[0];
     } else if (strcmp(blk->type, "cloud") == 0) {
       diag_error(L->d, &blk->type_range, "Unsupported cloud block",
                  "cairn runs without network access to HCP Terraform; use a "

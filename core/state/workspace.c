@@ -75,6 +75,16 @@ const char *ws_dir_path(Arena *a, const char *dir, const char *name)
   return join(a, dir, arena_printf(a, WS_DIR "/%s", name));
 }
 
+const char *ws_root(Arena *a, const char *dir)
+{
+  return join(a, dir, WS_DIR);
+}
+
+const char *ws_root_path(Arena *a, const char *root, const char *name)
+{
+  return join(a, root, name);
+}
+
 static bool is_space(char c)
 {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
@@ -132,7 +142,12 @@ static int cmp_str(const void *x, const void *y)
 bool ws_list(Arena *a, const char *dir, const char ***names, int *n,
              Diags *d)
 {
-  const char *root = join(a, dir, WS_DIR);
+  return ws_root_list(a, ws_root(a, dir), names, n, d);
+}
+
+bool ws_root_list(Arena *a, const char *root, const char ***names, int *n,
+                  Diags *d)
+{
   int cap = 8, cnt = 0;
   const char **v = ARENA_NEW(a, const char *, (size_t)cap);
   v[cnt++] = WS_DEFAULT;
@@ -170,13 +185,22 @@ bool ws_list(Arena *a, const char *dir, const char ***names, int *n,
 
 bool ws_exists(Arena *a, const char *dir, const char *name)
 {
+  ArenaMark m = arena_mark(a);
+  bool ok = ws_root_exists(a, ws_root(a, dir), name);
+  arena_rewind(a, m);
+  return ok;
+}
+
+bool ws_root_exists(Arena *a, const char *root, const char *name)
+{
   if (strcmp(name, WS_DEFAULT) == 0)
     return true;
   if (!ws_valid_name(name))
     return false;
   ArenaMark m = arena_mark(a);
   struct stat st;
-  bool ok = stat(ws_dir_path(a, dir, name), &st) == 0 && S_ISDIR(st.st_mode);
+  bool ok = stat(ws_root_path(a, root, name), &st) == 0 &&
+            S_ISDIR(st.st_mode);
   arena_rewind(a, m);
   return ok;
 }
@@ -210,6 +234,11 @@ static bool mkdir_all(Arena *a, const char *path, Diags *d)
 
 bool ws_create(Arena *a, const char *dir, const char *name, Diags *d)
 {
+  return ws_root_create(a, ws_root(a, dir), name, d);
+}
+
+bool ws_root_create(Arena *a, const char *root, const char *name, Diags *d)
+{
   if (strcmp(name, WS_DEFAULT) == 0)
     return true;
   if (!ws_valid_name(name)) {
@@ -219,7 +248,7 @@ bool ws_create(Arena *a, const char *dir, const char *name, Diags *d)
                name);
     return false;
   }
-  return mkdir_all(a, ws_dir_path(a, dir, name), d);
+  return mkdir_all(a, ws_root_path(a, root, name), d);
 }
 
 /* Empties directory fd (which the caller closes) and its subdirectories. */
@@ -280,6 +309,11 @@ static bool remove_tree(int fd, const char *path, int depth, Diags *d)
 
 bool ws_delete(Arena *a, const char *dir, const char *name, Diags *d)
 {
+  return ws_root_delete(a, ws_root(a, dir), name, d);
+}
+
+bool ws_root_delete(Arena *a, const char *root, const char *name, Diags *d)
+{
   if (strcmp(name, WS_DEFAULT) == 0) {
     diag_error(d, NULL, "Failed to delete workspace",
                "cannot delete default state");
@@ -292,7 +326,7 @@ bool ws_delete(Arena *a, const char *dir, const char *name, Diags *d)
                name);
     return false;
   }
-  const char *path = ws_dir_path(a, dir, name);
+  const char *path = ws_root_path(a, root, name);
   int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) {
     if (errno == ENOENT)

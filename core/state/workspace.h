@@ -74,6 +74,17 @@ bool ws_create(Arena *a, const char *dir, const char *name, Diags *d);
 ** "default".  Symbolic links are removed, never followed. */
 bool ws_delete(Arena *a, const char *dir, const char *name, Diags *d);
 
+/* The same for a workspaces directory given by the caller (a local
+** backend's workspace_dir: relative to the working directory or absolute)
+** instead of dir + "/terraform.tfstate.d". */
+const char *ws_root(Arena *a, const char *dir);   /* the default root */
+const char *ws_root_path(Arena *a, const char *root, const char *name);
+bool ws_root_list(Arena *a, const char *root, const char ***names, int *n,
+                  Diags *d);
+bool ws_root_exists(Arena *a, const char *root, const char *name);
+bool ws_root_create(Arena *a, const char *root, const char *name, Diags *d);
+bool ws_root_delete(Arena *a, const char *root, const char *name, Diags *d);
+
 /* Records name as the selected workspace in DATA/environment (creating
 ** DATA when needed), written atomically. */
 bool ws_select(Arena *a, const char *dir, const char *name, Diags *d);

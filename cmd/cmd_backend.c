@@ -1,0 +1,543 @@
+/*
+** cmd_backend: the configured backend and its record in
+** .terraform/terraform.tfstate (see cmd_backend.h).
+*/
+#include "cmd_backend.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/json.h"
+#include "lang/eval.h"
+#include "state/state.h"
+#include "state/stmgr.h"
+#include "state/workspace.h"
+
+/* A backend type's arguments, all strings, sorted by name (the order
+** cty's hash uses for object attributes). */
+typedef struct BeSchema {
+  const char *type;
+  const char *const *attrs;
+  int nattrs;
+} BeSchema;
+
+static const char *const local_attrs[] = {"path", "workspace_dir"};
+static const BeSchema schemas[] = {{"local", local_attrs, 2}};
+
+/* Terraform's reason texts (meta_backend.go errBackendInit). */
+static const char init_detail[] =
+    "Reason: %s\n\n"
+    "The \"backend\" is the interface that Terraform uses to store state,\n"
+    "perform operations, etc. If this message is showing up, it means that "
+    "the\nTerraform configuration you're using is using a custom "
+    "configuration for\nthe Terraform backend.\n\n"
+    "Changes to backend configurations require reinitialization. This "
+    "allows\nTerraform to set up the new configuration, copy existing state, "
+    "etc. Please run\n\"terraform init\" with either the \"-reconfigure\" or "
+    "\"-migrate-state\" flags to\nuse the current configuration.\n\n"
+    "If the change reason above is incorrect, please verify your "
+    "configuration\nhasn't changed and try again. At this point, no changes "
+    "to your existing\nconfiguration or state have been made.";
+
+static const BeSchema *schema_of(const char *type)
+{
+  for (size_t i = 0; i < sizeof schemas / sizeof *schemas; i++)
+    if (strcmp(schemas[i].type, type) == 0)
+      return &schemas[i];
+  return NULL;
+}
+
+static int attr_index(const BeSchema *s, const char *name)
+{
+  for (int i = 0; i < s->nattrs; i++)
+    if (strcmp(s->attrs[i], name) == 0)
+      return i;
+  return -1;
+}
+
+/* A string argument: constants only, as Terraform decodes backend bodies
+** without an evaluation context.  *out stays NULL when absent or null. */
+static bool string_arg(Cli *cli, const HclAttribute *at, const char **out,
+                       Diags *d)
+{
+  *out = NULL;
+  if (!at)
+    return true;
+  EvalCtx ctx;
+  eval_ctx_init(&ctx, cli->arena, d);
+  ctx.no_vars = true;
+  Value v;
+  if (!eval_expr(&ctx, at->expr, &v))
+    return false;
+  if (val_is_null(v))
+    return true;
+  if (v.type->kind != TY_STRING || !val_is_known(v)) {
+    diag_error(d, &at->expr->range, "Incorrect attribute value type",
+               "Inappropriate value for attribute \"%s\": string required.",
+               at->name);
+    return false;
+  }
+  *out = v.u.s;
+  return true;
+}
+
+/* Decodes body against s into vals (parallel to s->attrs); values already
+** set stay unless the body sets them. */
+static bool decode_body(Cli *cli, const BeSchema *s, const HclBody *body,
+                        const char **vals, Diags *d)
+{
+  HclAttrSchema *as = ARENA_NEW(cli->arena, HclAttrSchema,
+                                (size_t)s->nattrs);
+  for (int i = 0; i < s->nattrs; i++)
+    as[i] = (HclAttrSchema){s->attrs[i], false};
+  HclBodySchema bs = {as, (uint32_t)s->nattrs, NULL, 0};
+  HclBodyContent c;
+  if (!hcl_body_content(cli->arena, body, &bs, &c, d))
+    return false;
+  for (int i = 0; i < s->nattrs; i++) {
+    HclAttribute *at = hcl_content_attr(&c, s->attrs[i]);
+    const char *v;
+    if (!string_arg(cli, at, &v, d))
+      return false;
+    if (at)
+      vals[i] = v;
+  }
+  return true;
+}
+
+/* -backend-config items over vals: KEY=VALUE, or a file of arguments. */
+static bool apply_overrides(Cli *cli, const BeSchema *s,
+                            const CliList *items, const char **vals,
+                            Diags *d)
+{
+  for (int k = 0; items && k < items->n; k++) {
+    const char *it = items->items[k];
+    const char *eq = strchr(it, '=');
+    if (eq) {
+      const char *name = arena_strndup(cli->arena, it, (size_t)(eq - it));
+      int i = attr_index(s, name);
+      if (i < 0) {
+        diag_error(d, NULL, "Invalid backend configuration argument",
+                   "The backend configuration argument \"%s\" given on the "
+                   "command line is not expected for the selected backend "
+                   "type.", name);
+        return false;
+      }
+      vals[i] = arena_strdup(cli->arena, eq + 1);
+      continue;
+    }
+    FILE *f = fopen(it, "rb");
+    if (!f) {
+      diag_error(d, NULL, "Failed to read file",
+                 "The file \"%s\" could not be read.", it);
+      return false;
+    }
+    Buf b;
+    buf_init(&b, cli->arena);
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+      buf_put(&b, chunk, n);
+    fclose(f);
+    size_t len = b.len;
+    const char *src = buf_str(&b);
+    size_t nl = strlen(it);
+    bool json = nl > 5 && strcmp(it + nl - 5, ".json") == 0;
+    HclFile *hf = json ? hcl_parse_json_file(cli->arena, it, src, len, d)
+                       : hcl_parse_file(cli->arena, it, src, len, d);
+    cfg_register_source(&cli->files, hf);
+    if (diag_has_errors(d) || !decode_body(cli, s, hf->body, vals, d))
+      return false;
+  }
+  return true;
+}
+
+/* go-cty's Value.Hash of the tuple [type, config object]: CRC-32 of its
+** set-hash bytes (strings %q-quoted, null "~", each element followed by
+** ";", tuples and objects in "<...>"), as Terraform's Backend.Hash. */
+static uint64_t config_hash(Arena *a, const BeSchema *s, const char **vals)
+{
+  Buf b;
+  buf_init(&b, a);
+  buf_putc(&b, '<');
+  json_write_string(&b, s->type, strlen(s->type));
+  buf_puts(&b, ";<");
+  for (int i = 0; i < s->nattrs; i++) {
+    if (vals[i])
+      json_write_string(&b, vals[i], strlen(vals[i]));
+    else
+      buf_putc(&b, '~');
+    buf_putc(&b, ';');
+  }
+  buf_puts(&b, ">;>");
+  return stmgr_crc32(b.p, b.len);
+}
+
+/* ---- .terraform/terraform.tfstate ---------------------------------------- */
+
+typedef struct Record {
+  bool present;
+  uint64_t serial;
+  const char *lineage;
+  const char *type;          /* NULL: no backend recorded */
+  uint64_t hash;
+  Value config;              /* object, or null */
+} Record;
+
+static const char *record_path(Cli *cli)
+{
+  return arena_printf(cli->arena, "%s/terraform.tfstate",
+                      ws_data_dir(cli->arena, NULL));
+}
+
+static const char *str_attr(Value o, const char *name)
+{
+  bool found = false;
+  if (val_is_null(o) || o.type->kind != TY_OBJECT)
+    return NULL;
+  Value v = val_attr(o, name, &found);
+  if (!found || val_is_null(v) || v.type->kind != TY_STRING)
+    return NULL;
+  return v.u.s;
+}
+
+static uint64_t num_attr(Value o, const char *name)
+{
+  bool found = false;
+  if (val_is_null(o) || o.type->kind != TY_OBJECT)
+    return 0;
+  Value v = val_attr(o, name, &found);
+  if (!found || val_is_null(v) || v.type->kind != TY_NUMBER)
+    return 0;
+  Buf b;
+  Arena tmp;
+  arena_init(&tmp, 0);
+  buf_init(&b, &tmp);
+  val_num_format(&b, v);
+  uint64_t r = 0;
+  for (size_t i = 0; i < b.len && b.p[i] >= '0' && b.p[i] <= '9'; i++)
+    r = r * 10 + (uint64_t)(b.p[i] - '0');
+  arena_release(&tmp);
+  return r;
+}
+
+static bool read_record(Cli *cli, Record *r, Diags *d)
+{
+  memset(r, 0, sizeof *r);
+  r->config = val_dynamic_null;
+  const char *path = record_path(cli);
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    if (errno == ENOENT)
+      return true;
+    diag_error(d, NULL, "Failed to load state",
+               "Error reading %s: %s", path, strerror(errno));
+    return false;
+  }
+  Buf b;
+  buf_init(&b, cli->arena);
+  char chunk[4096];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+    buf_put(&b, chunk, n);
+  fclose(f);
+  if (b.len == 0)
+    return true;
+  Value v;
+  Diags pd;
+  diag_init(&pd, cli->arena);
+  if (!json_parse(cli->arena, b.p, b.len, &v, &pd, NULL) ||
+      v.type->kind != TY_OBJECT) {
+    diag_error(d, NULL, "Failed to load state",
+               "The backend record %s is not valid JSON: %s", path,
+               pd.head ? pd.head->summary : "not an object");
+    return false;
+  }
+  r->present = true;
+  r->serial = num_attr(v, "serial");
+  r->lineage = str_attr(v, "lineage");
+  bool found = false;
+  Value be = val_attr(v, "backend", &found);
+  if (found && !val_is_null(be) && be.type->kind == TY_OBJECT) {
+    r->type = str_attr(be, "type");
+    r->hash = num_attr(be, "hash");
+    bool cf = false;
+    Value c = val_attr(be, "config", &cf);
+    if (cf)
+      r->config = c;
+  }
+  return true;
+}
+
+/* Terraform's BackendState file, version 3 (4-space indent, as its
+** legacy state writer), written atomically. */
+static bool write_record(Cli *cli, const Record *old, const BeSchema *s,
+                         const char **vals, uint64_t hash, Diags *d)
+{
+  Arena *a = cli->arena;
+  Buf b;
+  buf_init(&b, a);
+  buf_printf(&b, "{\n    \"version\": 3,\n    \"serial\": %llu,\n"
+                 "    \"lineage\": ",
+             (unsigned long long)(old->present ? old->serial + 1 : 1));
+  const char *lin = old->lineage ? old->lineage : st_new_lineage(a);
+  json_write_string(&b, lin, strlen(lin));
+  if (s) {
+    buf_puts(&b, ",\n    \"backend\": {\n        \"type\": ");
+    json_write_string(&b, s->type, strlen(s->type));
+    buf_puts(&b, ",\n        \"config\": {");
+    for (int i = 0; i < s->nattrs; i++) {
+      buf_printf(&b, "%s\n            ", i ? "," : "");
+      json_write_string(&b, s->attrs[i], strlen(s->attrs[i]));
+      buf_puts(&b, ": ");
+      if (vals[i])
+        json_write_string(&b, vals[i], strlen(vals[i]));
+      else
+        buf_puts(&b, "null");
+    }
+    buf_printf(&b, "\n        },\n        \"hash\": %llu\n    }",
+               (unsigned long long)hash);
+  }
+  buf_puts(&b, "\n}\n");
+  const char *dir = ws_data_dir(a, NULL);
+  if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+    diag_error(d, NULL, "Failed to save backend configuration",
+               "mkdir %s: %s", dir, strerror(errno));
+    return false;
+  }
+  const char *path = record_path(cli);
+  const char *tmp = arena_printf(a, "%s.tmp.%ld", path, (long)getpid());
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  bool ok = fd >= 0;
+  size_t off = 0;
+  while (ok && off < b.len) {
+    ssize_t k = write(fd, b.p + off, b.len - off);
+    if (k < 0 && errno == EINTR)
+      continue;
+    ok = k > 0;
+    off += ok ? (size_t)k : 0;
+  }
+  ok = ok && fsync(fd) == 0;
+  if (fd >= 0 && close(fd) != 0)
+    ok = false;
+  ok = ok && rename(tmp, path) == 0;
+  if (!ok) {
+    diag_error(d, NULL, "Failed to save backend configuration",
+               "Error saving the backend configuration to %s: %s", path,
+               strerror(errno));
+    unlink(tmp);
+  }
+  return ok;
+}
+
+/* The recorded config, as values parallel to s->attrs. */
+static const char **recorded_vals(Cli *cli, const BeSchema *s,
+                                  const Record *r)
+{
+  const char **v = ARENA_NEW(cli->arena, const char *, (size_t)s->nattrs);
+  for (int i = 0; i < s->nattrs; i++)
+    v[i] = str_attr(r->config, s->attrs[i]);
+  return v;
+}
+
+static bool same_vals(const BeSchema *s, const char **x, const char **y)
+{
+  for (int i = 0; i < s->nattrs; i++)
+    if ((x[i] == NULL) != (y[i] == NULL) ||
+        (x[i] && strcmp(x[i], y[i]) != 0))
+      return false;
+  return true;
+}
+
+static bool make_backend(const BeSchema *s, const char **vals, Backend *b,
+                         Diags *d, const CfgBackend *cb)
+{
+  (void)s;
+  const SrcRange *at = cb ? &cb->range : NULL;
+  if (vals[0] && !*vals[0]) {
+    diag_error(d, at, "Invalid local state file path",
+               "The \"path\" attribute value must not be empty.");
+    return false;
+  }
+  if (vals[1] && !*vals[1]) {
+    diag_error(d, at, "Invalid local workspace directory path",
+               "The \"workspace_dir\" attribute value must not be empty.");
+    return false;
+  }
+  be_local(b, vals[0], vals[1]);
+  b->configured = cb != NULL;
+  return true;
+}
+
+/* The block's type must be one cairn implements. */
+static const BeSchema *check_type(const CfgBackend *cb,
+                                  CmdBackendPhase phase, Diags *d)
+{
+  const BeSchema *s = schema_of(cb->type);
+  if (!s)
+    diag_error(d, &cb->type_range,
+               phase == CMD_BACKEND_INIT ? "Unsupported backend type"
+                                         : "Invalid backend type",
+               "There is no backend type named \"%s\".", cb->type);
+  return s;
+}
+
+static const CfgModule *root_module(Cli *cli, const CfgModule *m, Diags *d)
+{
+  if (m)
+    return m;
+  m = cfg_load_dir(cli->arena, ".", &cli->files, d);
+  return diag_has_errors(d) ? NULL : m;
+}
+
+const Backend *cmd_backend(Cli *cli, const CfgModule *m,
+                           CmdBackendPhase phase, Diags *d)
+{
+  if (cli->backend)
+    return cli->backend;
+  m = root_module(cli, m, d);
+  if (!m)
+    return NULL;
+  const CfgBackend *cb = m->backend;
+  Backend *b = ARENA_NEW(cli->arena, Backend, 1);
+  const BeSchema *s = cb ? check_type(cb, phase, d) : NULL;
+  if (cb && !s)
+    return NULL;
+  const char **vals = NULL;
+  uint64_t hash = 0;
+  if (s) {
+    vals = ARENA_NEW(cli->arena, const char *, (size_t)s->nattrs);
+    if (!decode_body(cli, s, cb->body, vals, d))
+      return NULL;
+    hash = config_hash(cli->arena, s, vals);
+  }
+  if (phase == CMD_BACKEND_INIT) {
+    /* validate: the configuration alone */
+    if (!make_backend(s, s ? vals : (const char *[]){NULL, NULL}, b, d, cb))
+      return NULL;
+    cli->backend = b;
+    return b;
+  }
+  Record r;
+  if (!read_record(cli, &r, d))
+    return NULL;
+  const char *reason = NULL;
+  if (!cb && r.type)
+    reason = arena_printf(cli->arena,
+                          "Unsetting the previously set backend \"%s\"",
+                          r.type);
+  else if (cb && !r.type)
+    reason = arena_printf(cli->arena,
+                          "Initial configuration of the requested backend "
+                          "\"%s\"", cb->type);
+  else if (cb && (strcmp(r.type, cb->type) != 0 || r.hash != hash))
+    reason = "Backend configuration block has changed";
+  if (reason) {
+    diag_error(d, NULL,
+               "Backend initialization required: please run \"terraform "
+               "init\"", init_detail, reason);
+    return NULL;
+  }
+  if (!make_backend(s, s ? recorded_vals(cli, s, &r)
+                         : (const char *[]){NULL, NULL}, b, d, cb))
+    return NULL;
+  cli->backend = b;
+  return b;
+}
+
+/* Whether a local state exists at the default location that a newly
+** configured backend would leave behind. */
+static bool default_state_exists(void)
+{
+  struct stat st;
+  if (stat("terraform.tfstate", &st) == 0 && st.st_size > 0)
+    return true;
+  return stat("terraform.tfstate.d", &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const Backend *cmd_backend_init(Cli *cli, const CfgModule *m,
+                                const CmdBackendInit *o, bool *configured,
+                                Diags *d)
+{
+  *configured = false;
+  const CfgBackend *cb = m->backend;
+  const BeSchema *s = cb ? check_type(cb, CMD_BACKEND_INIT, d) : NULL;
+  if (cb && !s)
+    return NULL;
+  Record r;
+  if (!read_record(cli, &r, d))
+    return NULL;
+  Backend *b = ARENA_NEW(cli->arena, Backend, 1);
+  static const char migrate_detail[] =
+      "A change in the backend configuration has been detected, which may "
+      "require migrating existing state.\n\nIf you wish to attempt "
+      "automatic migration of the state, use \"terraform init "
+      "-migrate-state\".\nIf you wish to store the current configuration "
+      "with no changes to the state, use \"terraform init -reconfigure\".";
+  if (!cb) {
+    if (o->backend_config && o->backend_config->n) {
+      diag_error(d, NULL, "Invalid backend configuration argument",
+                 "The -backend-config option applies to the backend block "
+                 "of the configuration, and this configuration has none.");
+      return NULL;
+    }
+    if (r.type && !o->reconfigure) {
+      diag_error(d, NULL, "Backend configuration changed", migrate_detail);
+      return NULL;
+    }
+    if (r.type && !write_record(cli, &r, NULL, NULL, 0, d))
+      return NULL;
+    be_local(b, NULL, NULL);
+    cli->backend = b;
+    return b;
+  }
+  const char **vals = ARENA_NEW(cli->arena, const char *,
+                                (size_t)s->nattrs);
+  if (!decode_body(cli, s, cb->body, vals, d))
+    return NULL;
+  uint64_t hash = config_hash(cli->arena, s, vals);
+  if (!apply_overrides(cli, s, o->backend_config, vals, d))
+    return NULL;
+  if (!make_backend(s, vals, b, d, cb))
+    return NULL;
+  bool same = r.type && strcmp(r.type, cb->type) == 0 && r.hash == hash &&
+              same_vals(s, vals, recorded_vals(cli, s, &r));
+  if (!same && !o->reconfigure) {
+    if (r.type || o->migrate) {
+      if (r.type && !o->migrate) {
+        diag_error(d, NULL, "Backend configuration changed", migrate_detail);
+        return NULL;
+      }
+      diag_error(d, NULL, "State migration is not implemented",
+                 "cairn cannot copy states between backends yet "
+                 "(-migrate-state). Move the state files yourself (or use "
+                 "\"state pull\" and \"state push\"), then run \"cairn init "
+                 "-reconfigure\".");
+      return NULL;
+    }
+    /* First configuration: a local state at the default place would be
+    ** left behind silently where Terraform asks to migrate it. */
+    if (strcmp(be_state_path(b, cli->arena, WS_DEFAULT),
+               "terraform.tfstate") != 0 && default_state_exists()) {
+      diag_error(d, NULL, "State migration is not implemented",
+                 "A local state exists in terraform.tfstate (or "
+                 "terraform.tfstate.d) and the configured backend keeps its "
+                 "state elsewhere. cairn cannot copy states between "
+                 "backends yet (-migrate-state): move the state files "
+                 "yourself, or run \"cairn init -reconfigure\" to use the "
+                 "backend without them.");
+      return NULL;
+    }
+  }
+  if (!same) {
+    if (!write_record(cli, &r, s, vals, hash, d))
+      return NULL;
+    *configured = true;
+  }
+  cli->backend = b;
+  return b;
+}

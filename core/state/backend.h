@@ -1,0 +1,49 @@
+/*
+** backend: where a configuration's state lives (Terraform's backends).
+**
+** cairn implements the "local" backend: the default workspace's state is
+** the file `path` (default terraform.tfstate), every other workspace's
+** state is `workspace_dir`/NAME/terraform.tfstate (default
+** terraform.tfstate.d), both relative to the working directory unless
+** absolute, as Terraform's local backend keeps them.  The state files
+** themselves are read, written, journaled and locked by stmgr; this
+** module only says which file belongs to which workspace and manages the
+** workspace directories (through workspace.h).
+**
+** A configuration that names a backend type cairn does not implement is
+** an error at every command that touches state (cmd/cmd_backend.c); there
+** is no fallback to local state.
+**
+** Ownership: a Backend's strings are owned by the caller's arena; results
+** are allocated in the arena passed in.  Errors are diagnostics.
+*/
+#ifndef CAIRN_BACKEND_H
+#define CAIRN_BACKEND_H
+
+#include <stdbool.h>
+
+#include "base/arena.h"
+#include "base/diag.h"
+
+typedef struct Backend {
+  const char *type;           /* "local" */
+  bool configured;            /* a backend block names it */
+  const char *path;           /* local: the default workspace's state */
+  const char *workspace_dir;  /* local: the other workspaces' directory */
+} Backend;
+
+/* The local backend; NULL or "" path/workspace_dir mean the defaults. */
+void be_local(Backend *b, const char *path, const char *workspace_dir);
+
+/* The state file of workspace name (no check that it exists). */
+const char *be_state_path(const Backend *b, Arena *a, const char *name);
+
+/* Every workspace: "default" first, then the others sorted bytewise. */
+bool be_list(const Backend *b, Arena *a, const char ***names, int *n,
+             Diags *d);
+bool be_exists(const Backend *b, Arena *a, const char *name);
+bool be_create(const Backend *b, Arena *a, const char *name, Diags *d);
+/* Removes a workspace and its state (refuses "default"). */
+bool be_delete(const Backend *b, Arena *a, const char *name, Diags *d);
+
+#endif
