@@ -138,13 +138,7 @@ TARGETS = {
 }
 
 # Crashes not fixed yet (tests/fuzz/crashers/<target>/README.md).
-KNOWN = {
-    ("hcl", "plus_chain_150k"),
-    ("hcl", "and_chain_100k"),
-    ("hcl", "splat_100k"),
-    ("hcl", "escapes_1mb"),
-    ("hcl_json", "plus_chain_in_string"),
-}
+KNOWN = set()   # every crasher found so far is fixed (tests/fuzz/crashers/README.md)
 
 
 def main():
