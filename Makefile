@@ -1,7 +1,7 @@
 # cairn: one static binary.  See README.md; `make help` lists the targets.
 #
 # Flavours, each in its own directory:
-#   build/cairn          release: musl-gcc, static, stripped, mbedTLS+curl
+#   build/cairn          release: musl-gcc, static, stripped, LTO, mbedTLS+curl
 #   build/san/cairn      host cc, dynamic, ASan+UBSan, test hooks on
 #   build/tst/cairn      musl-gcc, static, test hooks on (crash points)
 #   build/dbg/tests/     host cc, no sanitizers: unit tests run under valgrind
@@ -30,7 +30,11 @@ WARN := -std=c11 -Wall -Wextra -Werror -pedantic -Wshadow \
 DEFS := -D_GNU_SOURCE -DCAIRN_VERSION=\"$(VERSION)\" -Icore -I.
 DEPF := -MMD -MP
 
-REL_CFLAGS := $(WARN) $(DEFS) -O2 -ffunction-sections -fdata-sections \
+# Link-time optimisation: the modules split into files (docs/STYLE.md) call
+# their shared helpers across files; with LTO they inline again (bench-parse
+# validate of 10,000 resources: 667.7M instructions split without LTO,
+# 623.9M with it, 636.2M before the split; callgrind).
+REL_CFLAGS := $(WARN) $(DEFS) -O2 -flto=auto -ffunction-sections -fdata-sections \
   -I$(VROOT)/musl/include
 SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all \
   -fno-omit-frame-pointer
@@ -42,7 +46,7 @@ TST_CFLAGS := $(REL_CFLAGS) -DCAIRN_TEST=1
 DBG_CFLAGS := $(WARN) $(DEFS) -O1 -g -DCAIRN_TEST=1 -I$(VROOT)/host/include
 DBG_LDFLAGS := -L$(VROOT)/host/lib
 VLIBS      := -lcurl -lmbedtls -lmbedx509 -lmbedcrypto
-REL_LDFLAGS := -static -s -Wl,--gc-sections -L$(VROOT)/musl/lib
+REL_LDFLAGS := -flto=auto -O2 -static -s -Wl,--gc-sections -L$(VROOT)/musl/lib
 SAN_LDFLAGS := $(SAN_FLAGS) -L$(VROOT)/host/lib
 LIBS := -lpthread -lm
 
@@ -148,11 +152,6 @@ FUZZ_CFLAGS := $(FUZZ_WARN) $(DEFS) -O1 -g $(FUZZ_SAN) \
 FUZZ_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(SRC_CORE) $(SRC_NET))
 FUZZ_SECONDS ?= 300
 
-# Known finding, not yet fixed (tests/fuzz/crashers/json/README.md): json.c
-# adds 0 to a NULL entry stack when an empty container closes; clang's
-# pointer-overflow check stops every JSON-reading target there.  Remove
-# this exception with the fix.
-build/fuzz/obj/core/base/json.o: FUZZ_CFLAGS += -fno-sanitize=pointer-overflow
 build/fuzz/obj/%.o: %.c | $(VROOT)/host/.stamp
 	@mkdir -p $(@D)
 	$(if $(V),,@echo "  CC[fuzz] $<";)$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPF) -c $< -o $@
