@@ -27,7 +27,7 @@ WARN := -std=c11 -Wall -Wextra -Werror -pedantic -Wshadow \
   -Wpointer-arith -Wvla -Wformat=2 -Wimplicit-fallthrough \
   -Wdouble-promotion -Wfloat-conversion -Wcast-align \
   -Wno-overlength-strings
-DEFS := -D_GNU_SOURCE -DCAIRN_VERSION=\"$(VERSION)\" -Icore -I.
+DEFS := -D_GNU_SOURCE -DCAIRN_VERSION=\"$(VERSION)\" -Icore -I. -Ibuild/gen
 DEPF := -MMD -MP
 
 REL_CFLAGS := $(WARN) $(DEFS) -O2 -ffunction-sections -fdata-sections \
@@ -41,7 +41,9 @@ TST_CFLAGS := $(REL_CFLAGS) -DCAIRN_TEST=1
 # formatting is not exact under valgrind's emulation, glibc's is).
 DBG_CFLAGS := $(WARN) $(DEFS) -O1 -g -DCAIRN_TEST=1 -I$(VROOT)/host/include
 DBG_LDFLAGS := -L$(VROOT)/host/lib
-VLIBS      := -lcurl -lmbedtls -lmbedx509 -lmbedcrypto
+# Static archives: each binary pulls in only the members it uses.
+VLIBS      := -lcurl -lnghttp2 -lz -lmbedtls -lmbedx509 -lmbedcrypto -linih \
+  -lprotobuf-c
 REL_LDFLAGS := -static -s -Wl,--gc-sections -L$(VROOT)/musl/lib
 SAN_LDFLAGS := $(SAN_FLAGS) -L$(VROOT)/host/lib
 LIBS := -lpthread -lm
@@ -64,16 +66,26 @@ $(VROOT)/host/.stamp: vendor/fetch-build.sh vendor/pins
 	vendor/fetch-build.sh host
 vendor: $(VROOT)/musl/.stamp $(VROOT)/host/.stamp
 
+# The pinned Debian versions, for `cairn version`: VENDOR_<KEY>_DEBIAN
+# ("1:1.3.dfsg+really1.3.1-1") and VENDOR_<KEY>_VERSION (upstream: epoch and
+# Debian revision removed).
+build/gen/vendor_pins.h: vendor/pins
+	@mkdir -p $(@D)
+	@sed -n 's/^\([A-Z0-9_]*\)_DEBIAN_VERSION=\(.*\)$$/\1 \2/p' $< | \
+	  while read -r k v; do u=$${v#*:}; \
+	    printf '#define VENDOR_%s_DEBIAN "%s"\n#define VENDOR_%s_VERSION "%s"\n' \
+	      "$$k" "$$v" "$$k" "$${u%-*}"; done >$@.tmp && mv $@.tmp $@
+
 unit_deps = $(sort $(foreach m,$(shell cat tests/unit/$(1).deps),\
   $(basename $(wildcard $(m).c $(m)_*.c))))
 
 # ---- object rules per flavour --------------------------------------------
 define flavour
 $(1)_OBJ := $$(patsubst %.c,build/$(1)/obj/%.o,$$(SRC_ALL))
-build/$(1)/obj/core/%.o: core/%.c | $$(VROOT)/$(3)/.stamp
+build/$(1)/obj/core/%.o: core/%.c | $$(VROOT)/$(3)/.stamp build/gen/vendor_pins.h
 	@mkdir -p $$(@D)
 	$$(if $$(V),,@echo "  CC[$(1)] $$<";)$(2) $$($(4)) $$(DEPF) -c $$< -o $$@
-build/$(1)/obj/%.o: %.c | $$(VROOT)/$(3)/.stamp
+build/$(1)/obj/%.o: %.c | $$(VROOT)/$(3)/.stamp build/gen/vendor_pins.h
 	@mkdir -p $$(@D)
 	$$(if $$(V),,@echo "  CC[$(1)] $$<";)$(2) $$($(4)) $$(DEPF) -c $$< -o $$@
 build/$(1)/tests/%.o: tests/unit/%.c
