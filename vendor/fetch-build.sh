@@ -527,7 +527,9 @@ INIH_DEFS=(
   "-DINI_START_COMMENT_PREFIXES=\";#\"" -DINI_ALLOW_NO_VALUE=0
 )
 mkdir -p "$build/inih" "$stage/include/inih"
-run_logged inih-make "$CC_CMD" $CFLAGS_COMMON "${INIH_DEFS[@]}" \
+# inih's ini_parse(filename, ...) is renamed inih_parse: cairn's own ini
+# module (core/config/ini.h, the wrapper) owns the ini_parse name.
+run_logged inih-make "$CC_CMD" $CFLAGS_COMMON "${INIH_DEFS[@]}" -Dini_parse=inih_parse \
   -c "$(src_dir libinih INIH)/ini.c" -o "$build/inih/ini.o"
 run_logged inih-make "$AR_CMD" rcs "$stage/lib/libinih.a" "$build/inih/ini.o"
 {
@@ -535,8 +537,9 @@ run_logged inih-make "$AR_CMD" rcs "$stage/lib/libinih.a" "$build/inih/ini.o"
   for d in "${INIH_DEFS[@]}"; do
     d=${d#-D}; echo "#define ${d%%=*} ${d#*=}"
   done
-  cat "$(src_dir libinih INIH)/ini.h"
+  sed 's/\<int ini_parse(/int inih_parse(/' "$(src_dir libinih INIH)/ini.h"
 } >"$stage/include/inih/ini.h"
+grep -q 'int inih_parse(' "$stage/include/inih/ini.h" || die "inih: could not rename ini_parse in ini.h"
 
 # Publish: headers + static libraries only, then the stamp.
 rm -rf "$stage/include/curl/"*.in "$stage/include/libprotobuf-c" 2>/dev/null || true
