@@ -62,13 +62,15 @@ static bool only_comment(const char *s, size_t i, size_t e)
   return i == e || s[i] == ';';
 }
 
+enum { LINE_OTHER, LINE_PAIR, LINE_NO_NAME };
+
 typedef struct Parse {
   Arena *a;
   const char *path;
   const char *text;
   size_t *starts;   /* byte offset of each line; starts[nlines] = end */
   uint32_t nlines;
-  bool *handled;    /* inih called the handler for this line */
+  uint8_t *handled; /* LINE_* per line, from the handler */
   IniFile *out;
   uint32_t cap;
   Diags *d;
@@ -95,7 +97,7 @@ static int on_pair(void *user, const char *section, const char *name,
   if (lineno < 1 || (uint32_t)lineno > p->nlines || !name || !value)
     return 0;
   uint32_t ln = (uint32_t)lineno;
-  p->handled[ln - 1] = true;
+  p->handled[ln - 1] = LINE_PAIR;
   size_t n;
   const char *s = line_at(p, ln, &n);
   uint32_t off0 = (uint32_t)p->starts[ln - 1];
@@ -121,13 +123,8 @@ static int on_pair(void *user, const char *section, const char *name,
   size_t sep = b;
   while (sep < e && s[sep] != '=' && s[sep] != ':')
     sep++;
-  SrcRange r = range(p->path, ln, off0, (uint32_t)(off0 + b),
-                     (uint32_t)(off0 + e));
-  if (name[0] == 0) {
-    diag_error(p->d, &r, "Invalid host configuration line",
-               "%s line %u: the setting has no name before \"%c\".", p->path,
-               ln, sep < e ? s[sep] : '=');
-    p->ok = false;
+  if (name[0] == 0) {   /* reported in line order by ini_parse */
+    p->handled[ln - 1] = LINE_NO_NAME;
     return 1;
   }
   size_t vs = sep < e ? sep + 1 : e;
@@ -230,7 +227,7 @@ bool ini_parse(Arena *a, const char *path, const char *text, size_t len,
   uint32_t nlines = nl + (len > pos && copy[len - 1] != '\n' ? 1 : 0);
   p.starts = arena_alloc_raw(a, sizeof(size_t), _Alignof(size_t),
                              sizeof(size_t) * (nlines + 1));
-  p.handled = arena_alloc_raw(a, 1, 1, nlines + 1);
+  p.handled = arena_alloc_raw(a, 1, 1, nlines + 1);   /* LINE_OTHER */
   memset(p.handled, 0, nlines + 1);
   p.nlines = nlines;
   for (uint32_t l = 0; l < nlines; l++) {
@@ -258,7 +255,23 @@ bool ini_parse(Arena *a, const char *path, const char *text, size_t len,
   const char *section = "";
   uint32_t scap = 0, next = 0;
   for (uint32_t ln = 1; ln <= nlines; ln++) {
-    if (!p.handled[ln - 1]) {
+    if (p.handled[ln - 1] == LINE_NO_NAME) {
+      size_t n, b, e;
+      const char *s = line_at(&p, ln, &n);
+      trim(s, n, &b, &e);
+      size_t sep = b;
+      while (sep < e && s[sep] != '=' && s[sep] != ':')
+        sep++;
+      uint32_t off0 = (uint32_t)p.starts[ln - 1];
+      SrcRange r = range(path, ln, off0, (uint32_t)(off0 + b),
+                         (uint32_t)(off0 + e));
+      diag_error(d, &r, "Invalid host configuration line",
+                 "%s line %u: the setting has no name before \"%c\".", path,
+                 ln, sep < e ? s[sep] : '=');
+      p.ok = false;
+      continue;
+    }
+    if (p.handled[ln - 1] == LINE_OTHER) {
       size_t n, b, e;
       const char *s = line_at(&p, ln, &n);
       trim(s, n, &b, &e);
