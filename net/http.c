@@ -500,9 +500,24 @@ static void describe(CURLcode rc, CURL *h, uint32_t vflags, const char *errbuf,
     snprintf(out, n, "the server closed the connection without answering");
     return;
   case CURLE_SEND_ERROR:
-  case CURLE_RECV_ERROR:
-    snprintf(out, n, "the connection was dropped: %s", eb);
+  case CURLE_RECV_ERROR: {
+    /* With TLS 1.3 the client finishes its handshake before the server
+    ** checks the client certificate, so a server that requires one and got
+    ** none closes the connection after the handshake: the client sees a
+    ** dropped connection, not a handshake failure. */
+    long nconn = 0;
+    char *scheme = NULL;
+    curl_easy_getinfo(h, CURLINFO_NUM_CONNECTS, &nconn);
+    curl_easy_getinfo(h, CURLINFO_SCHEME, &scheme);
+    if (status == 0 && nconn > 0 && !e->client_cert && scheme &&
+        strcasecmp(scheme, "https") == 0)
+      snprintf(out, n, "the connection was dropped right after the TLS "
+               "handshake (the server may require a client certificate: "
+               "client_cert, client_key): %s", eb);
+    else
+      snprintf(out, n, "the connection was dropped: %s", eb);
     return;
+  }
   case CURLE_FILESIZE_EXCEEDED:
     snprintf(out, n, "the response is larger than the limit of %zu bytes",
              e->max_response);
