@@ -12,8 +12,9 @@
 #include <mbedtls/version.h>
 #include <protobuf-c/protobuf-c.h>
 #include <string.h>
-
-#include "vendor_pins.h"
+/* Generated from vendor/pins by the Makefile (build/gen/, on the include
+** path), hence the angle brackets. */
+#include <vendor_pins.h>
 
 #include "cli.h"
 
