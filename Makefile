@@ -162,7 +162,7 @@ FUZZ_WARN := $(WARN) -Wno-format-nonliteral -Wno-unused-function \
   -Wno-double-promotion
 FUZZ_CFLAGS := $(FUZZ_WARN) $(DEFS) -O1 -g $(FUZZ_SAN) \
   -fsanitize=fuzzer-no-link \
-  -I$(VROOT)/host/include
+  -isystem $(VROOT)/host/include
 FUZZ_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(SRC_CORE) $(SRC_NET))
 FUZZ_SECONDS ?= 300
 
