@@ -519,11 +519,18 @@ static void describe(CURLcode rc, CURL *h, uint32_t vflags, const char *errbuf,
     char *scheme = NULL;
     curl_easy_getinfo(h, CURLINFO_NUM_CONNECTS, &nconn);
     curl_easy_getinfo(h, CURLINFO_SCHEME, &scheme);
+    /* A plain end of file (mbedTLS's read returned 0: curl writes
+    ** "(-0x0000)") is a server that dropped the connection after reading
+    ** the request (a lost answer), not a refused certificate, which comes
+    ** as an alert. */
     if (status == 0 && nconn > 0 && !e->client_cert && scheme &&
-        strcasecmp(scheme, "https") == 0)
+        strcasecmp(scheme, "https") == 0 && !strstr(eb, "(-0x0000)"))
       snprintf(out, n, "the connection was dropped right after the TLS "
                "handshake (the server may require a client certificate: "
                "client_cert, client_key): %s", eb);
+    else if (strstr(eb, "(-0x0000)"))
+      snprintf(out, n, "the connection was dropped: the server closed it "
+               "before answering");
     else
       snprintf(out, n, "the connection was dropped: %s", eb);
     return;

@@ -20,7 +20,7 @@ Every attempt of the device's create is dropped after the server made it:
     on main.tf line 11, in resource "ref_device" "gw":
     11: resource "ref_device" "gw" {
   
-  Provider "example.test/ref/fleet" for resource type "ref_device": The call /ApplyResourceChange to https://localhost:PORT/cairn/v1/ApplyResourceChange failed after retries: the connection was dropped: Failure when receiving data from the peer.
+  Provider "example.test/ref/fleet" for resource type "ref_device": The call /ApplyResourceChange to https://localhost:PORT/cairn/v1/ApplyResourceChange failed after retries: the connection was dropped: the server closed it before answering.
   
   Error: Object may have been created
   
