@@ -1227,15 +1227,6 @@ static void upgrade(Prov *p, ProvCall *c, const ProvUpgradeReq *req,
     resp->upgraded_state = v;
 }
 
-static void read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
-                      ProvReadDataResp *resp)
-{
-  (void)p;
-  (void)resp;
-  diag_error(c->diags, NULL, "Unsupported data source",
-             "The provider has no data source \"%s\".", req->type_name);
-}
-
 static const ProvOps ops = {
   .get_schema = get_schema,
   .validate_provider_config = prov_default_validate,
@@ -1247,7 +1238,7 @@ static const ProvOps ops = {
   .plan_resource_change = plan,
   .apply_resource_change = apply,
   .import_resource_state = import,
-  .read_data_source = read_data,
+  .read_data_source = prov_default_read_data,
   .stop = prov_default_stop,
   .close = prov_default_close,
 };

@@ -599,6 +599,15 @@ void prov_default_import(Prov *p, ProvCall *c, const ProvImportReq *req,
   (void)req;
 }
 
+void prov_default_read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
+                            ProvReadDataResp *resp)
+{
+  (void)p;
+  (void)resp;
+  diag_error(c->diags, NULL, "Unsupported data source",
+             "The provider has no data source \"%s\".", req->type_name);
+}
+
 const char *prov_default_stop(Prov *p, ProvCall *c)
 {
   (void)c;

@@ -412,6 +412,10 @@ void prov_default_configure(Prov *p, ProvCall *c,
 ** "Resource Import Not Implemented" error. */
 void prov_default_import(Prov *p, ProvCall *c, const ProvImportReq *req,
                          ProvImportResp *resp);
+/* ReadDataSource for providers without data sources (the engine never
+** asks: validation refuses unknown types first). */
+void prov_default_read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
+                            ProvReadDataResp *resp);
 /* Sets the stopping flag; returns NULL. */
 const char *prov_default_stop(Prov *p, ProvCall *c);
 void prov_default_close(Prov *p);
