@@ -46,7 +46,7 @@ REL_LDFLAGS := -static -s -Wl,--gc-sections -L$(VROOT)/musl/lib
 SAN_LDFLAGS := $(SAN_FLAGS) -L$(VROOT)/host/lib
 LIBS := -lpthread -lm
 
-.PHONY: all release san tst test unit e2e check demo bench clean help vendor
+.PHONY: all release san tst test unit e2e check demo bench clean help vendor gen
 
 all: release
 
@@ -63,6 +63,19 @@ $(VROOT)/musl/.stamp: vendor/fetch-build.sh vendor/pins
 $(VROOT)/host/.stamp: vendor/fetch-build.sh vendor/pins
 	vendor/fetch-build.sh host
 vendor: $(VROOT)/musl/.stamp $(VROOT)/host/.stamp
+
+# ---- generated code ------------------------------------------------------
+# The plugin protocol's C code (protobuf-c) is generated from proto/*.proto
+# by protoc-c (Debian's protobuf-c-compiler, installed by scripts/bootstrap)
+# into build/gen/proto/, once for every flavour: the output does not depend
+# on the compiler flags.  Never committed.
+PROTO     := $(sort $(wildcard proto/*.proto))
+GEN_PB_C  := $(patsubst proto/%.proto,build/gen/proto/%.pb-c.c,$(PROTO))
+GEN_PB_H  := $(GEN_PB_C:.c=.h)
+build/gen/proto/%.pb-c.c build/gen/proto/%.pb-c.h: proto/%.proto
+	@mkdir -p $(@D)
+	$(if $(V),,@echo "  PROTOC  $<";)protoc-c --c_out=$(@D) -Iproto $<
+gen: $(GEN_PB_C) $(GEN_PB_H)
 
 unit_deps = $(sort $(foreach m,$(shell cat tests/unit/$(1).deps),\
   $(basename $(wildcard $(m).c $(m)_*.c))))
