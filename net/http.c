@@ -36,6 +36,8 @@ struct HttpClient {
   CURL *h;
   HttpSleepFn sleep_fn;
   void *sleep_ctx;
+  HttpClockFn clock_fn;
+  void *clock_ctx;
   const char *const *extra_headers;  /* borrowed, NULL-terminated */
   char peer_key[64];                 /* "sha256//B64" of the last handshake */
 };
@@ -110,7 +112,7 @@ void http_endpoint_init(HttpEndpoint *e, Arena *a)
   e->shared = ARENA_NEW(a, HttpShared, 1);
   pthread_mutex_init(&e->shared->mu, NULL);
   e->shared->tokens = 1;
-  e->shared->last = now_s();
+  e->shared->last = -1;   /* set by the first request, on its client's clock */
 }
 
 void http_endpoint_destroy(HttpEndpoint *e)
@@ -136,13 +138,15 @@ void http_endpoint_stats(const HttpEndpoint *e, long *requests,
 ** (the balance may go negative) and waits until its token would have been
 ** refilled.  So N workers together never exceed rate_limit requests/s,
 ** and the lock is held only for arithmetic, never while sleeping. */
-static long rate_wait_ms(const HttpEndpoint *e)
+static long rate_wait_ms(const HttpClient *c, const HttpEndpoint *e)
 {
   if (!(e->rate_limit > 0))
     return 0;
   HttpShared *s = e->shared;
   pthread_mutex_lock(&s->mu);
-  double t = now_s();
+  double t = c->clock_fn ? c->clock_fn(c->clock_ctx) : now_s();
+  if (s->last < 0)
+    s->last = t;
   s->tokens += (t - s->last) * e->rate_limit;
   if (s->tokens > 1)
     s->tokens = 1;
@@ -320,6 +324,12 @@ void http_client_set_sleep(HttpClient *c, HttpSleepFn fn, void *ctx)
 {
   c->sleep_fn = fn;
   c->sleep_ctx = ctx;
+}
+
+void http_client_set_clock(HttpClient *c, HttpClockFn fn, void *ctx)
+{
+  c->clock_fn = fn;
+  c->clock_ctx = ctx;
 }
 
 void http_client_set_headers(HttpClient *c, const char *const *lines)
@@ -665,7 +675,7 @@ bool http_post_json(HttpClient *c, const HttpEndpoint *e, const char *path,
     memset(&sink, 0, sizeof sink);
     buf_init(&sink.b, a);
     sink.max = e->max_response;
-    long wait = rate_wait_ms(e);
+    long wait = rate_wait_ms(c, e);
     if (wait > 0) {
       logf_(HTTP_LOG_TRACE, "POST %s: rate limit, waiting %ld ms", upath,
             wait);

@@ -111,6 +111,12 @@ void http_endpoint_stats(const HttpEndpoint *e, long *requests,
 ** cannot be initialised. */
 HttpClient *http_client_new(Arena *a, Diags *d);
 void http_client_set_sleep(HttpClient *c, HttpSleepFn fn, void *ctx);
+/* Clock hook of the rate limit (seconds on a monotonic scale), so a test
+** that fakes sleeping also fakes the time its sleeps pass, and the waits
+** do not depend on how fast the machine is.  NULL restores
+** CLOCK_MONOTONIC. */
+typedef double (*HttpClockFn)(void *ctx);
+void http_client_set_clock(HttpClient *c, HttpClockFn fn, void *ctx);
 void http_client_close(HttpClient *c);
 
 /* Extra request header lines ("Name: value"), NULL-terminated, sent with

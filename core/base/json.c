@@ -1,6 +1,7 @@
 /*
-** json.c: JSON reader, cty typed decoding, type syntax and writer (see
-** json.h for the contracts and the Go/cty behaviour reproduced).
+** json.c: the JSON reader, json_parse (see json.h for the contracts and
+** the Go/cty behaviour reproduced).  Typed decoding and the type syntax
+** are in json_typed.c, the writer in json_write.c.
 **
 ** Reader method: one iterative pass over the bytes.  Open containers are
 ** frames on an explicit stack; the children of every open container sit
@@ -14,7 +15,7 @@
 ** with one memcpy after a word-at-a-time scan; escapes and invalid UTF-8
 ** take a slower decoding path.
 */
-#include "json.h"
+#include "json_priv.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -94,11 +95,11 @@ static const uint8_t str_class[256] = {
   4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
 };
 
-#define ONES ((uint64_t)0x0101010101010101ULL)
-#define HIGHS ((uint64_t)0x8080808080808080ULL)
-
 /* Nonzero when any byte of x is zero. */
-static inline uint64_t has_zero(uint64_t x) { return (x - ONES) & ~x & HIGHS; }
+static inline uint64_t has_zero(uint64_t x)
+{
+  return (x - JSON_ONES) & ~x & JSON_HIGHS;
+}
 
 /* Nonzero when any byte of the 8 at p needs a closer look in a string:
 ** '"', '\\', a control character or a non-ASCII byte. */
@@ -106,34 +107,13 @@ static inline uint64_t str_special8(const char *p)
 {
   uint64_t x;
   memcpy(&x, p, 8);
-  return has_zero(x ^ (ONES * '"')) | has_zero(x ^ (ONES * '\\')) |
-         ((x - ONES * 0x20) & ~x & HIGHS) | (x & HIGHS);
-}
-
-static inline bool is_ws(unsigned char c)
-{
-  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-}
-
-static inline const char *skip_ws(const char *p, const char *end)
-{
-  while (p < end && (unsigned char)*p <= ' ' && is_ws((unsigned char)*p)) {
-    p++;
-    /* Pretty-printed documents indent with long runs of spaces. */
-    while (end - p >= 8) {
-      uint64_t x;
-      memcpy(&x, p, 8);
-      if (x != ONES * ' ')
-        break;
-      p += 8;
-    }
-  }
-  return p;
+  return has_zero(x ^ (JSON_ONES * '"')) | has_zero(x ^ (JSON_ONES * '\\')) |
+         ((x - JSON_ONES * 0x20) & ~x & JSON_HIGHS) | (x & JSON_HIGHS);
 }
 
 /* ---- Diagnostics --------------------------------------------------------- */
 
-static SrcPos pos_at(const char *beg, size_t off)
+SrcPos json_pos_at(const char *beg, size_t off)
 {
   SrcPos pos = {1, 1, (uint32_t)off};
   for (size_t i = 0; i < off; i++) {
@@ -171,7 +151,7 @@ static bool perr(Parser *ps, const char *at, const char *summary,
   size_t off = (size_t)(at - ps->beg);
   SrcRange r;
   r.file = ps->file;
-  r.start = pos_at(ps->beg, off);
+  r.start = json_pos_at(ps->beg, off);
   r.end = r.start;
   if (at < ps->end) {
     r.end.byte++;
@@ -469,7 +449,7 @@ static Value close_container(Parser *ps, bool obj)
 
 /* Length of the valid UTF-8 sequence at p (RFC 3629, as Go's
 ** utf8.DecodeRune: no overlongs, no surrogates, at most U+10FFFF), or 0. */
-static size_t utf8_len(const unsigned char *p, const unsigned char *end)
+size_t json_utf8_len(const unsigned char *p, const unsigned char *end)
 {
   unsigned c = p[0];
   if (c < 0x80)
@@ -595,7 +575,8 @@ static size_t decode_string(const char *p, const char *q, char *o)
       p++;
       continue;
     }
-    size_t k = utf8_len((const unsigned char *)p, (const unsigned char *)q);
+    size_t k = json_utf8_len((const unsigned char *)p,
+                             (const unsigned char *)q);
     if (k == 0) {
       o += put_utf8(o, 0xFFFD);
       p++;
@@ -662,7 +643,8 @@ static const char *scan_string(Parser *ps, const char *q0, const char **s,
                   "control characters (below 0x20) must be escaped in "
                   "JSON strings."), NULL;
     default: {
-      size_t k = utf8_len((const unsigned char *)p, (const unsigned char *)end);
+      size_t k = json_utf8_len((const unsigned char *)p,
+                               (const unsigned char *)end);
       if (k == 0) {
         if (ps->flags & JSON_STRICT_UTF8)
           return perr(ps, p, "Invalid UTF-8 in string",
@@ -782,7 +764,7 @@ static const char *scan_key(Parser *ps, const char *p, const char **key)
     return perr(ps, p, "Invalid object key",
                 "object keys may not contain the NUL character."), NULL;
   *key = intern_key(ps, s, n);
-  q = skip_ws(q, ps->end);
+  q = json_skip_ws(q, ps->end);
   if (q >= ps->end || *q != ':')
     return perr_unexpected(ps, q, "':' after an object key"), NULL;
   return q + 1;
@@ -793,7 +775,7 @@ static bool parse_doc(Parser *ps, Value *out)
   const char *p = ps->beg, *end = ps->end;
   Value v;
   memset(&v, 0, sizeof v);
-  p = skip_ws(p, end);
+  p = json_skip_ws(p, end);
   for (;;) {
     /* p: at a value, whitespace skipped */
     if (p >= end)
@@ -810,7 +792,7 @@ static bool parse_doc(Parser *ps, Value *out)
         return perr(ps, p, "Nesting too deep", what);
       }
       push_frame(ps, obj, (uint32_t)(p - ps->beg));
-      p = skip_ws(p + 1, end);
+      p = json_skip_ws(p + 1, end);
       if (p < end && *p == (obj ? '}' : ']')) {
         p++;
         v = close_container(ps, obj);
@@ -822,7 +804,7 @@ static bool parse_doc(Parser *ps, Value *out)
         if (!p)
           return false;
         push_entry(ps, key, val_dynamic_null);
-        p = skip_ws(p, end);
+        p = json_skip_ws(p, end);
       }
       continue;
     }
@@ -863,7 +845,7 @@ static bool parse_doc(Parser *ps, Value *out)
     /* A complete value v; p is just after it. */
     for (;;) {
       if (ps->nframes == 0) {
-        p = skip_ws(p, end);
+        p = json_skip_ws(p, end);
         if (p < end)
           return perr(ps, p, "Trailing data after JSON value",
                       "the document must hold exactly one JSON value.");
@@ -875,16 +857,16 @@ static bool parse_doc(Parser *ps, Value *out)
         ps->stk[ps->nstk - 1].v = v;
       else
         push_entry(ps, NULL, v);
-      p = skip_ws(p, end);
+      p = json_skip_ws(p, end);
       if (p < end && *p == ',') {
-        p = skip_ws(p + 1, end);
+        p = json_skip_ws(p + 1, end);
         if (f->obj) {
           const char *key = NULL;
           p = scan_key(ps, p, &key);
           if (!p)
             return false;
           push_entry(ps, key, val_dynamic_null);
-          p = skip_ws(p, end);
+          p = json_skip_ws(p, end);
         }
         break;   /* parse the next value */
       }
@@ -942,859 +924,4 @@ bool json_parse(Arena *a, const char *buf, size_t len, Value *out, Diags *d,
   if (ok)
     *out = v;
   return ok;
-}
-
-/* ======================================================================
-** Typed decoding (go-cty json.Unmarshal) and type syntax
-** ====================================================================== */
-
-typedef struct TCtx {
-  Arena *a;
-  const char *msg;      /* error message, set at the failure point */
-  PathStep *steps;      /* path, innermost first, filled while unwinding */
-  uint32_t nsteps, capsteps;
-} TCtx;
-
-static bool tfail(TCtx *c, const char *msg)
-{
-  c->msg = msg;
-  return false;
-}
-
-static void tstep(TCtx *c, PathStepKind k, const char *name, int64_t index)
-{
-  if (c->nsteps == c->capsteps) {
-    uint32_t nc = c->capsteps ? c->capsteps * 2 : 8;
-    c->steps = arena_grow(c->a, c->steps, sizeof(PathStep),
-                          _Alignof(PathStep), c->capsteps, nc);
-    c->capsteps = nc;
-  }
-  PathStep *s = &c->steps[c->nsteps++];
-  s->kind = k;
-  s->name = name;
-  s->index = index;
-}
-
-static void treport(TCtx *c, Diags *d, const SrcRange *where)
-{
-  /* Steps were collected innermost first. */
-  for (uint32_t i = 0; i < c->nsteps / 2; i++) {
-    PathStep t = c->steps[i];
-    c->steps[i] = c->steps[c->nsteps - 1 - i];
-    c->steps[c->nsteps - 1 - i] = t;
-  }
-  Buf b;
-  buf_init(&b, c->a);
-  ValPath vp = {c->steps, c->nsteps};
-  val_path_format(&b, vp, true);
-  diag_error(d, where, c->msg, "%s", buf_str(&b));
-}
-
-static bool type_from(TCtx *c, Value v, const Type **out);
-
-static bool is_str(Value v, const char *s)
-{
-  size_t n = strlen(s);
-  return v.type->kind == TY_STRING && !(v.flags & (VF_NULL | VF_UNKNOWN)) &&
-         v.len == n && memcmp(v.u.s, s, n) == 0;
-}
-
-static bool known(Value v) { return !(v.flags & (VF_NULL | VF_UNKNOWN)); }
-
-/* A number value's JSON text (literal or canonical). */
-static const char *num_text(Arena *a, Value v, uint32_t *len)
-{
-  if (v.flags & VF_NUMLIT) {
-    *len = v.len;
-    return v.u.s;
-  }
-  Buf b;
-  buf_init(&b, a);
-  val_num_format(&b, v);
-  *len = (uint32_t)b.len;
-  return buf_str(&b);
-}
-
-static bool typed(TCtx *c, Value v, const Type *t, Value *out);
-
-static bool typed_elems(TCtx *c, Value v, const Type *t, Value **vals)
-{
-  uint32_t n = v.len;
-  Value *o = ARENA_NEW(c->a, Value, n);
-  for (uint32_t i = 0; i < n; i++) {
-    const Type *et = t->kind == TY_TUPLE ? t->types[i] : t->elem;
-    if (!typed(c, v.u.elems[i], et, &o[i])) {
-      tstep(c, PS_INDEX, NULL, (int64_t)i);
-      return false;
-    }
-  }
-  *vals = o;
-  return true;
-}
-
-static bool typed(TCtx *c, Value v, const Type *t, Value *out)
-{
-  if (v.flags & VF_NULL) {
-    *out = val_null(t);
-    return true;
-  }
-  if (v.flags & VF_UNKNOWN)
-    return tfail(c, "value is not known");
-  TypeKind vk = v.type->kind;
-  switch (t->kind) {
-  case TY_DYNAMIC: {
-    if (vk != TY_OBJECT)
-      return tfail(c, "missing expected {");
-    const Type *vt = v.type;
-    int ti = -1, vi = -1;
-    for (uint32_t i = 0; i < vt->n; i++) {
-      if (strcmp(vt->names[i], "type") == 0)
-        ti = (int)i;
-      else if (strcmp(vt->names[i], "value") == 0)
-        vi = (int)i;
-      else
-        return tfail(c, arena_printf(c->a, "invalid key \"%s\" in "
-                                     "dynamically-typed value",
-                                     vt->names[i]));
-    }
-    if (ti < 0)
-      return tfail(c, "missing type in dynamically-typed value");
-    if (vi < 0)
-      return tfail(c, "missing value in dynamically-typed value");
-    const Type *dt;
-    if (!type_from(c, v.u.elems[ti], &dt)) {
-      c->msg = arena_printf(c->a, "failed to decode type for dynamic "
-                            "value: %s", c->msg);
-      return false;
-    }
-    return typed(c, v.u.elems[vi], dt, out);
-  }
-  case TY_STRING:
-    if (vk == TY_STRING) {
-      *out = v;
-      return true;
-    }
-    if (vk == TY_NUMBER) {
-      uint32_t n;
-      const char *s = num_text(c->a, v, &n);
-      *out = val_str_ref(s, n);
-      return true;
-    }
-    if (vk == TY_BOOL) {
-      *out = val_str_ref(v.u.b ? "true" : "false", v.u.b ? 4 : 5);
-      return true;
-    }
-    return tfail(c, "string is required");
-  case TY_NUMBER:
-    if (vk == TY_NUMBER) {
-      *out = v;
-      return true;
-    }
-    if (vk == TY_STRING) {
-      if (memchr(v.u.s, 0, v.len) ||
-          !val_parse_number(c->a, v.u.s, v.len, false, out))
-        return tfail(c, "a number is required");
-      return true;
-    }
-    return tfail(c, "number is required");
-  case TY_BOOL:
-    if (vk == TY_BOOL) {
-      *out = v;
-      return true;
-    }
-    if (vk == TY_STRING) {
-      if (is_str(v, "true") || is_str(v, "1")) {
-        *out = val_true;
-        return true;
-      }
-      if (is_str(v, "false") || is_str(v, "0")) {
-        *out = val_false;
-        return true;
-      }
-      if (v.len == 4 && strncasecmp(v.u.s, "true", 4) == 0)
-        return tfail(c, "a bool is required; to convert from string, use "
-                        "lowercase \"true\"");
-      if (v.len == 5 && strncasecmp(v.u.s, "false", 5) == 0)
-        return tfail(c, "a bool is required; to convert from string, use "
-                        "lowercase \"false\"");
-      return tfail(c, "a bool is required");
-    }
-    return tfail(c, "bool is required");
-  case TY_LIST:
-  case TY_SET: {
-    if (vk != TY_TUPLE)
-      return tfail(c, "missing expected [");
-    Value *vals;
-    if (!typed_elems(c, v, t, &vals))
-      return false;
-    /* With a dynamic element type cty infers the type from the elements
-    ** (cty.ListVal); value.c does that for a NULL element type. */
-    const Type *et = ty_has_dynamic(t->elem) && v.len ? NULL : t->elem;
-    *out = t->kind == TY_LIST ? val_list(c->a, et, vals, v.len)
-                              : val_set(c->a, et, vals, v.len);
-    return true;
-  }
-  case TY_TUPLE: {
-    if (vk != TY_TUPLE)
-      return tfail(c, "missing expected [");
-    if (v.len > t->n)
-      return tfail(c, arena_printf(c->a, "too many tuple elements (need %u)",
-                                   (unsigned)t->n));
-    if (v.len < t->n)
-      return tfail(c, arena_printf(c->a, "not enough tuple elements (need "
-                                   "%u)", (unsigned)t->n));
-    Value *vals;
-    if (!typed_elems(c, v, t, &vals))
-      return false;
-    if (ty_has_dynamic(t)) {
-      *out = val_tuple(c->a, vals, v.len);
-    } else {
-      Value r = {.type = t, .len = t->n, .u = {.elems = vals}};
-      *out = r;
-    }
-    return true;
-  }
-  case TY_MAP: {
-    if (vk != TY_OBJECT)
-      return tfail(c, "missing expected {");
-    uint32_t n = v.len;
-    MapEntry *me = ARENA_NEW(c->a, MapEntry, n);
-    for (uint32_t i = 0; i < n; i++) {
-      me[i].key = v.type->names[i];
-      me[i].keylen = (uint32_t)strlen(me[i].key);
-      if (!typed(c, v.u.elems[i], t->elem, &me[i].val)) {
-        tstep(c, PS_KEY, me[i].key, 0);
-        return false;
-      }
-    }
-    const Type *et = t->elem;
-    if (ty_has_dynamic(et))
-      et = n ? NULL : et;
-    *out = val_map(c->a, et, me, n);
-    return true;
-  }
-  case TY_OBJECT: {
-    if (vk != TY_OBJECT)
-      return tfail(c, "missing expected {");
-    const Type *vt = v.type;
-    for (uint32_t i = 0; i < vt->n; i++)
-      if (ty_attr_index(t, vt->names[i]) < 0)
-        return tfail(c, arena_printf(c->a, "unsupported attribute \"%s\"",
-                                     vt->names[i]));
-    Value *vals = ARENA_NEW(c->a, Value, t->n);
-    /* Both name lists are sorted: merge. */
-    uint32_t j = 0;
-    for (uint32_t i = 0; i < t->n; i++) {
-      if (j < vt->n && strcmp(vt->names[j], t->names[i]) == 0) {
-        if (!typed(c, v.u.elems[j], t->types[i], &vals[i])) {
-          tstep(c, PS_ATTR, t->names[i], 0);
-          return false;
-        }
-        j++;
-      } else {
-        vals[i] = val_null(t->types[i]);
-      }
-    }
-    if (ty_has_dynamic(t))
-      *out = val_object(c->a, t->n, t->names, vals);
-    else
-      *out = val_object_typed(t, vals);
-    return true;
-  }
-  }
-  return tfail(c, "unsupported type");
-}
-
-bool json_value_typed(Arena *a, Value v, const Type *t, Value *out,
-                      Diags *d, const SrcRange *where)
-{
-  if (v.type && ty_equal(v.type, t)) {
-    *out = v;
-    return true;
-  }
-  TCtx c;
-  memset(&c, 0, sizeof c);
-  c.a = a;
-  if (typed(&c, v, t, out))
-    return true;
-  *out = val_null(t);
-  treport(&c, d, where);
-  return false;
-}
-
-static SrcRange whole_doc(const char *buf, size_t len, const JsonOpts *o)
-{
-  SrcRange r;
-  r.file = o && o->file ? o->file : "<json>";
-  r.start.line = 1;
-  r.start.col = 1;
-  r.start.byte = 0;
-  r.end = pos_at(buf, len);
-  return r;
-}
-
-bool json_decode_typed(Arena *a, const char *buf, size_t len, const Type *t,
-                       Value *out, Diags *d, const JsonOpts *opts)
-{
-  Value v;
-  *out = val_null(t);
-  if (!json_parse(a, buf, len, &v, d, opts))
-    return false;
-  SrcRange r = whole_doc(buf, len, opts);
-  return json_value_typed(a, v, t, out, d, &r);
-}
-
-/* ---- Type syntax --------------------------------------------------------- */
-
-static bool type_from(TCtx *c, Value v, const Type **out)
-{
-  if (!known(v))
-    return tfail(c, "invalid type description");
-  if (v.type->kind == TY_STRING) {
-    if (is_str(v, "string"))
-      *out = &ty_string;
-    else if (is_str(v, "number"))
-      *out = &ty_number;
-    else if (is_str(v, "bool"))
-      *out = &ty_bool;
-    else if (is_str(v, "dynamic"))
-      *out = &ty_dynamic;
-    else
-      return tfail(c, arena_printf(c->a, "invalid primitive type name "
-                                   "\"%s\"", v.u.s));
-    return true;
-  }
-  if (v.type->kind != TY_TUPLE || v.len == 0)
-    return tfail(c, "invalid type description");
-  Value k = v.u.elems[0];
-  if (!known(k) || k.type->kind != TY_STRING)
-    return tfail(c, "invalid complex type kind name");
-  bool obj = is_str(k, "object");
-  if (v.len < 2 || v.len > (obj ? 3u : 2u))
-    return tfail(c, "unexpected extra data in type description");
-  Value arg = v.u.elems[1];
-  if (is_str(k, "list") || is_str(k, "set") || is_str(k, "map")) {
-    const Type *et;
-    if (!type_from(c, arg, &et))
-      return false;
-    *out = is_str(k, "list")  ? ty_list(c->a, et)
-           : is_str(k, "set") ? ty_set(c->a, et)
-                              : ty_map(c->a, et);
-    return true;
-  }
-  if (is_str(k, "tuple")) {
-    if (!known(arg) || arg.type->kind != TY_TUPLE)
-      return tfail(c, "invalid tuple type description: an array of types "
-                      "is required");
-    const Type **tt = ARENA_NEW(c->a, const Type *, arg.len ? arg.len : 1);
-    for (uint32_t i = 0; i < arg.len; i++)
-      if (!type_from(c, arg.u.elems[i], &tt[i]))
-        return false;
-    *out = ty_tuple(c->a, arg.len, tt);
-    return true;
-  }
-  if (obj) {
-    if (!known(arg) || arg.type->kind != TY_OBJECT)
-      return tfail(c, "invalid object type description: an object of "
-                      "attribute types is required");
-    uint32_t n = arg.len;
-    const Type **tt = ARENA_NEW(c->a, const Type *, n ? n : 1);
-    for (uint32_t i = 0; i < n; i++)
-      if (!type_from(c, arg.u.elems[i], &tt[i]))
-        return false;
-    uint8_t *opt = NULL;
-    if (v.len == 3) {
-      Value ol = v.u.elems[2];
-      if (!known(ol) || ol.type->kind != TY_TUPLE)
-        return tfail(c, "invalid optional attribute list");
-      opt = ARENA_NEW(c->a, uint8_t, n ? n : 1);
-      for (uint32_t i = 0; i < ol.len; i++) {
-        Value on = ol.u.elems[i];
-        if (!known(on) || on.type->kind != TY_STRING)
-          return tfail(c, "invalid optional attribute list");
-        int idx = ty_attr_index(arg.type, on.u.s);
-        /* cty ignores optional names that are not attributes. */
-        if (idx >= 0)
-          opt[idx] = 1;
-      }
-    }
-    if (n == 0) {
-      *out = &ty_empty_object;
-      return true;
-    }
-    *out = ty_object_opt(c->a, n, arg.type->names, tt, opt, NULL);
-    return true;
-  }
-  return tfail(c, "invalid complex type kind name");
-}
-
-bool json_type_from_value(Arena *a, Value v, const Type **out, Diags *d,
-                          const SrcRange *where)
-{
-  TCtx c;
-  memset(&c, 0, sizeof c);
-  c.a = a;
-  *out = &ty_dynamic;
-  if (type_from(&c, v, out))
-    return true;
-  *out = &ty_dynamic;
-  diag_error(d, where, c.msg, "Invalid type specification in JSON.");
-  return false;
-}
-
-bool json_parse_type(Arena *a, const char *buf, size_t len, const Type **out,
-                     Diags *d, const JsonOpts *opts)
-{
-  Value v;
-  *out = &ty_dynamic;
-  if (!json_parse(a, buf, len, &v, d, opts))
-    return false;
-  SrcRange r = whole_doc(buf, len, opts);
-  return json_type_from_value(a, v, out, d, &r);
-}
-
-/* ======================================================================
-** Writer
-** ====================================================================== */
-
-/* 0: copy as is; 1: short escape or \u00XX; 2: non-ASCII, check. */
-static const uint8_t esc_class[256] = {
-  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-  0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,   /* " & */
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0,   /* < > */
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,   /* \ */
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-  2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-  2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-  2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-  2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-  2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-  2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-  2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-  2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-};
-
-void json_write_string(Buf *out, const char *s, size_t n)
-{
-  static const char hex[] = "0123456789abcdef";
-  buf_reserve(out, n + 2);
-  buf_putc(out, '"');
-  size_t run = 0;   /* start of the pending plain run */
-  size_t i = 0;
-  while (i < n) {
-    unsigned char c = (unsigned char)s[i];
-    uint8_t k = esc_class[c];
-    if (k == 0) {
-      i++;
-      continue;
-    }
-    size_t len = 1;
-    if (k == 2) {
-      len = utf8_len((const unsigned char *)s + i,
-                     (const unsigned char *)s + n);
-      bool ls = len == 3 && c == 0xE2 && (unsigned char)s[i + 1] == 0x80 &&
-                ((unsigned char)s[i + 2] & 0xFE) == 0xA8;
-      if (len && !ls) {
-        i += len;
-        continue;
-      }
-      buf_put(out, s + run, i - run);
-      if (ls) {
-        buf_puts(out, (unsigned char)s[i + 2] == 0xA8 ? "\\u2028"
-                                                      : "\\u2029");
-        i += 3;
-      } else {
-        buf_puts(out, "\\ufffd");
-        i++;
-      }
-      run = i;
-      continue;
-    }
-    buf_put(out, s + run, i - run);
-    char e[6];
-    size_t en = 2;
-    e[0] = '\\';
-    switch (c) {
-    case '"': e[1] = '"'; break;
-    case '\\': e[1] = '\\'; break;
-    case '\n': e[1] = 'n'; break;
-    case '\r': e[1] = 'r'; break;
-    case '\t': e[1] = 't'; break;
-    case '\b': e[1] = 'b'; break;
-    case '\f': e[1] = 'f'; break;
-    default:
-      e[1] = 'u';
-      e[2] = '0';
-      e[3] = '0';
-      e[4] = hex[c >> 4];
-      e[5] = hex[c & 15];
-      en = 6;
-    }
-    buf_put(out, e, en);
-    i += len;
-    run = i;
-  }
-  buf_put(out, s + run, n - run);
-  buf_putc(out, '"');
-}
-
-void json_w_init(JsonW *w, Buf *out, unsigned flags)
-{
-  w->out = out;
-  w->flags = flags;
-  w->depth = 0;
-  w->first = true;
-  w->after_key = false;
-}
-
-static void w_newline(JsonW *w, uint32_t depth)
-{
-  Buf *b = w->out;
-  size_t n = 1 + (size_t)depth * 2;
-  buf_reserve(b, n);
-  b->p[b->len] = '\n';
-  memset(b->p + b->len + 1, ' ', n - 1);
-  b->len += n;
-  b->p[b->len] = 0;
-}
-
-/* Separator and layout before a value or key. */
-static void w_pre(JsonW *w)
-{
-  if (w->after_key) {
-    w->after_key = false;
-    return;
-  }
-  if (w->depth == 0)
-    return;
-  if (!w->first)
-    buf_putc(w->out, ',');
-  if (w->flags & JSON_W_INDENT)
-    w_newline(w, w->depth);
-  w->first = false;
-}
-
-static void w_open(JsonW *w, char c)
-{
-  w_pre(w);
-  buf_putc(w->out, c);
-  w->depth++;
-  w->first = true;
-}
-
-static void w_close(JsonW *w, char c)
-{
-  if (w->depth)
-    w->depth--;
-  if (!w->first && (w->flags & JSON_W_INDENT))
-    w_newline(w, w->depth);
-  buf_putc(w->out, c);
-  w->first = false;
-}
-
-void json_w_begin_object(JsonW *w) { w_open(w, '{'); }
-void json_w_end_object(JsonW *w) { w_close(w, '}'); }
-void json_w_begin_array(JsonW *w) { w_open(w, '['); }
-void json_w_end_array(JsonW *w) { w_close(w, ']'); }
-
-void json_w_key(JsonW *w, const char *key, size_t n)
-{
-  w_pre(w);
-  json_write_string(w->out, key, n);
-  if (w->flags & JSON_W_INDENT)
-    buf_put(w->out, ": ", 2);
-  else
-    buf_putc(w->out, ':');
-  w->after_key = true;
-}
-
-void json_w_keyz(JsonW *w, const char *key) { json_w_key(w, key, strlen(key)); }
-
-void json_w_string(JsonW *w, const char *s, size_t n)
-{
-  w_pre(w);
-  json_write_string(w->out, s, n);
-}
-
-void json_w_stringz(JsonW *w, const char *s) { json_w_string(w, s, strlen(s)); }
-
-void json_w_number_lit(JsonW *w, const char *s, size_t n)
-{
-  w_pre(w);
-  buf_put(w->out, s, n);
-}
-
-void json_w_int(JsonW *w, int64_t i)
-{
-  w_pre(w);
-  buf_printf(w->out, "%lld", (long long)i);
-}
-
-void json_w_uint(JsonW *w, uint64_t u)
-{
-  w_pre(w);
-  buf_printf(w->out, "%llu", (unsigned long long)u);
-}
-
-void json_w_bool(JsonW *w, bool b)
-{
-  w_pre(w);
-  buf_puts(w->out, b ? "true" : "false");
-}
-
-void json_w_null(JsonW *w)
-{
-  w_pre(w);
-  buf_put(w->out, "null", 4);
-}
-
-void json_w_raw(JsonW *w, const char *s, size_t n)
-{
-  const char *p = s, *end = s + n;
-  while (p < end) {
-    char c = *p;
-    switch (c) {
-    case ' ': case '\t': case '\n': case '\r': case ',':
-      p++;
-      break;
-    case '{':
-    case '[': {
-      char close = c == '{' ? '}' : ']';
-      w_open(w, c);
-      p = skip_ws(p + 1, end);
-      if (p < end && *p == close) {
-        w_close(w, close);
-        p++;
-      }
-      break;
-    }
-    case '}':
-    case ']':
-      w_close(w, c);
-      p++;
-      break;
-    case ':':
-      if (w->flags & JSON_W_INDENT)
-        buf_put(w->out, ": ", 2);
-      else
-        buf_putc(w->out, ':');
-      w->after_key = true;
-      p++;
-      break;
-    case '"': {
-      /* Copied verbatim except for Go's HTML-safe escapes, which
-      ** json.Marshal applies to raw messages too. */
-      w_pre(w);
-      const char *q = p + 1;
-      buf_putc(w->out, '"');
-      while (q < end && *q != '"') {
-        unsigned char b = (unsigned char)*q;
-        if (b == '\\' && q + 1 < end) {
-          buf_put(w->out, q, 2);
-          q += 2;
-        } else if (b == '<' || b == '>' || b == '&') {
-          buf_printf(w->out, "\\u00%02x", b);
-          q++;
-        } else if (b == 0xE2 && end - q >= 3 && (unsigned char)q[1] == 0x80 &&
-                   ((unsigned char)q[2] & 0xFE) == 0xA8) {
-          buf_puts(w->out, (unsigned char)q[2] == 0xA8 ? "\\u2028"
-                                                       : "\\u2029");
-          q += 3;
-        } else {
-          buf_putc(w->out, (char)b);
-          q++;
-        }
-      }
-      buf_putc(w->out, '"');
-      p = q < end ? q + 1 : q;
-      break;
-    }
-    default: {
-      w_pre(w);
-      const char *q = p;
-      while (q < end && !is_ws((unsigned char)*q) && *q != ',' &&
-             *q != '}' && *q != ']' && *q != ':')
-        q++;
-      buf_put(w->out, p, (size_t)(q - p));
-      p = q;
-      break;
-    }
-    }
-  }
-}
-
-void json_w_type(JsonW *w, const Type *t)
-{
-  switch (t->kind) {
-  case TY_DYNAMIC: json_w_string(w, "dynamic", 7); return;
-  case TY_STRING: json_w_string(w, "string", 6); return;
-  case TY_NUMBER: json_w_string(w, "number", 6); return;
-  case TY_BOOL: json_w_string(w, "bool", 4); return;
-  case TY_LIST:
-  case TY_SET:
-  case TY_MAP:
-    json_w_begin_array(w);
-    json_w_stringz(w, t->kind == TY_LIST ? "list"
-                      : t->kind == TY_SET ? "set" : "map");
-    json_w_type(w, t->elem);
-    json_w_end_array(w);
-    return;
-  case TY_TUPLE:
-    json_w_begin_array(w);
-    json_w_string(w, "tuple", 5);
-    json_w_begin_array(w);
-    for (uint32_t i = 0; i < t->n; i++)
-      json_w_type(w, t->types[i]);
-    json_w_end_array(w);
-    json_w_end_array(w);
-    return;
-  case TY_OBJECT: {
-    json_w_begin_array(w);
-    json_w_string(w, "object", 6);
-    json_w_begin_object(w);
-    bool any_opt = false;
-    for (uint32_t i = 0; i < t->n; i++) {
-      json_w_keyz(w, t->names[i]);
-      json_w_type(w, t->types[i]);
-      if (t->optional && t->optional[i])
-        any_opt = true;
-    }
-    json_w_end_object(w);
-    if (any_opt) {
-      json_w_begin_array(w);
-      for (uint32_t i = 0; i < t->n; i++)
-        if (t->optional[i])
-          json_w_stringz(w, t->names[i]);
-      json_w_end_array(w);
-    }
-    json_w_end_array(w);
-    return;
-  }
-  }
-}
-
-void json_write_type(Buf *out, const Type *t)
-{
-  JsonW w;
-  json_w_init(&w, out, 0);
-  json_w_type(&w, t);
-}
-
-typedef struct WCtx {
-  JsonW *w;
-  TCtx t;     /* error message and path */
-} WCtx;
-
-static bool wvalue(WCtx *c, Value v, const Type *t)
-{
-  JsonW *w = c->w;
-  if ((w->flags & JSON_W_REJECT_MARKS) && (v.flags & VF_SENSITIVE))
-    return tfail(&c->t, "value has marks, so it cannot be serialized as "
-                        "JSON");
-  if (t->kind == TY_DYNAMIC && v.type->kind != TY_DYNAMIC) {
-    json_w_begin_object(w);
-    json_w_key(w, "value", 5);
-    if (!wvalue(c, v, v.type))
-      return false;
-    json_w_key(w, "type", 4);
-    json_w_type(w, v.type);
-    json_w_end_object(w);
-    return true;
-  }
-  if (v.flags & VF_NULL) {
-    json_w_null(w);
-    return true;
-  }
-  if (v.flags & VF_UNKNOWN) {
-    if (w->flags & JSON_W_UNKNOWN_NULL) {
-      json_w_null(w);
-      return true;
-    }
-    return tfail(&c->t, "value is not known");
-  }
-  /* Encode against t when it has v's shape, else against v's own type. */
-  if (t->kind != v.type->kind ||
-      ((t->kind == TY_OBJECT || t->kind == TY_TUPLE) && t->n != v.type->n))
-    t = v.type;
-  switch (t->kind) {
-  case TY_DYNAMIC:
-    json_w_null(w);
-    return true;
-  case TY_STRING:
-    json_w_string(w, v.u.s, v.len);
-    return true;
-  case TY_NUMBER:
-    if (v.flags & VF_NUMLIT) {
-      json_w_number_lit(w, v.u.s, v.len);
-      return true;
-    }
-    if ((v.flags & VF_FLOAT) && !isfinite(v.u.d))
-      return tfail(&c->t, "cannot serialize infinity as JSON");
-    w_pre(w);
-    val_num_format(w->out, v);
-    return true;
-  case TY_BOOL:
-    json_w_bool(w, v.u.b);
-    return true;
-  case TY_LIST:
-  case TY_SET:
-  case TY_TUPLE:
-    json_w_begin_array(w);
-    for (uint32_t i = 0; i < v.len; i++) {
-      const Type *et = t->kind == TY_TUPLE ? t->types[i] : t->elem;
-      if (!wvalue(c, v.u.elems[i], et)) {
-        tstep(&c->t, PS_INDEX, NULL, (int64_t)i);
-        return false;
-      }
-    }
-    json_w_end_array(w);
-    return true;
-  case TY_MAP:
-    json_w_begin_object(w);
-    for (uint32_t i = 0; i < v.len; i++) {
-      const MapEntry *e = &v.u.entries[i];
-      json_w_key(w, e->key, e->keylen);
-      if (!wvalue(c, e->val, t->elem)) {
-        tstep(&c->t, PS_KEY, e->key, 0);
-        return false;
-      }
-    }
-    json_w_end_object(w);
-    return true;
-  case TY_OBJECT:
-    json_w_begin_object(w);
-    for (uint32_t i = 0; i < v.type->n; i++) {
-      json_w_keyz(w, v.type->names[i]);
-      if (!wvalue(c, v.u.elems[i], t->types[i])) {
-        tstep(&c->t, PS_ATTR, v.type->names[i], 0);
-        return false;
-      }
-    }
-    json_w_end_object(w);
-    return true;
-  }
-  return tfail(&c->t, "unsupported type");
-}
-
-bool json_w_value(JsonW *w, Value v, const Type *t, Diags *d)
-{
-  WCtx c;
-  memset(&c, 0, sizeof c);
-  c.w = w;
-  c.t.a = w->out->arena;
-  if (wvalue(&c, v, t ? t : v.type))
-    return true;
-  treport(&c.t, d, NULL);
-  return false;
-}
-
-bool json_write_value(Buf *out, Value v, const Type *t, unsigned flags,
-                      Diags *d)
-{
-  JsonW w;
-  json_w_init(&w, out, flags);
-  return json_w_value(&w, v, t, d);
 }

@@ -25,7 +25,7 @@
 **   only error reported, as in Terraform).  Cycles through a child module
 **   (a call's inputs flowing to its outputs) are not followed.
 ** The mutually exclusive count/for_each pair is reported by the
-** configuration loader (core/config/config.c), not here.
+** configuration loader (core/config/config_decode.c), not here.
 **
 ** Schemas come from the caller: schema_of returns the block schema of a
 ** resource's type, NULL when its provider does not have the type, or

@@ -3,6 +3,10 @@
 ** matching hclsyntax node's Value method does, including the order in
 ** which diagnostics are produced and which ones are dropped (the branch
 ** of a conditional not taken, the undecisive side of && and ||).
+** This file holds the shared helpers, traversals, conditionals,
+** templates, tuples, objects and the dispatch; operators are in
+** eval_op.c, for expressions and splats in eval_for.c, calls, references
+** and type expressions in eval_call.c, eval_ref.c and eval_type.c.
 */
 #include <math.h>
 #include <stdarg.h>
@@ -85,16 +89,9 @@ void eval_diags_error(Buf *b, const Diags *d)
     buf_printf(b, ", and %d other diagnostic(s)", n - 1);
 }
 
-static inline Value dyn(void) { return val_dynamic_unknown; }
-
-static inline uint16_t smark(Value v)
-{
-  return (uint16_t)(v.flags & VF_SENSITIVE);
-}
-
 static const Value *elems_of(Value v) { return v.u.elems; }
 
-static uint32_t count_of(Value v)
+uint32_t eval_count_of(Value v)
 {
   if (v.type->kind == TY_OBJECT)
     return v.type->n;
@@ -106,14 +103,14 @@ static uint32_t count_of(Value v)
 bool eval_get_attr(EvalCtx *c, Value v, const char *name,
                    const SrcRange *where, Value *out)
 {
-  *out = dyn();
+  *out = eval_dyn();
   if (val_is_null(v)) {
     eval_err(c, where, NULL, "Attempt to get attribute from null value",
              "This value is null, so it does not have any attributes.");
     return false;
   }
   const Type *t = v.type;
-  uint16_t m = smark(v);
+  uint16_t m = eval_smark(v);
   const char *ua = "Unsupported attribute";
   switch (t->kind) {
   case TY_OBJECT: {
@@ -146,7 +143,7 @@ bool eval_get_attr(EvalCtx *c, Value v, const char *name,
     return true;
   }
   case TY_DYNAMIC:
-    *out = val_mark(dyn(), m);
+    *out = val_mark(eval_dyn(), m);
     return true;
   case TY_LIST:
     if (t->elem->kind == TY_OBJECT) {
@@ -195,7 +192,7 @@ bool eval_index(EvalCtx *c, Value coll, Value key, const SrcRange *where,
   const char *ii = "Invalid index";
   const char *nid = "The given key does not identify an element in this "
                     "collection value";
-  *out = dyn();
+  *out = eval_dyn();
   if (val_is_null(coll)) {
     eval_err(c, where, NULL, "Attempt to index null value",
              "This value is null, so it does not have any indices.");
@@ -208,7 +205,7 @@ bool eval_index(EvalCtx *c, Value coll, Value key, const SrcRange *where,
   const Type *t = coll.type;
   if (key.type->kind == TY_DYNAMIC || t->kind == TY_DYNAMIC)
     return true;
-  uint16_t m = (uint16_t)(smark(coll) | smark(key));
+  uint16_t m = (uint16_t)(eval_smark(coll) | eval_smark(key));
   switch (t->kind) {
   case TY_LIST:
   case TY_TUPLE:
@@ -222,7 +219,7 @@ bool eval_index(EvalCtx *c, Value coll, Value key, const SrcRange *where,
     }
     if (val_is_unknown(coll) || val_is_unknown(k)) {
       if (t->kind == TY_TUPLE)
-        *out = val_mark(dyn(), m);
+        *out = val_mark(eval_dyn(), m);
       else
         *out = val_mark(val_unknown(t->elem), m);
       return true;
@@ -261,10 +258,10 @@ bool eval_index(EvalCtx *c, Value coll, Value key, const SrcRange *where,
                nid);
       return false;
     }
-    uint32_t len = count_of(coll);
+    uint32_t len = eval_count_of(coll);
     if ((uint64_t)i >= len) {
       /* HCL's specialised messages only cover index == length. */
-      if (smark(coll) || (uint64_t)i != len) {
+      if (eval_smark(coll) || (uint64_t)i != len) {
         eval_err(c, where, NULL, ii, "%s.", nid);
       } else if (len == 0) {
         eval_err(c, where, NULL, ii, "%s: the collection has no elements.",
@@ -288,7 +285,7 @@ bool eval_index(EvalCtx *c, Value coll, Value key, const SrcRange *where,
       return false;
     }
     if (val_is_unknown(k)) {
-      *out = val_mark(dyn(), smark(coll));
+      *out = val_mark(eval_dyn(), eval_smark(coll));
       return true;
     }
     int i = ty_attr_index(t, k.u.s);
@@ -329,7 +326,7 @@ bool eval_traverse(EvalCtx *c, Value v, const HclStep *steps, uint32_t n,
     else
       ok = eval_get_attr(c, v, s->name, &s->range, &r);
     if (!ok) {
-      *out = dyn();
+      *out = eval_dyn();
       return false;
     }
     v = r;
@@ -340,7 +337,7 @@ bool eval_traverse(EvalCtx *c, Value v, const HclStep *steps, uint32_t n,
 
 static bool eval_scope_trav(EvalCtx *c, const HclTraversal *t, Value *out)
 {
-  *out = dyn();
+  *out = eval_dyn();
   if (t->n == 0)
     return true;
   const char *root = t->steps[0].name ? t->steps[0].name : "";
@@ -352,7 +349,7 @@ static bool eval_scope_trav(EvalCtx *c, const HclTraversal *t, Value *out)
       return eval_traverse(c, c->vars[i].val, t->steps + 1, t->n - 1, out);
   if (c->resolve && !c->no_vars) {
     uint32_t consumed = 1;
-    Value v = dyn();
+    Value v = eval_dyn();
     EvalResolveResult r = c->resolve(c, t, &consumed, &v);
     if (r == EVAL_RES_ERROR)
       return false;
@@ -394,324 +391,9 @@ static bool eval_scope_trav(EvalCtx *c, const HclTraversal *t, Value *out)
   return false;
 }
 
-/* ---- Operators ------------------------------------------------------------ */
-
-/* cty Value.Equals: 1 true, 0 false, -1 unknown.  Marks are ignored here
-** (the caller collects them). */
-static int val_equals(Value a, Value b)
-{
-  bool ak = val_is_known(a), bk = val_is_known(b);
-  if (!ak && !bk)
-    return -1;
-  if (ak != bk) {
-    Value k = ak ? a : b, u = ak ? b : a;
-    if (val_is_null(k) || ty_has_dynamic(u.type))
-      return -1;
-    if (!ty_equal(k.type, u.type))
-      return 0;
-    return -1;
-  }
-  if (val_is_null(a) && val_is_null(b))
-    return 1;
-  if (val_is_null(a) || val_is_null(b))
-    return 0;
-  if (ty_has_dynamic(a.type) || ty_has_dynamic(b.type)) {
-    if (a.type->kind != TY_DYNAMIC && b.type->kind != TY_DYNAMIC &&
-        a.type->kind != b.type->kind)
-      return 0;
-    return -1;
-  }
-  if (!ty_equal(a.type, b.type))
-    return 0;
-  switch (a.type->kind) {
-  case TY_NUMBER:
-    return val_num_cmp(a, b) == 0;
-  case TY_BOOL:
-    return a.u.b == b.u.b;
-  case TY_STRING:
-    return a.len == b.len && memcmp(a.u.s, b.u.s, a.len) == 0;
-  case TY_MAP: {
-    if (a.len != b.len)
-      return 0;
-    for (uint32_t i = 0; i < a.len; i++)
-      if (a.u.entries[i].keylen != b.u.entries[i].keylen ||
-          memcmp(a.u.entries[i].key, b.u.entries[i].key,
-                 a.u.entries[i].keylen) != 0)
-        return 0;
-    int res = 1;
-    for (uint32_t i = 0; i < a.len; i++) {
-      int r = val_equals(a.u.entries[i].val, b.u.entries[i].val);
-      if (r < 0)
-        return -1;
-      if (r == 0)
-        res = 0;
-    }
-    return res;
-  }
-  case TY_SET: {
-    if (!val_is_wholly_known(a) || !val_is_wholly_known(b))
-      return -1;
-    if (a.len != b.len)
-      return 0;
-    for (uint32_t i = 0; i < a.len; i++)
-      if (val_compare(val_unmark(a.u.elems[i]), val_unmark(b.u.elems[i])))
-        return 0;
-    return 1;
-  }
-  case TY_LIST:
-  case TY_TUPLE:
-  case TY_OBJECT: {
-    uint32_t n = count_of(a);
-    if (n != count_of(b))
-      return 0;
-    for (uint32_t i = 0; i < n; i++) {
-      int r = val_equals(a.u.elems[i], b.u.elems[i]);
-      if (r <= 0)
-        return r;
-    }
-    return 1;
-  }
-  default:
-    return -1;
-  }
-}
-
-static uint16_t deep_mark(Value v)
-{
-  return val_has_sensitive(v) ? VF_SENSITIVE : 0;
-}
-
-static bool op_failed(EvalCtx *c, const HclExpr *e, const char *msg,
-                      const Type *t, Value *out)
-{
-  eval_err(c, &e->range, NULL, "Operation failed",
-           "Error during operation: %s.", msg);
-  *out = val_unknown(t);
-  return false;
-}
-
-static bool is_logical(HclBinOp op) { return op == HCL_OP_AND || op == HCL_OP_OR; }
-
-static const Type *binop_param(HclBinOp op)
-{
-  switch (op) {
-  case HCL_OP_OR:
-  case HCL_OP_AND:
-    return &ty_bool;
-  case HCL_OP_EQ:
-  case HCL_OP_NE:
-    return &ty_dynamic;
-  default:
-    return &ty_number;
-  }
-}
-
-static const Type *binop_result(HclBinOp op)
-{
-  switch (op) {
-  case HCL_OP_ADD:
-  case HCL_OP_SUB:
-  case HCL_OP_MUL:
-  case HCL_OP_DIV:
-  case HCL_OP_MOD:
-    return &ty_number;
-  default:
-    return &ty_bool;
-  }
-}
-
-static bool eval_binary(EvalCtx *c, const HclExpr *e, Value *out)
-{
-  HclBinOp op = e->u.binary.op;
-  const Type *pt = binop_param(op), *rt = binop_result(op);
-  Diags ld, rd, cd;
-  diag_init(&ld, c->diags->arena);
-  diag_init(&rd, c->diags->arena);
-  diag_init(&cd, c->diags->arena);
-  Value gl, gr, l = dyn(), r = dyn();
-  const char *msg = NULL;
-
-  eval_expr_into(c, e->u.binary.lhs, &gl, &ld);
-  if (pt->kind == TY_DYNAMIC)
-    l = gl;
-  else if (!eval_conv(c, gl, pt, &l, &msg)) {
-    Diags *s = c->diags;
-    c->diags = &cd;
-    eval_err(c, &e->u.binary.lhs->range, &e->range, "Invalid operand",
-             "Unsuitable value for left operand: %s.", msg);
-    c->diags = s;
-  }
-  eval_expr_into(c, e->u.binary.rhs, &gr, &rd);
-  if (pt->kind == TY_DYNAMIC)
-    r = gr;
-  else if (!eval_conv(c, gr, pt, &r, &msg)) {
-    Diags *s = c->diags;
-    c->diags = &cd;
-    eval_err(c, &e->u.binary.rhs->range, &e->range, "Invalid operand",
-             "Unsuitable value for right operand: %s.", msg);
-    c->diags = s;
-  }
-  if (diag_has_errors(&cd)) {
-    diag_move(c->diags, &cd);
-    diag_move(c->diags, &ld);
-    diag_move(c->diags, &rd);
-    *out = val_unknown(rt);
-    return false;
-  }
-  uint16_t m;
-  if (op == HCL_OP_EQ || op == HCL_OP_NE)
-    m = (uint16_t)(deep_mark(l) | deep_mark(r));
-  else
-    m = (uint16_t)(smark(l) | smark(r));
-  l = val_unmark(l);
-  r = val_unmark(r);
-
-  if (is_logical(op) && !val_is_null(l) && !val_is_null(r)) {
-    bool lk = val_is_known(l), rk = val_is_known(r);
-    bool decide = op == HCL_OP_OR;   /* the controlling value */
-    Diags *keep = NULL;
-    Value force = val_unknown(&ty_bool);
-    bool forced = false;
-    if (!lk && !rk) {
-      if (!diag_has_errors(&ld)) {
-        keep = &ld;
-        forced = true;
-      }
-    } else if (lk && l.u.b == decide) {
-      keep = &ld;
-      force = val_bool(decide);
-      forced = true;
-    } else if (rk && r.u.b == decide) {
-      keep = &rd;
-      force = val_bool(decide);
-      forced = true;
-    } else if (!lk && rk) {
-      keep = &ld;
-      forced = true;
-    } else if (!rk && lk) {
-      keep = &rd;
-      forced = true;
-    }
-    if (forced) {
-      bool ok = !diag_has_errors(keep);
-      diag_move(c->diags, keep);
-      *out = val_mark(force, m);
-      return ok;
-    }
-  }
-  bool had = diag_has_errors(&ld) || diag_has_errors(&rd);
-  diag_move(c->diags, &ld);
-  diag_move(c->diags, &rd);
-  if (had) {
-    *out = val_mark(val_unknown(rt), m);
-    return false;
-  }
-  if (op == HCL_OP_EQ || op == HCL_OP_NE) {
-    int q = val_equals(l, r);
-    if (q < 0)
-      *out = val_unknown(&ty_bool);
-    else
-      *out = val_bool(op == HCL_OP_EQ ? q == 1 : q == 0);
-    *out = val_mark(*out, m);
-    return true;
-  }
-  if (val_is_null(l) || val_is_null(r))
-    return op_failed(c, e, "argument must not be null", rt, out);
-  if (val_is_unknown(l) || val_is_unknown(r)) {
-    *out = val_mark(val_unknown(rt), m);
-    return true;
-  }
-  Value res;
-  switch (op) {
-  case HCL_OP_AND:
-    res = val_bool(l.u.b && r.u.b);
-    break;
-  case HCL_OP_OR:
-    res = val_bool(l.u.b || r.u.b);
-    break;
-  case HCL_OP_GT:
-    res = val_bool(val_num_cmp(l, r) > 0);
-    break;
-  case HCL_OP_GE:
-    res = val_bool(val_num_cmp(l, r) >= 0);
-    break;
-  case HCL_OP_LT:
-    res = val_bool(val_num_cmp(l, r) < 0);
-    break;
-  case HCL_OP_LE:
-    res = val_bool(val_num_cmp(l, r) <= 0);
-    break;
-  case HCL_OP_ADD:
-    res = val_num_add(l, r);
-    break;
-  case HCL_OP_SUB:
-    res = val_num_sub(l, r);
-    break;
-  case HCL_OP_MUL:
-    res = val_num_mul(l, r);
-    break;
-  case HCL_OP_DIV: {
-    double ld2 = val_num_double(l), rd2 = val_num_double(r);
-    if ((ld2 == 0 && rd2 == 0) || (isinf(ld2) && isinf(rd2)))
-      return op_failed(c, e,
-                       "can't divide zero by zero or infinity by infinity",
-                       rt, out);
-    if (!val_num_div(l, r, &res))
-      res = val_double(ld2 < 0 ? -INFINITY : INFINITY);
-    break;
-  }
-  case HCL_OP_MOD: {
-    double ld2 = val_num_double(l), rd2 = val_num_double(r);
-    if (isinf(ld2) || isinf(rd2)) {
-      if (rd2 == 0 || ld2 == 0)
-        return op_failed(c, e, "can't use modulo with zero and infinity",
-                         rt, out);
-      res = val_num_mul(l, r);
-    } else if (!val_num_mod(l, r, &res)) {
-      res = l;   /* cty: x % 0 is x */
-    }
-    break;
-  }
-  default:
-    res = dyn();
-    break;
-  }
-  *out = val_mark(res, m);
-  return true;
-}
-
-static bool eval_unary(EvalCtx *c, const HclExpr *e, Value *out)
-{
-  bool neg = e->u.unary.op == HCL_OP_NEG;
-  const Type *t = neg ? &ty_number : &ty_bool;
-  Value g, v = dyn();
-  size_t before = (size_t)c->diags->errors;
-  eval_expr(c, e->u.unary.operand, &g);
-  const char *msg = NULL;
-  if (!eval_conv(c, g, t, &v, &msg))
-    eval_err(c, &e->u.unary.operand->range, &e->range, "Invalid operand",
-             "Unsuitable value for unary operand: %s.", msg);
-  if ((size_t)c->diags->errors > before) {
-    *out = val_unknown(t);
-    return false;
-  }
-  uint16_t m = smark(v);
-  v = val_unmark(v);
-  if (val_is_null(v))
-    return op_failed(c, e, "argument must not be null", t, out);
-  if (val_is_unknown(v))
-    *out = val_unknown(t);
-  else if (neg)
-    *out = val_num_neg(v);
-  else
-    *out = val_bool(!v.u.b);
-  *out = val_mark(*out, m);
-  return true;
-}
-
 /* ---- Conditional ------------------------------------------------------------ */
 
-static const char *friendly(EvalCtx *c, const Type *t)
+const char *eval_friendly(EvalCtx *c, const Type *t)
 {
   Buf b;
   buf_init(&b, c->arena);
@@ -767,7 +449,7 @@ static void describe_mismatch(EvalCtx *c, Buf *b, const Type *tt,
       return;
     }
   }
-  const char *tn = friendly(c, tt), *fn = friendly(c, ft);
+  const char *tn = eval_friendly(c, tt), *fn = eval_friendly(c, ft);
   if (strcmp(tn, fn) == 0)
     buf_puts(b, "At least one deeply-nested attribute or element is not "
              "compatible across both the 'true' and the 'false' value");
@@ -813,7 +495,7 @@ static bool eval_cond(EvalCtx *c, const HclExpr *e, Value *out)
     eval_err(c, &sub, &e->range, "Inconsistent conditional result types",
              "The true and false result expressions must have consistent "
              "types. %s.", buf_str(&b));
-    *out = dyn();
+    *out = eval_dyn();
     return false;
   }
   Value cv;
@@ -829,7 +511,7 @@ static bool eval_cond(EvalCtx *c, const HclExpr *e, Value *out)
   }
   /* Marks of the condition and of both branches go on the result, so
   ** the result's sensitivity does not depend on which branch ran. */
-  uint16_t cm = (uint16_t)(smark(cv) | smark(tv) | smark(fv));
+  uint16_t cm = (uint16_t)(eval_smark(cv) | eval_smark(tv) | eval_smark(fv));
   cv = val_unmark(cv);
   tv = val_unmark(tv);
   fv = val_unmark(fv);
@@ -892,7 +574,7 @@ static bool eval_template(EvalCtx *c, const HclExpr *e, Value *out)
       ok = false;
       continue;
     }
-    m |= smark(v);
+    m |= eval_smark(v);
     v = val_unmark(v);
     if (val_is_unknown(v)) {
       known = false;
@@ -912,7 +594,7 @@ static bool eval_template(EvalCtx *c, const HclExpr *e, Value *out)
       known = false;
       continue;
     }
-    m |= smark(s);
+    m |= eval_smark(s);
     buf_put(&b, s.u.s, s.len);
   }
   if (!known)
@@ -930,7 +612,7 @@ static bool eval_template_join(EvalCtx *c, const HclExpr *e, Value *out)
   *out = val_unknown(&ty_string);
   if (val_is_null(t) || t.type->kind != TY_TUPLE)
     return ok;
-  uint16_t m = smark(t);
+  uint16_t m = eval_smark(t);
   if (val_is_unknown(t)) {
     *out = val_mark(*out, m);
     return ok;
@@ -964,7 +646,7 @@ static bool eval_template_join(EvalCtx *c, const HclExpr *e, Value *out)
       *out = val_mark(val_unknown(&ty_string), m);
       return ok;
     }
-    m |= smark(s);
+    m |= eval_smark(s);
     buf_put(&b, s.u.s, s.len);
   }
   *out = val_mark(val_str_ref(b.p, b.len), m);
@@ -1016,7 +698,7 @@ static bool eval_object(EvalCtx *c, const HclExpr *e, Value *out)
   uint16_t m = 0;
   for (uint32_t i = 0; i < n; i++) {
     const HclObjectItem *it = &e->u.object.items[i];
-    Value key = dyn(), val;
+    Value key = eval_dyn(), val;
     bool key_err = false;
     if (it->key_ambiguous && !it->key_parens) {
       eval_err(c, &it->key->range, NULL, "Ambiguous attribute key",
@@ -1044,7 +726,7 @@ static bool eval_object(EvalCtx *c, const HclExpr *e, Value *out)
       known = ok = false;
       continue;
     }
-    m |= smark(key);
+    m |= eval_smark(key);
     key = val_unmark(key);
     Value ks;
     const char *msg = NULL;
@@ -1063,407 +745,11 @@ static bool eval_object(EvalCtx *c, const HclExpr *e, Value *out)
     k++;
   }
   if (!known) {
-    *out = dyn();
+    *out = eval_dyn();
     return ok;
   }
   *out = val_mark(build_object(c, names, vals, k), m);
   return ok;
-}
-
-/* ---- for expressions --------------------------------------------------- */
-
-static bool iterable(const Type *t)
-{
-  switch (t->kind) {
-  case TY_LIST:
-  case TY_SET:
-  case TY_TUPLE:
-  case TY_MAP:
-  case TY_OBJECT:
-    return true;
-  default:
-    return false;
-  }
-}
-
-/* Element i of an iterable value as cty's ElementIterator gives it. */
-static void elem_at(EvalCtx *c, Value v, uint32_t i, Value *k, Value *e)
-{
-  switch (v.type->kind) {
-  case TY_LIST:
-  case TY_TUPLE:
-    *k = val_int(i);
-    *e = v.u.elems[i];
-    break;
-  case TY_SET:
-    *k = *e = v.u.elems[i];
-    break;
-  case TY_MAP:
-    *k = val_str_ref(v.u.entries[i].key, v.u.entries[i].keylen);
-    *e = v.u.entries[i].val;
-    break;
-  case TY_OBJECT:
-    *k = val_cstr(c->arena, v.type->names[i]);
-    *e = v.u.elems[i];
-    break;
-  default:
-    *k = *e = dyn();
-    break;
-  }
-}
-
-typedef struct ForScope {
-  EvalScope ks, vs;
-} ForScope;
-
-static void push_for(EvalCtx *c, ForScope *fs, const HclExpr *e, Value k,
-                     Value v)
-{
-  memset(fs, 0, sizeof *fs);
-  EvalScope *top = c->scope;
-  if (e->u.forx.key_var) {
-    fs->ks.parent = top;
-    fs->ks.name = e->u.forx.key_var;
-    fs->ks.val = k;
-    top = &fs->ks;
-  }
-  fs->vs.parent = top;
-  fs->vs.name = e->u.forx.val_var;
-  fs->vs.val = v;
-  c->scope = &fs->vs;
-}
-
-/* The `if` clause for one element: 1 include, 0 skip, -1 unknown or
-** error (known becomes false; only the first error is reported). */
-static int for_cond(EvalCtx *c, const HclExpr *e, bool *known, bool *ok,
-                    uint16_t *m)
-{
-  const HclExpr *ce = e->u.forx.cond;
-  Value r;
-  if (!eval_expr(c, ce, &r))
-    *ok = false;
-  if (val_is_null(r)) {
-    if (*known)
-      eval_err(c, &ce->range, &e->range, "Invalid 'for' condition",
-               "The value of the 'if' clause must not be null.");
-    *known = *ok = false;
-    return -1;
-  }
-  if (!e->u.forx.object && val_is_unknown(r)) {
-    *known = false;
-    return -1;
-  }
-  Value b;
-  const char *msg = NULL;
-  if (!eval_conv(c, r, &ty_bool, &b, &msg)) {
-    if (*known)
-      eval_err(c, &ce->range, &e->range, "Invalid 'for' condition",
-               "The 'if' clause value is invalid: %s.", msg);
-    *known = *ok = false;
-    return -1;
-  }
-  if (val_is_unknown(b)) {
-    *known = false;
-    return -1;
-  }
-  *m |= smark(b);
-  return val_unmark(b).u.b ? 1 : 0;
-}
-
-static bool eval_for(EvalCtx *c, const HclExpr *e, Value *out)
-{
-  Value coll;
-  bool ok = eval_expr(c, e->u.forx.coll, &coll);
-  *out = dyn();
-  if (val_is_null(coll)) {
-    eval_err(c, &e->u.forx.coll->range, &e->range, "Iteration over null value",
-             "A null value cannot be used as the collection in a 'for' "
-             "expression.");
-    return false;
-  }
-  if (coll.type->kind == TY_DYNAMIC)
-    return ok;
-  uint16_t m = smark(coll);
-  coll = val_unmark(coll);
-  if (!iterable(coll.type)) {
-    eval_err(c, &e->u.forx.coll->range, &e->range,
-             "Iteration over non-iterable value",
-             "A value of type %s cannot be used as the collection in a 'for' "
-             "expression.", friendly(c, coll.type));
-    return false;
-  }
-  if (val_is_unknown(coll))
-    return ok;
-  EvalScope *saved = c->scope;
-  if (e->u.forx.cond) {
-    /* HCL checks the condition once with unknown symbols first. */
-    ForScope fs;
-    push_for(c, &fs, e, dyn(), dyn());
-    Value r;
-    size_t before = (size_t)c->diags->errors;
-    eval_expr(c, e->u.forx.cond, &r);
-    c->scope = saved;
-    const HclExpr *ce = e->u.forx.cond;
-    if (val_is_null(r)) {
-      eval_err(c, &ce->range, &e->range, "Condition is null",
-               "The value of the 'if' clause must not be null.");
-      return false;
-    }
-    Value b;
-    const char *msg = NULL;
-    if (!eval_conv(c, r, &ty_bool, &b, &msg)) {
-      eval_err(c, &ce->range, &e->range, "Invalid 'for' condition",
-               "The 'if' clause value is invalid: %s.", msg);
-      return false;
-    }
-    if ((size_t)c->diags->errors > before)
-      return false;
-  }
-  uint32_t n = count_of(coll);
-  bool known = true;
-  if (e->u.forx.object) {
-    const char **names = ARENA_NEW(c->arena, const char *, n ? n : 1);
-    Value *vals = ARENA_NEW(c->arena, Value, n ? n : 1);
-    uint32_t *gcount = NULL;
-    Value **gvals = NULL;
-    if (e->u.forx.group) {
-      gcount = ARENA_NEW(c->arena, uint32_t, n ? n : 1);
-      gvals = ARENA_NEW(c->arena, Value *, n ? n : 1);
-    }
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < n; i++) {
-      Value ek, ev;
-      elem_at(c, coll, i, &ek, &ev);
-      ForScope fs;
-      push_for(c, &fs, e, ek, ev);
-      if (e->u.forx.cond) {
-        int inc = for_cond(c, e, &known, &ok, &m);
-        if (inc <= 0) {
-          c->scope = saved;
-          continue;
-        }
-      }
-      const HclExpr *ke = e->u.forx.key;
-      Value kr;
-      if (!eval_expr(c, ke, &kr))
-        ok = false;
-      if (val_is_null(kr)) {
-        if (known)
-          eval_err(c, &ke->range, &e->range, "Invalid object key",
-                   "Key expression in 'for' expression must not produce a "
-                   "null value.");
-        known = ok = false;
-        c->scope = saved;
-        continue;
-      }
-      if (val_is_unknown(kr)) {
-        known = false;
-        c->scope = saved;
-        continue;
-      }
-      Value ks;
-      const char *msg = NULL;
-      if (!eval_conv(c, kr, &ty_string, &ks, &msg)) {
-        if (known)
-          eval_err(c, &ke->range, &e->range, "Invalid object key",
-                   "The key expression produced an invalid result: %s.", msg);
-        known = ok = false;
-        c->scope = saved;
-        continue;
-      }
-      m |= smark(ks);
-      Value vv;
-      if (!eval_expr(c, e->u.forx.val, &vv))
-        ok = false;
-      c->scope = saved;
-      const char *name = arena_strndup(c->arena, ks.u.s, ks.len);
-      uint32_t j;
-      for (j = 0; j < k; j++)
-        if (strcmp(names[j], name) == 0)
-          break;
-      if (e->u.forx.group) {
-        if (j == k) {
-          names[k] = name;
-          gvals[k] = ARENA_NEW(c->arena, Value, n);
-          gcount[k] = 0;
-          k++;
-        }
-        gvals[j][gcount[j]++] = vv;
-      } else if (j < k) {
-        ForScope fs2;
-        push_for(c, &fs2, e, ek, ev);
-        eval_err(c, &ke->range, &e->range, "Duplicate object key",
-                 "Two different items produced the key \"%s\" in this 'for' "
-                 "expression. If duplicates are expected, use the ellipsis "
-                 "(...) after the value expression to enable grouping by "
-                 "key.", name);
-        c->scope = saved;
-        ok = false;
-      } else {
-        names[k] = name;
-        vals[k] = vv;
-        k++;
-      }
-    }
-    if (!known)
-      return ok;
-    if (e->u.forx.group)
-      for (uint32_t j = 0; j < k; j++)
-        vals[j] = val_tuple(c->arena, gvals[j], gcount[j]);
-    *out = val_mark(val_object(c->arena, k, names, vals), m);
-    return ok;
-  }
-  Value *vals = ARENA_NEW(c->arena, Value, n ? n : 1);
-  uint32_t k = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    Value ek, ev;
-    elem_at(c, coll, i, &ek, &ev);
-    ForScope fs;
-    push_for(c, &fs, e, ek, ev);
-    if (e->u.forx.cond) {
-      int inc = for_cond(c, e, &known, &ok, &m);
-      if (inc <= 0) {
-        c->scope = saved;
-        continue;
-      }
-    }
-    if (!eval_expr(c, e->u.forx.val, &vals[k]))
-      ok = false;
-    k++;
-    c->scope = saved;
-  }
-  if (!known)
-    return ok;
-  *out = val_mark(val_tuple(c->arena, vals, k), m);
-  return ok;
-}
-
-/* ---- Splat ------------------------------------------------------------------- */
-
-static Value eval_each(EvalCtx *c, const HclExpr *e, Value item, Diags *d,
-                       bool *had_err)
-{
-  EvalScope s = {.parent = c->scope, .anon = e->u.splat.item, .val = item};
-  EvalScope *saved = c->scope;
-  c->scope = &s;
-  Value r;
-  size_t before = (size_t)d->errors;
-  eval_expr_into(c, e->u.splat.each, &r, d);
-  c->scope = saved;
-  if (had_err)
-    *had_err = (size_t)d->errors > before;
-  return r;
-}
-
-/* HCL's resultTy: the type of the splat result, from the element types. */
-static const Type *splat_type(EvalCtx *c, const HclExpr *e, const Type *st,
-                              Diags *d)
-{
-  if (st->kind == TY_LIST || st->kind == TY_SET) {
-    Value r = eval_each(c, e, val_unknown(st->elem), d, NULL);
-    return ty_list(c->arena, r.type);
-  }
-  if (st->kind == TY_TUPLE) {
-    const Type **ts = ARENA_NEW(c->arena, const Type *, st->n ? st->n : 1);
-    for (uint32_t i = 0; i < st->n; i++)
-      ts[i] = eval_each(c, e, val_unknown(st->types[i]), d, NULL).type;
-    return ty_tuple(c->arena, st->n, ts);
-  }
-  return &ty_dynamic;
-}
-
-static bool eval_splat(EvalCtx *c, const HclExpr *e, Value *out)
-{
-  Value src;
-  *out = dyn();
-  if (!eval_expr(c, e->u.splat.src, &src))
-    return false;
-  const Type *st = src.type;
-  bool upgrade = !(st->kind == TY_TUPLE || st->kind == TY_LIST ||
-                   st->kind == TY_SET);
-  if (val_is_null(src)) {
-    if (upgrade) {
-      *out = val_tuple(c->arena, NULL, 0);
-      return true;
-    }
-    SrcRange ctxr = diag_range_join(e->u.splat.src->range,
-                                    e->u.splat.marker_range);
-    eval_err(c, &e->u.splat.src->range, &ctxr, "Splat of null value",
-             "Splat expressions (with the * symbol) cannot be applied to "
-             "null sequences.");
-    return false;
-  }
-  if (st->kind == TY_DYNAMIC)
-    return true;
-  bool upgraded_unknown = false;
-  if (upgrade) {
-    upgraded_unknown = val_is_unknown(src);
-    Value *one = ARENA_NEW(c->arena, Value, 1);
-    one[0] = src;
-    src = val_tuple(c->arena, one, 1);
-    st = src.type;
-  }
-  if (val_is_unknown(src)) {
-    const Type *t = splat_type(c, e, st, c->diags);
-    *out = val_mark(val_unknown(t), smark(src));
-    return true;
-  }
-  uint16_t m = smark(src);
-  src = val_unmark(src);
-  uint32_t n = src.len;
-  Value *vals = ARENA_NEW(c->arena, Value, n ? n : 1);
-  bool known = true, ok = true;
-  for (uint32_t i = 0; i < n; i++) {
-    bool had = false;
-    vals[i] = eval_each(c, e, src.u.elems[i], c->diags, &had);
-    if (had)
-      known = ok = false;
-  }
-  if (upgraded_unknown) {
-    *out = dyn();
-    return ok;
-  }
-  if (!known) {
-    Diags scratch;
-    diag_init(&scratch, c->arena);
-    *out = val_unknown(splat_type(c, e, st, &scratch));
-    return ok;
-  }
-  if (st->kind == TY_LIST || st->kind == TY_SET) {
-    if (n == 0) {
-      const Type *t = splat_type(c, e, st, c->diags);
-      *out = val_mark(val_list(c->arena, t->elem, vals, 0), m);
-      return ok;
-    }
-    const Type **ts = ARENA_NEW(c->arena, const Type *, n);
-    for (uint32_t i = 0; i < n; i++)
-      ts[i] = vals[i].type;
-    const Type *u = conv_unify(c->arena, ts, n, false);
-    if (!u) {
-      eval_err(c, &e->range, NULL, "Invalid splat expression",
-               "The elements produced by this splat expression have "
-               "inconsistent types, so they cannot form a list.");
-      return false;
-    }
-    for (uint32_t i = 0; i < n; i++)
-      if (!ty_equal(vals[i].type, u))
-        eval_conv(c, vals[i], u, &vals[i], NULL);
-    *out = val_mark(val_list(c->arena, u, vals, n), m);
-    return ok;
-  }
-  *out = val_mark(val_tuple(c->arena, vals, n), m);
-  return ok;
-}
-
-static bool eval_anon(EvalCtx *c, const HclExpr *e, Value *out)
-{
-  for (const EvalScope *s = c->scope; s; s = s->parent)
-    if (s->anon == e) {
-      *out = s->val;
-      return true;
-    }
-  *out = dyn();
-  return true;
 }
 
 /* ---- Dispatch ------------------------------------------------------------ */
@@ -1506,7 +792,7 @@ SrcRange eval_start_range(const HclExpr *e)
 
 bool eval_expr(EvalCtx *c, const HclExpr *e, Value *out)
 {
-  *out = dyn();
+  *out = eval_dyn();
   if (!e)
     return true;
   if (c->depth >= HCL_MAX_DEPTH) {

@@ -1,7 +1,8 @@
 /*
-** eval_priv: private to the eval module (core/eval*.c).  Shared helpers
-** for diagnostics, scopes and conversion.  Nothing outside core/eval*.c
-** includes this header.
+** eval_priv: private to the eval module (core/lang/eval*.c).  Shared
+** helpers for diagnostics, scopes and conversion, and the evaluators of
+** the expression kinds that live outside eval.c (which dispatches).
+** Nothing outside core/lang/eval*.c includes this header.
 */
 #ifndef CAIRN_EVAL_PRIV_H
 #define CAIRN_EVAL_PRIV_H
@@ -43,5 +44,30 @@ void eval_diags_error(Buf *b, const Diags *d);
 
 /* Start range of an expression (HCL's StartRange) for call arguments. */
 SrcRange eval_start_range(const HclExpr *e);
+
+/* Unknown of dynamic type: the result of an operation on unknowns. */
+static inline Value eval_dyn(void) { return val_dynamic_unknown; }
+
+/* The sensitive mark of v, to carry over to a result. */
+static inline uint16_t eval_smark(Value v)
+{
+  return (uint16_t)(v.flags & VF_SENSITIVE);
+}
+
+/* Number of elements of a collection or tuple, attributes of an object. */
+uint32_t eval_count_of(Value v);
+
+/* ty_friendly(t) as a string in c's arena ("list of string"). */
+const char *eval_friendly(EvalCtx *c, const Type *t);
+
+/* Operators (core/lang/eval_op.c). */
+bool eval_binary(EvalCtx *c, const HclExpr *e, Value *out);
+bool eval_unary(EvalCtx *c, const HclExpr *e, Value *out);
+
+/* For expressions, splats and the splat's anonymous item
+** (core/lang/eval_for.c). */
+bool eval_for(EvalCtx *c, const HclExpr *e, Value *out);
+bool eval_splat(EvalCtx *c, const HclExpr *e, Value *out);
+bool eval_anon(EvalCtx *c, const HclExpr *e, Value *out);
 
 #endif

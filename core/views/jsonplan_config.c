@@ -1,854 +1,16 @@
 /*
-** jsonplan: the JSON plan and state representations (see jsonplan.h).
-** Field order and omission rules follow Terraform's jsonplan, jsonstate
-** and jsonconfig packages (Go structs with omitempty, Go maps sorted).
+** jsonplan_config: the plan's "configuration" section (Terraform's
+** jsonconfig): expressions with their references, resources, module calls
+** and the provider configuration map keyed as Terraform does.
 */
-#include "jsonplan.h"
+#include "jsonplan_priv.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/json.h"
 #include "lang/eval.h"
-
-/* Everything one rendering needs. */
-typedef struct Ctx {
-  Arena *a;               /* scratch, released at the end */
-  Diags d;                /* scratch diagnostics (never shown) */
-  JsonW *w;
-  JplanSchemaFn schema_of;
-  void *sctx;
-} Ctx;
-
-/* ---- Value writers ----------------------------------------------------- */
-
-static bool is_seq(const Type *t)
-{
-  return t->kind == TY_LIST || t->kind == TY_SET || t->kind == TY_TUPLE;
-}
-
-/* cty's json.Marshal of omitUnknowns(v): unknown object members are left
-** out, unknown sequence elements become null, marks are ignored. */
-static void w_known(Ctx *c, Value v)
-{
-  JsonW *w = c->w;
-  if (!v.type || val_is_null(v) || val_is_unknown(v)) {
-    json_w_null(w);
-    return;
-  }
-  switch (v.type->kind) {
-  case TY_STRING:
-    json_w_string(w, v.u.s, v.len);
-    return;
-  case TY_BOOL:
-    json_w_bool(w, v.u.b);
-    return;
-  case TY_NUMBER:
-    if (v.flags & VF_NUMLIT) {
-      /* Terraform re-encodes through cty: "1.50" comes out as 1.5. */
-      Buf t;   /* no rewind: c->w may write into c->a too */
-      buf_init(&t, c->a);
-      val_num_format(&t, v);
-      json_w_number_lit(w, t.p, t.len);
-    } else if (!json_w_value(w, val_unmark(v), NULL, &c->d)) {
-      json_w_null(w);
-    }
-    return;
-  case TY_LIST:
-  case TY_SET:
-  case TY_TUPLE:
-    json_w_begin_array(w);
-    for (uint32_t i = 0; i < v.len; i++)
-      w_known(c, v.u.elems[i]);
-    json_w_end_array(w);
-    return;
-  case TY_MAP:
-    json_w_begin_object(w);
-    for (uint32_t i = 0; i < v.len; i++) {
-      const MapEntry *e = &v.u.entries[i];
-      if (val_is_unknown(e->val))
-        continue;
-      json_w_key(w, e->key, e->keylen);
-      w_known(c, e->val);
-    }
-    json_w_end_object(w);
-    return;
-  case TY_OBJECT:
-    json_w_begin_object(w);
-    for (uint32_t i = 0; i < v.type->n; i++) {
-      if (val_is_unknown(v.u.elems[i]))
-        continue;
-      json_w_keyz(w, v.type->names[i]);
-      w_known(c, v.u.elems[i]);
-    }
-    json_w_end_object(w);
-    return;
-  case TY_DYNAMIC:
-    json_w_null(w);
-    return;
-  }
-  json_w_null(w);
-}
-
-/* unknownAsBool: would this member be omitted (it is `false`)? */
-static bool unknown_false(Value v)
-{
-  if (!v.type || val_is_unknown(v))
-    return !v.type;
-  return val_is_null(v) || ty_is_primitive(v.type) ||
-         v.type->kind == TY_DYNAMIC;
-}
-
-/* Terraform's unknownAsBool: true at unknown leaves, known members of
-** objects and maps omitted, sequences element by element. */
-static void w_unknown(Ctx *c, Value v)
-{
-  JsonW *w = c->w;
-  if (!v.type) {
-    json_w_bool(w, false);
-    return;
-  }
-  if (val_is_unknown(v)) {
-    json_w_bool(w, true);
-    return;
-  }
-  if (val_is_null(v) || ty_is_primitive(v.type) ||
-      v.type->kind == TY_DYNAMIC) {
-    json_w_bool(w, false);
-    return;
-  }
-  if (is_seq(v.type)) {
-    json_w_begin_array(w);
-    for (uint32_t i = 0; i < v.len; i++)
-      w_unknown(c, v.u.elems[i]);
-    json_w_end_array(w);
-    return;
-  }
-  json_w_begin_object(w);
-  if (v.type->kind == TY_MAP) {
-    for (uint32_t i = 0; i < v.len; i++) {
-      const MapEntry *e = &v.u.entries[i];
-      if (unknown_false(e->val))
-        continue;
-      json_w_key(w, e->key, e->keylen);
-      w_unknown(c, e->val);
-    }
-  } else {
-    for (uint32_t i = 0; i < v.type->n; i++) {
-      if (unknown_false(v.u.elems[i]))
-        continue;
-      json_w_keyz(w, v.type->names[i]);
-      w_unknown(c, v.u.elems[i]);
-    }
-  }
-  json_w_end_object(w);
-}
-
-/* SensitiveAsBool: would this member be omitted (it is `false`)? */
-static bool sens_false(Value v)
-{
-  if (!v.type)
-    return true;
-  if (val_is_sensitive(v))
-    return false;
-  return val_is_null(v) || ty_is_primitive(v.type) ||
-         v.type->kind == TY_DYNAMIC;
-}
-
-/* jsonstate.SensitiveAsBool: true at sensitive values, non-sensitive
-** members omitted, unknown collections as [] / {}. */
-static void w_sens(Ctx *c, Value v)
-{
-  JsonW *w = c->w;
-  if (v.type && val_is_sensitive(v)) {
-    json_w_bool(w, true);
-    return;
-  }
-  if (sens_false(v)) {
-    json_w_bool(w, false);
-    return;
-  }
-  if (is_seq(v.type)) {
-    json_w_begin_array(w);
-    if (!val_is_unknown(v))
-      for (uint32_t i = 0; i < v.len; i++)
-        w_sens(c, v.u.elems[i]);
-    json_w_end_array(w);
-    return;
-  }
-  json_w_begin_object(w);
-  if (!val_is_unknown(v)) {
-    if (v.type->kind == TY_MAP) {
-      for (uint32_t i = 0; i < v.len; i++) {
-        const MapEntry *e = &v.u.entries[i];
-        if (sens_false(e->val))
-          continue;
-        json_w_key(w, e->key, e->keylen);
-        w_sens(c, e->val);
-      }
-    } else {
-      for (uint32_t i = 0; i < v.type->n; i++) {
-        if (sens_false(v.u.elems[i]))
-          continue;
-        json_w_keyz(w, v.type->names[i]);
-        w_sens(c, v.u.elems[i]);
-      }
-    }
-  }
-  json_w_end_object(w);
-}
-
-/* Marks the value at path s[0..n) of v sensitive, copying what changes.
-** Steps that do not apply leave v as it is. */
-static Value mark_path(Arena *a, Value v, const PathStep *s, uint32_t n)
-{
-  if (n == 0)
-    return val_sensitive(v);
-  if (!v.type || val_is_null(v) || val_is_unknown(v))
-    return v;
-  switch (v.type->kind) {
-  case TY_OBJECT: {
-    if (s->kind == PS_INDEX || !s->name)
-      return v;
-    int idx = ty_attr_index(v.type, s->name);
-    if (idx < 0)
-      return v;
-    Value *e = ARENA_NEW(a, Value, v.len);
-    memcpy(e, v.u.elems, sizeof(Value) * v.len);
-    e[idx] = mark_path(a, e[idx], s + 1, n - 1);
-    v.u.elems = e;
-    return v;
-  }
-  case TY_MAP: {
-    if (s->kind == PS_INDEX || !s->name)
-      return v;
-    for (uint32_t i = 0; i < v.len; i++) {
-      if (strcmp(v.u.entries[i].key, s->name) != 0)
-        continue;
-      MapEntry *e = ARENA_NEW(a, MapEntry, v.len);
-      memcpy(e, v.u.entries, sizeof(MapEntry) * v.len);
-      e[i].val = mark_path(a, e[i].val, s + 1, n - 1);
-      v.u.entries = e;
-      return v;
-    }
-    return v;
-  }
-  case TY_LIST:
-  case TY_TUPLE: {
-    if (s->kind != PS_INDEX || s->index < 0 || s->index >= (int64_t)v.len)
-      return v;
-    Value *e = ARENA_NEW(a, Value, v.len);
-    memcpy(e, v.u.elems, sizeof(Value) * v.len);
-    e[s->index] = mark_path(a, e[s->index], s + 1, n - 1);
-    v.u.elems = e;
-    return v;
-  }
-  default:
-    return v;
-  }
-}
-
-/* ---- Small helpers ----------------------------------------------------- */
-
-const char *jplan_provider_fqn(Arena *a, const char *pc)
-{
-  const char *q = pc ? strchr(pc, '"') : NULL;
-  if (!q)
-    return pc ? pc : "";
-  const char *e = strchr(q + 1, '"');
-  if (!e)
-    return pc;
-  return arena_strndup(a, q + 1, (size_t)(e - q - 1));
-}
-
-static const char *mode_name(StMode m)
-{
-  return m == ST_DATA ? "data" : "managed";
-}
-
-static void w_key_index(JsonW *w, StKey k)
-{
-  if (k.kind == ST_INTKEY) {
-    json_w_keyz(w, "index");
-    json_w_int(w, k.i);
-  } else if (k.kind == ST_STRKEY) {
-    json_w_keyz(w, "index");
-    json_w_string(w, k.s, k.slen);
-  }
-}
-
-static void w_str_field(JsonW *w, const char *key, const char *s)
-{
-  json_w_keyz(w, key);
-  json_w_stringz(w, s ? s : "");
-}
-
-static void w_actions(JsonW *w, PlAction a)
-{
-  int n;
-  const char *const *names = plan_action_names(a, &n);
-  json_w_keyz(w, "actions");
-  json_w_begin_array(w);
-  for (int i = 0; i < n; i++)
-    json_w_stringz(w, names[i]);
-  json_w_end_array(w);
-}
-
-/* ---- Module trees ------------------------------------------------------ */
-
-/* One resource instance object placed in the module tree. */
-typedef struct TItem {
-  const char *module;
-  const char *addr;
-  const char *dkey;       /* deposed key or NULL */
-  const void *p;          /* PlChange or StInstance */
-  const void *q;          /* StObject (state) */
-  const StResource *r;    /* state */
-} TItem;
-
-typedef struct TMod {
-  const char *addr;
-  const char *parent;
-} TMod;
-
-typedef struct Tree {
-  TItem *items;
-  uint32_t nitems;
-  TMod *mods;             /* non-root modules sorted by (parent, addr) */
-  uint32_t nmods;
-  void (*write_item)(Ctx *c, const TItem *it);
-} Tree;
-
-static int cmp_item(const void *x, const void *y)
-{
-  const TItem *a = x, *b = y;
-  int r = strcmp(a->module, b->module);
-  if (r)
-    return r;
-  r = strcmp(a->addr, b->addr);
-  if (r)
-    return r;
-  if (!a->dkey || !b->dkey)
-    return (a->dkey != NULL) - (b->dkey != NULL);
-  return strcmp(a->dkey, b->dkey);
-}
-
-static int cmp_mod(const void *x, const void *y)
-{
-  const TMod *a = x, *b = y;
-  int r = strcmp(a->parent, b->parent);
-  return r ? r : strcmp(a->addr, b->addr);
-}
-
-static int cmp_str(const void *x, const void *y)
-{
-  return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
-/* The parent of a module instance address: everything before the last
-** ".module." outside brackets ("" for a top-level call). */
-static const char *mod_parent(Arena *a, const char *m)
-{
-  int depth = 0;
-  bool in_str = false;
-  size_t last = 0;
-  bool found = false;
-  for (size_t i = 0; m[i]; i++) {
-    char ch = m[i];
-    if (in_str) {
-      if (ch == '\\' && m[i + 1])
-        i++;
-      else if (ch == '"')
-        in_str = false;
-    } else if (ch == '"') {
-      in_str = true;
-    } else if (ch == '[') {
-      depth++;
-    } else if (ch == ']') {
-      if (depth > 0)
-        depth--;
-    } else if (ch == '.' && depth == 0 &&
-               strncmp(m + i + 1, "module.", 7) == 0) {
-      last = i;
-      found = true;
-    }
-  }
-  return found ? arena_strndup(a, m, last) : "";
-}
-
-static void tree_build(Ctx *c, Tree *t)
-{
-  qsort(t->items, t->nitems, sizeof(TItem), cmp_item);
-  /* Distinct modules of the items and all their ancestors. */
-  uint32_t cap = 16, n = 0;
-  const char **names = ARENA_NEW(c->a, const char *, cap);
-  const char *prev = NULL;
-  for (uint32_t i = 0; i < t->nitems; i++) {
-    const char *m = t->items[i].module;
-    if (prev && strcmp(prev, m) == 0)
-      continue;
-    prev = m;
-    while (m[0]) {
-      if (n == cap) {
-        names = arena_grow(c->a, names, sizeof(const char *),
-                           _Alignof(const char *), cap, cap * 2);
-        cap *= 2;
-      }
-      names[n++] = m;
-      m = mod_parent(c->a, m);
-    }
-  }
-  qsort(names, n, sizeof(const char *), cmp_str);
-  t->mods = ARENA_NEW(c->a, TMod, n);
-  t->nmods = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    if (i > 0 && strcmp(names[i], names[i - 1]) == 0)
-      continue;
-    t->mods[t->nmods].addr = names[i];
-    t->mods[t->nmods].parent = mod_parent(c->a, names[i]);
-    t->nmods++;
-  }
-  qsort(t->mods, t->nmods, sizeof(TMod), cmp_mod);
-}
-
-/* First index in items whose module is >= m. */
-static uint32_t items_lower(const Tree *t, const char *m)
-{
-  uint32_t lo = 0, hi = t->nitems;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (strcmp(t->items[mid].module, m) < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
-static uint32_t mods_lower(const Tree *t, const char *parent)
-{
-  uint32_t lo = 0, hi = t->nmods;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (strcmp(t->mods[mid].parent, parent) < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
-static void tree_write(Ctx *c, const Tree *t, const char *m)
-{
-  JsonW *w = c->w;
-  json_w_begin_object(w);
-  uint32_t i = items_lower(t, m);
-  if (i < t->nitems && strcmp(t->items[i].module, m) == 0) {
-    json_w_keyz(w, "resources");
-    json_w_begin_array(w);
-    for (; i < t->nitems && strcmp(t->items[i].module, m) == 0; i++)
-      t->write_item(c, &t->items[i]);
-    json_w_end_array(w);
-  }
-  if (m[0])
-    w_str_field(w, "address", m);
-  uint32_t k = mods_lower(t, m);
-  if (k < t->nmods && strcmp(t->mods[k].parent, m) == 0) {
-    json_w_keyz(w, "child_modules");
-    json_w_begin_array(w);
-    for (; k < t->nmods && strcmp(t->mods[k].parent, m) == 0; k++)
-      tree_write(c, t, t->mods[k].addr);
-    json_w_end_array(w);
-  }
-  json_w_end_object(w);
-}
-
-/* ---- State values ------------------------------------------------------ */
-
-static const ProvBlockSchema *schema_for(Ctx *c, StMode mode,
-                                         const char *fqn, const char *type)
-{
-  if (!c->schema_of || !type)
-    return NULL;
-  return c->schema_of(c->sctx, mode, fqn ? fqn : "", type);
-}
-
-static void write_state_item(Ctx *c, const TItem *it)
-{
-  JsonW *w = c->w;
-  const StResource *r = it->r;
-  const StInstance *inst = it->p;
-  const StObject *o = it->q;
-  const char *fqn = jplan_provider_fqn(c->a, r->provider);
-  json_w_begin_object(w);
-  w_str_field(w, "address", it->addr);
-  w_str_field(w, "mode", mode_name(r->mode));
-  w_str_field(w, "type", r->type);
-  w_str_field(w, "name", r->name);
-  w_key_index(w, inst->key);
-  w_str_field(w, "provider_name", fqn);
-  json_w_keyz(w, "schema_version");
-  json_w_uint(w, o->schema_version);
-  Value v = o->attrs;
-  if (v.type && !val_is_null(v)) {
-    for (uint32_t i = 0; i < o->nsensitive; i++)
-      v = mark_path(c->a, v, o->sensitive[i].steps, o->sensitive[i].n);
-    const ProvBlockSchema *b = schema_for(c, r->mode, fqn, r->type);
-    if (b)
-      v = prov_mark_sensitive(c->a, b, v);
-    if (v.type->kind == TY_OBJECT && v.type->n > 0) {
-      json_w_keyz(w, "values");
-      w_known(c, v);
-    } else if (v.type->kind == TY_MAP && v.len > 0) {
-      json_w_keyz(w, "values");
-      w_known(c, v);
-    }
-  }
-  json_w_keyz(w, "sensitive_values");
-  w_sens(c, v);
-  if (o->ndeps > 0) {
-    json_w_keyz(w, "depends_on");
-    json_w_begin_array(w);
-    for (uint32_t i = 0; i < o->ndeps; i++)
-      json_w_stringz(w, o->deps[i]);
-    json_w_end_array(w);
-  }
-  if (o->status == ST_TAINTED) {
-    json_w_keyz(w, "tainted");
-    json_w_bool(w, true);
-  }
-  if (it->dkey)
-    w_str_field(w, "deposed_key", it->dkey);
-  json_w_end_object(w);
-}
-
-static bool state_empty(const State *s)
-{
-  return !s || (s->nres == 0 && s->noutputs == 0);
-}
-
-/* {"format_version":"1.0","terraform_version":..,"values":{..}} */
-static void write_state(Ctx *c, const State *s, const char *tfver)
-{
-  JsonW *w = c->w;
-  json_w_begin_object(w);
-  w_str_field(w, "format_version", JPLAN_STATE_FORMAT_VERSION);
-  if (state_empty(s)) {
-    json_w_end_object(w);
-    return;
-  }
-  if (tfver && tfver[0])
-    w_str_field(w, "terraform_version", tfver);
-  json_w_keyz(w, "values");
-  json_w_begin_object(w);
-  if (s->noutputs > 0) {
-    json_w_keyz(w, "outputs");
-    json_w_begin_object(w);
-    for (uint32_t i = 0; i < s->noutputs; i++) {
-      const StOutput *o = &s->outputs[i];
-      json_w_keyz(w, o->name);
-      json_w_begin_object(w);
-      json_w_keyz(w, "sensitive");
-      json_w_bool(w, o->sensitive);
-      json_w_keyz(w, "value");
-      w_known(c, o->value);
-      json_w_keyz(w, "type");
-      json_w_type(w, o->type ? o->type
-                             : (o->value.type ? o->value.type : &ty_dynamic));
-      json_w_end_object(w);
-    }
-    json_w_end_object(w);
-  }
-  /* Items: every current and deposed object. */
-  uint64_t cap = 0;
-  for (uint32_t i = 0; i < s->nres; i++)
-    for (uint32_t j = 0; j < s->res[i]->ninst; j++)
-      cap += 1 + s->res[i]->inst[j]->ndeposed;
-  Tree t = {0};
-  t.items = ARENA_NEW(c->a, TItem, cap);
-  t.write_item = write_state_item;
-  for (uint32_t i = 0; i < s->nres; i++) {
-    const StResource *r = s->res[i];
-    for (uint32_t j = 0; j < r->ninst; j++) {
-      const StInstance *in = r->inst[j];
-      const char *addr = st_instance_addr(c->a, r, in->key);
-      const char *mod = r->module ? r->module : "";
-      if (in->current)
-        t.items[t.nitems++] = (TItem){mod, addr, NULL, in, in->current, r};
-      for (uint32_t k = 0; k < in->ndeposed; k++)
-        if (in->deposed[k].obj)
-          t.items[t.nitems++] = (TItem){mod, addr, in->deposed[k].key, in,
-                                        in->deposed[k].obj, r};
-    }
-  }
-  tree_build(c, &t);
-  json_w_keyz(w, "root_module");
-  tree_write(c, &t, "");
-  json_w_end_object(w);
-  json_w_end_object(w);
-}
-
-static void ctx_init(Ctx *c, Arena *a, JsonW *w, Buf *out,
-                     JplanSchemaFn schema_of, void *sctx)
-{
-  memset(c, 0, sizeof *c);
-  arena_init(a, 0);
-  c->a = a;
-  diag_init(&c->d, a);
-  json_w_init(w, out, JSON_W_UNKNOWN_NULL);
-  c->w = w;
-  c->schema_of = schema_of;
-  c->sctx = sctx;
-}
-
-void jplan_state(Buf *out, const State *s, JplanSchemaFn schema_of,
-                 void *sctx)
-{
-  Arena a;
-  JsonW w;
-  Ctx c;
-  ctx_init(&c, &a, &w, out, schema_of, sctx);
-  write_state(&c, s, s ? s->terraform_version : NULL);
-  buf_putc(out, '\n');
-  arena_release(&a);
-}
-
-/* ---- Resource changes -------------------------------------------------- */
-
-static const ProvBlockSchema *change_schema(Ctx *c, const PlChange *ch)
-{
-  if (ch->schema)
-    return ch->schema;
-  return schema_for(c, ch->mode, ch->provider_name, ch->type);
-}
-
-static Value marked(Ctx *c, const ProvBlockSchema *b, Value v)
-{
-  if (!b || !v.type || val_is_null(v) || val_is_unknown(v))
-    return v;
-  return prov_mark_sensitive(c->a, b, v);
-}
-
-static void w_path(JsonW *w, ValPath p)
-{
-  json_w_begin_array(w);
-  for (uint32_t i = 0; i < p.n; i++) {
-    const PathStep *s = &p.steps[i];
-    if (s->kind == PS_INDEX)
-      json_w_int(w, s->index);
-    else
-      json_w_stringz(w, s->name ? s->name : "");
-  }
-  json_w_end_array(w);
-}
-
-static void write_change(Ctx *c, const PlChange *ch)
-{
-  JsonW *w = c->w;
-  const ProvBlockSchema *b = change_schema(c, ch);
-  json_w_begin_object(w);
-  w_str_field(w, "address", ch->addr);
-  if (ch->prev_addr && ch->addr && strcmp(ch->prev_addr, ch->addr) != 0)
-    w_str_field(w, "previous_address", ch->prev_addr);
-  if (ch->module && ch->module[0])
-    w_str_field(w, "module_address", ch->module);
-  w_str_field(w, "mode", mode_name(ch->mode));
-  w_str_field(w, "type", ch->type);
-  w_str_field(w, "name", ch->name);
-  w_key_index(w, ch->key);
-  if (ch->provider_name && ch->provider_name[0])
-    w_str_field(w, "provider_name", ch->provider_name);
-  if (ch->deposed && ch->deposed[0])
-    w_str_field(w, "deposed", ch->deposed);
-
-  json_w_keyz(w, "change");
-  json_w_begin_object(w);
-  w_actions(w, ch->action);
-  Value before = marked(c, b, ch->before);
-  Value after = marked(c, b, ch->after);
-  json_w_keyz(w, "before");
-  w_known(c, before);
-  bool known = !after.type || val_is_wholly_known(after);
-  if (known || !val_is_unknown(after)) {
-    json_w_keyz(w, "after");
-    w_known(c, after);
-  }
-  json_w_keyz(w, "after_unknown");
-  if (known) {
-    json_w_begin_object(w);
-    json_w_end_object(w);
-  } else {
-    w_unknown(c, after);
-  }
-  json_w_keyz(w, "before_sensitive");
-  w_sens(c, before);
-  json_w_keyz(w, "after_sensitive");
-  w_sens(c, after);
-  if (ch->nreplace_paths > 0) {
-    json_w_keyz(w, "replace_paths");
-    json_w_begin_array(w);
-    for (uint32_t i = 0; i < ch->nreplace_paths; i++)
-      w_path(w, ch->replace_paths[i]);
-    json_w_end_array(w);
-  }
-  if (ch->importing) {
-    json_w_keyz(w, "importing");
-    json_w_begin_object(w);
-    if (ch->import_id && ch->import_id[0])
-      w_str_field(w, "id", ch->import_id);
-    json_w_end_object(w);
-  }
-  json_w_end_object(w);
-  const char *reason = plan_reason_name(ch->reason);
-  if (reason[0])
-    w_str_field(w, "action_reason", reason);
-  json_w_end_object(w);
-}
-
-/* Writes "key":[changes...] unless none qualify. */
-static void write_changes(Ctx *c, const char *key, const PlChange *chs,
-                          uint32_t n, bool skip_noop)
-{
-  bool any = false;
-  for (uint32_t i = 0; i < n; i++) {
-    const PlChange *ch = &chs[i];
-    /* Data source deletes only clean up state: not shown. */
-    if (ch->mode == ST_DATA && ch->action == PL_DELETE)
-      continue;
-    if (skip_noop && ch->action == PL_NOOP)
-      continue;
-    if (!any) {
-      json_w_keyz(c->w, key);
-      json_w_begin_array(c->w);
-      any = true;
-    }
-    write_change(c, ch);
-  }
-  if (any)
-    json_w_end_array(c->w);
-}
-
-/* Go omits an empty attribute map: does omitUnknowns(v) keep anything? */
-static bool has_known_member(Value v)
-{
-  if (v.type->kind == TY_OBJECT) {
-    for (uint32_t i = 0; i < v.type->n; i++)
-      if (!val_is_unknown(v.u.elems[i]))
-        return true;
-  } else if (v.type->kind == TY_MAP) {
-    for (uint32_t i = 0; i < v.len; i++)
-      if (!val_is_unknown(v.u.entries[i].val))
-        return true;
-  }
-  return false;
-}
-
-static void write_planned_item(Ctx *c, const TItem *it)
-{
-  JsonW *w = c->w;
-  const PlChange *ch = it->p;
-  Value after = marked(c, change_schema(c, ch), ch->after);
-  json_w_begin_object(w);
-  w_str_field(w, "address", ch->addr);
-  w_str_field(w, "mode", mode_name(ch->mode));
-  w_str_field(w, "type", ch->type);
-  w_str_field(w, "name", ch->name);
-  w_key_index(w, ch->key);
-  if (ch->provider_name && ch->provider_name[0])
-    w_str_field(w, "provider_name", ch->provider_name);
-  json_w_keyz(w, "schema_version");
-  json_w_uint(w, ch->schema_version);
-  if (after.type && !val_is_null(after) && !val_is_unknown(after)) {
-    if (has_known_member(after)) {
-      json_w_keyz(w, "values");
-      w_known(c, after);
-    }
-  }
-  json_w_keyz(w, "sensitive_values");
-  w_sens(c, after);
-  json_w_end_object(w);
-}
-
-static void write_planned_values(Ctx *c, const Plan *p)
-{
-  JsonW *w = c->w;
-  json_w_keyz(w, "planned_values");
-  json_w_begin_object(w);
-  bool any_out = false;
-  for (uint32_t i = 0; i < p->noutputs; i++) {
-    const PlOutput *o = &p->outputs[i];
-    if (o->action == PL_DELETE)
-      continue;
-    if (!any_out) {
-      json_w_keyz(w, "outputs");
-      json_w_begin_object(w);
-      any_out = true;
-    }
-    json_w_keyz(w, o->name);
-    json_w_begin_object(w);
-    json_w_keyz(w, "sensitive");
-    json_w_bool(w, o->sensitive);
-    if (o->after.type && val_is_wholly_known(o->after)) {
-      json_w_keyz(w, "type");
-      json_w_type(w, o->after.type);
-      json_w_keyz(w, "value");
-      w_known(c, o->after);
-    }
-    json_w_end_object(w);
-  }
-  if (any_out)
-    json_w_end_object(w);
-
-  Tree t = {0};
-  t.items = ARENA_NEW(c->a, TItem, p->nchanges);
-  t.write_item = write_planned_item;
-  for (uint32_t i = 0; i < p->nchanges; i++) {
-    const PlChange *ch = &p->changes[i];
-    if (ch->action == PL_DELETE || ch->action == PL_FORGET ||
-        (ch->deposed && ch->deposed[0]))
-      continue;
-    t.items[t.nitems++] = (TItem){ch->module ? ch->module : "",
-                                  ch->addr ? ch->addr : "", NULL, ch, NULL,
-                                  NULL};
-  }
-  tree_build(c, &t);
-  json_w_keyz(w, "root_module");
-  tree_write(c, &t, "");
-  json_w_end_object(w);
-}
-
-static void write_output_changes(Ctx *c, const Plan *p)
-{
-  JsonW *w = c->w;
-  if (p->noutputs == 0)
-    return;
-  json_w_keyz(w, "output_changes");
-  json_w_begin_object(w);
-  for (uint32_t i = 0; i < p->noutputs; i++) {
-    const PlOutput *o = &p->outputs[i];
-    json_w_keyz(w, o->name);
-    json_w_begin_object(w);
-    w_actions(w, o->action);
-    json_w_keyz(w, "before");
-    w_known(c, o->before);
-    bool known = !o->after.type || val_is_wholly_known(o->after);
-    if (known || !val_is_unknown(o->after)) {
-      json_w_keyz(w, "after");
-      w_known(c, o->after);
-    }
-    json_w_keyz(w, "after_unknown");
-    if (known)
-      json_w_bool(w, false);
-    else
-      w_unknown(c, o->after);
-    json_w_keyz(w, "before_sensitive");
-    json_w_bool(w, o->sensitive);
-    json_w_keyz(w, "after_sensitive");
-    json_w_bool(w, o->sensitive);
-    json_w_end_object(w);
-  }
-  json_w_end_object(w);
-}
 
 /* ---- Configuration ----------------------------------------------------- */
 
@@ -973,7 +135,7 @@ static void write_expr(Ctx *c, const HclExpr *e)
     eval_expr(&ec, x, &v);
     if (v.type && val_is_wholly_known(v)) {
       json_w_keyz(w, "constant_value");
-      w_known(c, v);
+      jplan_w_known(c, v);
     }
     const char **refs;
     uint32_t n = expr_refs(c, x, &refs);
@@ -1458,14 +620,14 @@ static void write_provider_configs(Ctx *c, PCfgs *p)
   for (uint32_t i = 0; i < n; i++) {
     json_w_keyz(w, v[i].key);
     json_w_begin_object(w);
-    w_str_field(w, "name", v[i].name);
-    w_str_field(w, "full_name", v[i].full_name);
+    jplan_w_str_field(w, "name", v[i].name);
+    jplan_w_str_field(w, "full_name", v[i].full_name);
     if (v[i].alias && v[i].alias[0])
-      w_str_field(w, "alias", v[i].alias);
+      jplan_w_str_field(w, "alias", v[i].alias);
     if (v[i].version && v[i].version[0])
-      w_str_field(w, "version_constraint", v[i].version);
+      jplan_w_str_field(w, "version_constraint", v[i].version);
     if (v[i].module_address[0])
-      w_str_field(w, "module_address", v[i].module_address);
+      jplan_w_str_field(w, "module_address", v[i].module_address);
     if (body_has_items(v[i].body)) {
       static const char *const meta[] = {"alias", "version", NULL};
       exprs_nonempty(c, v[i].body, NULL, meta);
@@ -1477,7 +639,7 @@ static void write_provider_configs(Ctx *c, PCfgs *p)
 
 /* ---- The configuration's modules --------------------------------------- */
 
-static int cmp_cfgres(const void *x, const void *y)
+int jplan_cmp_cfgres(const void *x, const void *y)
 {
   return strcmp(((const char *const *)x)[0], ((const char *const *)y)[0]);
 }
@@ -1545,10 +707,10 @@ static void write_cfg_resource(Ctx *c, CfgCtx *cc, const CfgModule *m,
   StMode mode = r->mode == CFG_DATA ? ST_DATA : ST_MANAGED;
   const char *local = cfg_resource_provider_name(r);
   json_w_begin_object(w);
-  w_str_field(w, "address", addr);
-  w_str_field(w, "mode", mode_name(mode));
-  w_str_field(w, "type", r->type);
-  w_str_field(w, "name", r->name);
+  jplan_w_str_field(w, "address", addr);
+  jplan_w_str_field(w, "mode", jplan_mode_name(mode));
+  jplan_w_str_field(w, "type", r->type);
+  jplan_w_str_field(w, "name", r->name);
   const char *key = opaque_key(
       c, r->provider.alias ? arena_printf(c->a, "%s.%s", local,
                                           r->provider.alias)
@@ -1558,13 +720,13 @@ static void write_cfg_resource(Ctx *c, CfgCtx *cc, const CfgModule *m,
   const PCfg *pc = pcs_find(&cc->pcs, key);
   if (pc && pc->parent_key[0] && pcs_find(&cc->pcs, pc->parent_key))
     key = pc->parent_key;
-  w_str_field(w, "provider_config_key", key);
+  jplan_w_str_field(w, "provider_config_key", key);
   if (r->nprovisioners > 0) {
     json_w_keyz(w, "provisioners");
     json_w_begin_array(w);
     for (uint32_t i = 0; i < r->nprovisioners; i++) {
       json_w_begin_object(w);
-      w_str_field(w, "type", r->provisioners[i].type);
+      jplan_w_str_field(w, "type", r->provisioners[i].type);
       if (body_has_items(r->provisioners[i].body)) {
         json_w_keyz(w, "expressions");
         write_exprs(c, r->provisioners[i].body, NULL, NULL);
@@ -1574,7 +736,7 @@ static void write_cfg_resource(Ctx *c, CfgCtx *cc, const CfgModule *m,
     json_w_end_array(w);
   }
   const char *fqn = fqn_of(c, m, local);
-  const ProvBlockSchema *s = schema_for(c, mode, fqn, r->type);
+  const ProvBlockSchema *s = jplan_schema_for(c, mode, fqn, r->type);
   if (body_has_items(r->body)) {
     static const char *const meta[] = {"count", "for_each", "provider",
                                        "depends_on", "lifecycle",
@@ -1612,7 +774,7 @@ static void write_module_call(Ctx *c, CfgCtx *cc, const CfgModuleCall *mc,
     return;
   }
   if (mc->source && mc->source[0])
-    w_str_field(w, "source", mc->source);
+    jplan_w_str_field(w, "source", mc->source);
   if (body_has_items(mc->body)) {
     /* Only the child's declared variables count, as with a schema. */
     const CfgModule *cm = ch->m;
@@ -1626,7 +788,7 @@ static void write_module_call(Ctx *c, CfgCtx *cc, const CfgModuleCall *mc,
   json_w_keyz(w, "module");
   write_cfg_module(c, cc, ch, depth + 1);
   if (mc->version && mc->version[0])
-    w_str_field(w, "version_constraint", mc->version);
+    jplan_w_str_field(w, "version_constraint", mc->version);
   w_depends_on(c, &mc->depends_on);
   json_w_end_object(w);
 }
@@ -1660,7 +822,7 @@ static void write_cfg_module(Ctx *c, CfgCtx *cc, const CfgTree *t,
       write_expr(c, o[i]->expr);
       w_depends_on(c, &o[i]->depends_on);
       if (o[i]->description && o[i]->description[0])
-        w_str_field(w, "description", o[i]->description);
+        jplan_w_str_field(w, "description", o[i]->description);
       json_w_end_object(w);
     }
     json_w_end_object(w);
@@ -1676,7 +838,7 @@ static void write_cfg_module(Ctx *c, CfgCtx *cc, const CfgTree *t,
                                 r->name);
       ra[i].r = r;
     }
-    qsort(ra, m->nresources, sizeof(RA), cmp_cfgres);
+    qsort(ra, m->nresources, sizeof(RA), jplan_cmp_cfgres);
     json_w_keyz(w, "resources");
     json_w_begin_array(w);
     for (uint32_t i = 0; i < m->nresources; i++)
@@ -1708,10 +870,10 @@ static void write_cfg_module(Ctx *c, CfgCtx *cc, const CfgTree *t,
       json_w_begin_object(w);
       if (v[i]->has_default) {
         json_w_keyz(w, "default");
-        w_known(c, v[i]->default_val);
+        jplan_w_known(c, v[i]->default_val);
       }
       if (v[i]->description && v[i]->description[0])
-        w_str_field(w, "description", v[i]->description);
+        jplan_w_str_field(w, "description", v[i]->description);
       if (v[i]->sensitive) {
         json_w_keyz(w, "sensitive");
         json_w_bool(w, true);
@@ -1723,7 +885,7 @@ static void write_cfg_module(Ctx *c, CfgCtx *cc, const CfgTree *t,
   json_w_end_object(w);
 }
 
-static void write_configuration(Ctx *c, const CfgTree *t, const Plan *p)
+void jplan_write_configuration(Ctx *c, const CfgTree *t, const Plan *p)
 {
   JsonW *w = c->w;
   json_w_keyz(w, "configuration");
@@ -1742,77 +904,4 @@ static void write_configuration(Ctx *c, const CfgTree *t, const Plan *p)
     json_w_end_object(w);
   }
   json_w_end_object(w);
-}
-
-/* ---- The plan ---------------------------------------------------------- */
-
-/* Root variables given to the plan, plus declared defaults of the unset
-** ones (Terraform keeps those for backward compatibility). */
-static void write_variables(Ctx *c, const Plan *p, const CfgModule *m)
-{
-  JsonW *w = c->w;
-  uint32_t cap = p->nvars + (m ? m->nvariables : 0);
-  typedef struct { const char *name; Value v; } NV;
-  NV *nv = ARENA_NEW(c->a, NV, cap + 1);
-  uint32_t n = 0;
-  for (uint32_t i = 0; i < p->nvars; i++)
-    nv[n++] = (NV){p->vars[i].name, p->vars[i].value};
-  for (uint32_t i = 0; m && i < m->nvariables; i++) {
-    const CfgVariable *v = &m->variables[i];
-    bool set = false;
-    for (uint32_t k = 0; k < p->nvars && !set; k++)
-      set = strcmp(p->vars[k].name, v->name) == 0;
-    if (!set && v->has_default)
-      nv[n++] = (NV){v->name, v->default_val};
-  }
-  if (n == 0)
-    return;
-  qsort(nv, n, sizeof(NV), cmp_cfgres);
-  json_w_keyz(w, "variables");
-  json_w_begin_object(w);
-  for (uint32_t i = 0; i < n; i++) {
-    if (i > 0 && strcmp(nv[i].name, nv[i - 1].name) == 0)
-      continue;
-    json_w_keyz(w, nv[i].name);
-    json_w_begin_object(w);
-    json_w_keyz(w, "value");
-    w_known(c, nv[i].v);
-    json_w_end_object(w);
-  }
-  json_w_end_object(w);
-}
-
-void jplan_plan(Buf *out, const Plan *p, const CfgTree *cfg,
-                JplanSchemaFn schema_of, void *sctx)
-{
-  Arena a;
-  JsonW w;
-  Ctx c;
-  ctx_init(&c, &a, &w, out, schema_of, sctx);
-  json_w_begin_object(&w);
-  w_str_field(&w, "format_version", JPLAN_FORMAT_VERSION);
-  w_str_field(&w, "terraform_version", CAIRN_VERSION);
-  write_variables(&c, p, cfg ? cfg->m : NULL);
-  write_planned_values(&c, p);
-  /* Outside refresh-only mode, move-only drift shows in the changes. */
-  write_changes(&c, "resource_drift", p->drift, p->ndrift,
-                p->mode != PL_MODE_REFRESH_ONLY);
-  write_changes(&c, "resource_changes", p->changes, p->nchanges, false);
-  write_output_changes(&c, p);
-  if (!state_empty(p->prior_state)) {
-    json_w_keyz(&w, "prior_state");
-    write_state(&c, p->prior_state, CAIRN_VERSION);
-  }
-  write_configuration(&c, cfg, p);
-  if (p->timestamp && p->timestamp[0])
-    w_str_field(&w, "timestamp", p->timestamp);
-  json_w_keyz(&w, "applyable");
-  json_w_bool(&w, p->applyable);
-  json_w_keyz(&w, "complete");
-  json_w_bool(&w, p->complete);
-  json_w_keyz(&w, "errored");
-  json_w_bool(&w, p->errored);
-  json_w_end_object(&w);
-  buf_putc(out, '\n');
-  arena_release(&a);
 }

@@ -1,0 +1,51 @@
+/*
+** config_priv: private to the config module (core/config/config*.c).  The
+** loader state shared by loading (config.c: files, lookups, the module
+** tree) and decoding (config_decode.c: top-level blocks into Cfg*
+** structures): the Loader, its array-growing macro and the name index
+** that decoding feeds.  Nothing outside core/config/config*.c includes
+** this header.
+*/
+#ifndef CAIRN_CONFIG_PRIV_H
+#define CAIRN_CONFIG_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+
+
+typedef struct Loader {
+  Arena *a;
+  Diags *d;
+  CfgModule *m;
+  uint32_t cap_vars, cap_locals, cap_outputs, cap_res, cap_calls, cap_prov,
+      cap_req, cap_moved, cap_removed, cap_imports, cap_checks, cap_files,
+      cap_rv;
+} Loader;
+
+/* Name index kinds (see the lookups section of config.c). */
+enum { IX_VAR, IX_LOCAL, IX_OUTPUT, IX_RES, IX_CALL, IX_KINDS };
+
+/* Records the newest entry of kind (just pushed) in the loader's module's
+** name index (config.c). */
+void cfg_ix_add(Loader *L, uint32_t kind);
+
+/* Appends one element to arr (n elements, room for cap), doubling the
+** array in L's arena when it is full; yields the new element. */
+#define CFG_PUSH(L, arr, n, cap)                                             \
+  (((n) == (cap) ? ((arr) = arena_grow((L)->a, (arr), sizeof *(arr),         \
+                                       _Alignof(__typeof__(*(arr))), (cap),  \
+                                       (cap) ? (cap) * 2 : 8),               \
+                    (cap) = (cap) ? (cap) * 2 : 8)                           \
+                 : 0),                                                       \
+   &(arr)[(n)++])
+
+/* "file:line,col-col" of r, for messages naming a declaration. */
+const char *cfg_pos_string(Arena *a, SrcRange r);
+
+/* Decodes the top-level blocks of f into L's module (config_decode.c);
+** errors go to L->d. */
+void cfg_decode_file(Loader *L, HclFile *f);
+
+#endif
