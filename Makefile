@@ -27,21 +27,25 @@ WARN := -std=c11 -Wall -Wextra -Werror -pedantic -Wshadow \
   -Wpointer-arith -Wvla -Wformat=2 -Wimplicit-fallthrough \
   -Wdouble-promotion -Wfloat-conversion -Wcast-align \
   -Wno-overlength-strings
-DEFS := -D_GNU_SOURCE -DCAIRN_VERSION=\"$(VERSION)\" -Icore -I.
+# Vendored headers are -isystem: their own redundant declarations (mbedTLS's
+# psa/crypto.h) must not trip cairn's warning set.
+DEFS := -D_GNU_SOURCE -DCAIRN_VERSION=\"$(VERSION)\" -Icore -I. -Ibuild/gen
 DEPF := -MMD -MP
 
 REL_CFLAGS := $(WARN) $(DEFS) -O2 -ffunction-sections -fdata-sections \
-  -I$(VROOT)/musl/include
+  -isystem $(VROOT)/musl/include
 SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all \
   -fno-omit-frame-pointer
 SAN_CFLAGS := $(WARN) $(DEFS) -O1 -g $(SAN_FLAGS) -DCAIRN_TEST=1 \
-  -I$(VROOT)/host/include
+  -isystem $(VROOT)/host/include
 TST_CFLAGS := $(REL_CFLAGS) -DCAIRN_TEST=1
 # dbg: host cc without sanitizers, for valgrind (musl's long-double float
 # formatting is not exact under valgrind's emulation, glibc's is).
-DBG_CFLAGS := $(WARN) $(DEFS) -O1 -g -DCAIRN_TEST=1 -I$(VROOT)/host/include
+DBG_CFLAGS := $(WARN) $(DEFS) -O1 -g -DCAIRN_TEST=1 -isystem $(VROOT)/host/include
 DBG_LDFLAGS := -L$(VROOT)/host/lib
-VLIBS      := -lcurl -lmbedtls -lmbedx509 -lmbedcrypto
+# Static archives: each binary pulls in only the members it uses.
+VLIBS      := -lcurl -lnghttp2 -lz -lmbedtls -lmbedx509 -lmbedcrypto -linih \
+  -lprotobuf-c
 REL_LDFLAGS := -static -s -Wl,--gc-sections -L$(VROOT)/musl/lib
 SAN_LDFLAGS := $(SAN_FLAGS) -L$(VROOT)/host/lib
 LIBS := -lpthread -lm
@@ -77,16 +81,26 @@ build/gen/proto/%.pb-c.c build/gen/proto/%.pb-c.h: proto/%.proto
 	$(if $(V),,@echo "  PROTOC  $<";)protoc-c --c_out=$(@D) -Iproto $<
 gen: $(GEN_PB_C) $(GEN_PB_H)
 
+# The pinned Debian versions, for `cairn version`: VENDOR_<KEY>_DEBIAN
+# ("1:1.3.dfsg+really1.3.1-1") and VENDOR_<KEY>_VERSION (upstream: epoch and
+# Debian revision removed).
+build/gen/vendor_pins.h: vendor/pins
+	@mkdir -p $(@D)
+	@sed -n 's/^\([A-Z0-9_]*\)_DEBIAN_VERSION=\(.*\)$$/\1 \2/p' $< | \
+	  while read -r k v; do u=$${v#*:}; \
+	    printf '#define VENDOR_%s_DEBIAN "%s"\n#define VENDOR_%s_VERSION "%s"\n' \
+	      "$$k" "$$v" "$$k" "$${u%-*}"; done >$@.tmp && mv $@.tmp $@
+
 unit_deps = $(sort $(foreach m,$(shell cat tests/unit/$(1).deps),\
   $(basename $(wildcard $(m).c $(m)_*.c))))
 
 # ---- object rules per flavour --------------------------------------------
 define flavour
 $(1)_OBJ := $$(patsubst %.c,build/$(1)/obj/%.o,$$(SRC_ALL))
-build/$(1)/obj/core/%.o: core/%.c | $$(VROOT)/$(3)/.stamp
+build/$(1)/obj/core/%.o: core/%.c | $$(VROOT)/$(3)/.stamp build/gen/vendor_pins.h
 	@mkdir -p $$(@D)
 	$$(if $$(V),,@echo "  CC[$(1)] $$<";)$(2) $$($(4)) $$(DEPF) -c $$< -o $$@
-build/$(1)/obj/%.o: %.c | $$(VROOT)/$(3)/.stamp
+build/$(1)/obj/%.o: %.c | $$(VROOT)/$(3)/.stamp build/gen/vendor_pins.h
 	@mkdir -p $$(@D)
 	$$(if $$(V),,@echo "  CC[$(1)] $$<";)$(2) $$($(4)) $$(DEPF) -c $$< -o $$@
 build/$(1)/tests/%.o: tests/unit/%.c

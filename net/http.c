@@ -21,6 +21,7 @@
 #include <mbedtls/sha256.h>
 #include <mbedtls/ssl.h>
 #include <mbedtls/x509_crt.h>
+#include <psa/crypto.h>
 
 #include "base/buf.h"
 
@@ -40,6 +41,8 @@ struct HttpClient {
   void *clock_ctx;
   const char *const *extra_headers;  /* borrowed, NULL-terminated */
   char peer_key[64];                 /* "sha256//B64" of the last handshake */
+  uint32_t verify_flags;             /* MBEDTLS_X509_BADCERT_* of the chain,
+                                     ** for this transfer's handshake */
 };
 
 static HttpLogFn log_fn;
@@ -67,9 +70,14 @@ static void logf_(HttpLogLevel lvl, const char *fmt, ...)
   log_fn(log_ctx, lvl, msg);
 }
 
+/* curl's mbedTLS backend calls psa_crypto_init() in curl_global_init
+** (TLS 1.3 in mbedTLS 3.6 needs PSA crypto); calling it here too makes the
+** requirement explicit and does not depend on that. */
 static void global_init(void)
 {
   global_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+  if (global_rc == CURLE_OK && psa_crypto_init() != PSA_SUCCESS)
+    global_rc = CURLE_FAILED_INIT;
 }
 
 static double now_s(void)
@@ -342,21 +350,25 @@ const char *http_client_peer_key(const HttpClient *c)
   return c->peer_key;
 }
 
-/* mbedTLS verify callback, installed through CURLOPT_SSL_CTX_FUNCTION: it
-** only looks at the leaf certificate to record its public-key hash (the
-** endpoint identity `cairn init` locks) and never changes the verdict. */
+/* mbedTLS verify callback, installed through CURLOPT_SSL_CTX_FUNCTION (it
+** replaces curl's own, which only relaxes checks that cairn never turns
+** off): it records the leaf certificate's public-key hash (the endpoint
+** identity `cairn init` locks) and the failed checks of the whole chain
+** (for the error message: curl's mbedTLS backend reports neither
+** CURLINFO_SSL_VERIFYRESULT nor the reasons), and never changes the
+** verdict. */
 static int on_verify(void *ud, mbedtls_x509_crt *crt, int depth,
                      uint32_t *flags)
 {
-  (void)flags;
   HttpClient *c = ud;
+  c->verify_flags |= *flags;
   if (depth != 0)
     return 0;
   unsigned char der[4096], sum[32];
   int n = mbedtls_pk_write_pubkey_der(&crt->pk, der, sizeof der);
   if (n <= 0)
     return 0;
-  if (mbedtls_sha256_ret(der + sizeof der - (size_t)n, (size_t)n, sum, 0))
+  if (mbedtls_sha256(der + sizeof der - (size_t)n, (size_t)n, sum, 0))
     return 0;
   size_t olen = 0;
   memcpy(c->peer_key, "sha256//", 8);
@@ -407,13 +419,14 @@ static bool has_word(const char *s, const char *w)
 }
 
 /* The cause of a failed transfer, in words. */
-static void describe(CURLcode rc, CURL *h, const char *errbuf,
+static void describe(CURLcode rc, CURL *h, uint32_t vflags, const char *errbuf,
                      const HttpEndpoint *e, const Sink *sink, char *out,
                      size_t n)
 {
   long os_errno = 0, vr = 0;
   curl_easy_getinfo(h, CURLINFO_OS_ERRNO, &os_errno);
   curl_easy_getinfo(h, CURLINFO_SSL_VERIFYRESULT, &vr);
+  vr |= (long)vflags;
   const char *eb = errbuf[0] ? errbuf : curl_easy_strerror(rc);
   if (sink->too_large) {
     snprintf(out, n, "the response is larger than the limit of %zu bytes",
@@ -497,9 +510,24 @@ static void describe(CURLcode rc, CURL *h, const char *errbuf,
     snprintf(out, n, "the server closed the connection without answering");
     return;
   case CURLE_SEND_ERROR:
-  case CURLE_RECV_ERROR:
-    snprintf(out, n, "the connection was dropped: %s", eb);
+  case CURLE_RECV_ERROR: {
+    /* With TLS 1.3 the client finishes its handshake before the server
+    ** checks the client certificate, so a server that requires one and got
+    ** none closes the connection after the handshake: the client sees a
+    ** dropped connection, not a handshake failure. */
+    long nconn = 0;
+    char *scheme = NULL;
+    curl_easy_getinfo(h, CURLINFO_NUM_CONNECTS, &nconn);
+    curl_easy_getinfo(h, CURLINFO_SCHEME, &scheme);
+    if (status == 0 && nconn > 0 && !e->client_cert && scheme &&
+        strcasecmp(scheme, "https") == 0)
+      snprintf(out, n, "the connection was dropped right after the TLS "
+               "handshake (the server may require a client certificate: "
+               "client_cert, client_key): %s", eb);
+    else
+      snprintf(out, n, "the connection was dropped: %s", eb);
     return;
+  }
   case CURLE_FILESIZE_EXCEEDED:
     snprintf(out, n, "the response is larger than the limit of %zu bytes",
              e->max_response);
@@ -596,7 +624,12 @@ static void attempt(HttpClient *c, const HttpEndpoint *e, const Target *t,
   curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
   curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
   curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
+  /* TLS 1.2 or newer: 1.3 where the server offers it. */
   curl_easy_setopt(h, CURLOPT_SSLVERSION, (long)CURL_SSLVERSION_TLSv1_2);
+  /* Provider calls stay on HTTP/1.1 (curl would negotiate h2 through ALPN
+  ** now that it is built with nghttp2); keep-alive and the truncation
+  ** checks above are written for it. */
+  curl_easy_setopt(h, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
   curl_easy_setopt(h, CURLOPT_CAINFO, t->ca_file);
   curl_easy_setopt(h, CURLOPT_CAPATH, t->ca_dir);
   curl_easy_setopt(h, CURLOPT_SSLCERT, e->client_cert);
@@ -605,6 +638,7 @@ static void attempt(HttpClient *c, const HttpEndpoint *e, const Target *t,
   curl_easy_setopt(h, CURLOPT_SSL_CTX_FUNCTION, on_sslctx);
   curl_easy_setopt(h, CURLOPT_SSL_CTX_DATA, c);
 
+  c->verify_flags = 0;
   at->rc = curl_easy_perform(h);
   at->status = 0;
   at->retry_after = -1;
@@ -629,7 +663,8 @@ static void attempt(HttpClient *c, const HttpEndpoint *e, const Target *t,
 
   at->why[0] = 0;
   if (at->rc != CURLE_OK)
-    describe(at->rc, h, errbuf, e, sink, at->why, sizeof at->why);
+    describe(at->rc, h, c->verify_flags, errbuf, e, sink, at->why,
+             sizeof at->why);
 
   /* The handle must not keep pointers to our stack or freed lists; the
   ** token's copy inside curl goes with the list. */

@@ -1,20 +1,35 @@
 /*
-** ini.c: the inih-dialect reader (see ini.h for the accepted syntax).
+** ini.c: cairn.ini through the inih library (Debian's libinih, vendored by
+** vendor/fetch-build.sh with the options in the generated inih/ini.h).
 **
-** Method: one pass over the lines; a line is classified by its first
-** non-blank byte.  Continuation lines are recognised only directly after
-** a name/value line, as inih's INI_ALLOW_MULTILINE does.
+** Method: inih parses the text and calls on_pair() for every name/value
+** line and every continuation line (INI_HANDLER_LINENO gives the line);
+** this wrapper turns those calls into IniEntry records and then walks the
+** lines once more to collect what inih does not report through the
+** handler: the section headers (inih keeps only the first 49 bytes of a
+** section name and has no section callback in Debian's build, so names come
+** from the text), the rejected lines (inih returns only the first one), and
+** the source ranges.  On top of inih it rejects a setting with an empty
+** name and text after a section header's "]", as cairn always has.
 */
 #include "ini.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <string.h>
 
+#include <inih/ini.h>
+
 #include "base/buf.h"
+
+#if !INI_HANDLER_LINENO || INI_USE_STACK || !INI_ALLOW_REALLOC
+#error "vendor/fetch-build.sh must build inih with INI_HANDLER_LINENO, a heap line buffer and INI_ALLOW_REALLOC"
+#endif
 
 static bool is_space(char c)
 {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+  return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' ||
+         c == '\n';
 }
 
 static SrcRange range(const char *path, uint32_t line, uint32_t off0,
@@ -22,15 +37,6 @@ static SrcRange range(const char *path, uint32_t line, uint32_t off0,
 {
   SrcRange r = {path, {line, b - off0 + 1, b}, {line, e - off0 + 1, e}};
   return r;
-}
-
-/* Strips an inline comment: ';' preceded by whitespace. */
-static size_t strip_inline(const char *s, size_t n)
-{
-  for (size_t i = 1; i < n; i++)
-    if (s[i] == ';' && is_space(s[i - 1]))
-      return i;
-  return n;
 }
 
 static void trim(const char *s, size_t n, size_t *b, size_t *e)
@@ -44,127 +50,250 @@ static void trim(const char *s, size_t n, size_t *b, size_t *e)
   *e = j;
 }
 
+/* Whether s[i..e) is empty or an inline comment (whitespace, then ';'). */
+static bool only_comment(const char *s, size_t i, size_t e)
+{
+  if (i == e)
+    return true;
+  if (!is_space(s[i]))
+    return false;
+  while (i < e && is_space(s[i]))
+    i++;
+  return i == e || s[i] == ';';
+}
+
+enum { LINE_OTHER, LINE_PAIR, LINE_NO_NAME };
+
+typedef struct Parse {
+  Arena *a;
+  const char *path;
+  const char *text;
+  size_t *starts;   /* byte offset of each line; starts[nlines] = end */
+  uint32_t nlines;
+  uint8_t *handled; /* LINE_* per line, from the handler */
+  IniFile *out;
+  uint32_t cap;
+  Diags *d;
+  bool ok;
+} Parse;
+
+/* Line `ln` (1-based) without its newline. */
+static const char *line_at(const Parse *p, uint32_t ln, size_t *n)
+{
+  size_t b = p->starts[ln - 1], e = p->starts[ln];
+  if (e > b && p->text[e - 1] == '\n')
+    e--;
+  *n = e - b;
+  return p->text + b;
+}
+
+/* inih's handler: a name/value line, or a continuation line (indented,
+** after a name/value line), which inih hands over with the previous name. */
+static int on_pair(void *user, const char *section, const char *name,
+                   const char *value, int lineno)
+{
+  (void)section;
+  Parse *p = user;
+  if (lineno < 1 || (uint32_t)lineno > p->nlines || !name || !value)
+    return 0;
+  uint32_t ln = (uint32_t)lineno;
+  p->handled[ln - 1] = LINE_PAIR;
+  size_t n;
+  const char *s = line_at(p, ln, &n);
+  uint32_t off0 = (uint32_t)p->starts[ln - 1];
+  size_t b, e;
+  trim(s, n, &b, &e);
+  size_t vlen = strlen(value);
+  /* inih hands over a continuation line as (previous name, the whole
+  ** stripped line less an inline comment); a pair's value starts after its
+  ** separator, so it is never the line's own beginning followed by nothing
+  ** or by a comment. */
+  if (b > 0 && p->out->nentries > 0 && vlen > 0 && vlen <= e - b &&
+      memcmp(s + b, value, vlen) == 0) {
+    if (only_comment(s, b + vlen, e)) {
+      IniEntry *prev = &p->out->entries[p->out->nentries - 1];
+      prev->value = arena_printf(p->a, "%s\n%s", prev->value, value);
+      prev->value_range.end.line = ln;
+      prev->value_range.end.byte = (uint32_t)(off0 + b + vlen);
+      prev->value_range.end.col = (uint32_t)(b + vlen + 1);
+      return 1;
+    }
+  }
+  /* name = value or name: value; the first of the two separators wins. */
+  size_t sep = b;
+  while (sep < e && s[sep] != '=' && s[sep] != ':')
+    sep++;
+  if (name[0] == 0) {   /* reported in line order by ini_parse */
+    p->handled[ln - 1] = LINE_NO_NAME;
+    return 1;
+  }
+  size_t vs = sep < e ? sep + 1 : e;
+  while (vs < e && is_space(s[vs]))
+    vs++;
+  if (p->out->nentries == p->cap) {
+    uint32_t nc = p->cap ? p->cap * 2 : 16;
+    p->out->entries = arena_grow(p->a, p->out->entries, sizeof(IniEntry),
+                                 _Alignof(IniEntry), p->cap, nc);
+    p->cap = nc;
+  }
+  IniEntry *en = &p->out->entries[p->out->nentries++];
+  en->section = "";   /* set from the text by ini_parse */
+  en->name = arena_strdup(p->a, name);
+  en->value = arena_strdup(p->a, value);
+  en->line = ln;
+  size_t nl = strlen(name);
+  en->name_range = range(p->path, ln, off0, (uint32_t)(off0 + b),
+                         (uint32_t)(off0 + b + nl));
+  en->value_range = range(p->path, ln, off0, (uint32_t)(off0 + vs),
+                          (uint32_t)(off0 + vs + vlen));
+  return 1;
+}
+
+/* A section header line (first non-blank byte '['), as inih reads it: the
+** name ends at "]", and an inline comment (";" after whitespace) before
+** any "]" swallows it. */
+static void section_line(Parse *p, uint32_t ln, const char **section,
+                         uint32_t *scap)
+{
+  size_t n;
+  const char *s = line_at(p, ln, &n);
+  uint32_t off0 = (uint32_t)p->starts[ln - 1];
+  size_t b, e;
+  trim(s, n, &b, &e);
+  SrcRange r = range(p->path, ln, off0, (uint32_t)(off0 + b),
+                     (uint32_t)(off0 + e));
+  size_t close = b + 1;
+  while (close < e && s[close] != ']' &&
+         !(s[close] == ';' && is_space(s[close - 1])))
+    close++;
+  if (close >= e || s[close] != ']') {
+    diag_error(p->d, &r, "Invalid host configuration section",
+               "%s line %u: a section header must end with \"]\".", p->path,
+               ln);
+    p->ok = false;
+    return;
+  }
+  size_t nb, ne;
+  trim(s + b + 1, close - b - 1, &nb, &ne);
+  size_t after = close + 1, ab, ae;
+  trim(s + after, e - after, &ab, &ae);
+  if (ab != ae && s[after + ab] != ';' && s[after + ab] != '#') {
+    diag_error(p->d, &r, "Invalid host configuration section",
+               "%s line %u: unexpected text after the section header.",
+               p->path, ln);
+    p->ok = false;
+  }
+  *section = arena_strndup(p->a, s + b + 1 + nb, ne - nb);
+  IniFile *out = p->out;
+  if (out->nsections == *scap) {
+    uint32_t nc = *scap ? *scap * 2 : 8;
+    out->sections = arena_grow(p->a, out->sections, sizeof(IniSection),
+                               _Alignof(IniSection), *scap, nc);
+    *scap = nc;
+  }
+  IniSection *sec = &out->sections[out->nsections++];
+  sec->name = *section;
+  sec->line = ln;
+  sec->range = r;
+}
+
 bool ini_parse(Arena *a, const char *path, const char *text, size_t len,
                IniFile *out, Diags *d)
 {
   memset(out, 0, sizeof *out);
   out->path = arena_strdup(a, path);
-  uint32_t cap = 0, scap = 0;
+  Parse p = {a, path, NULL, NULL, 0, NULL, out, 0, d, true};
+  /* inih reads a NUL-terminated string; a NUL byte inside would end the
+  ** file early, so it is an error of its own. */
+  const char *nul = memchr(text, 0, len);
+  if (nul) {
+    uint32_t ln = 1;
+    for (const char *q = text; q < nul; q++)
+      ln += *q == '\n';
+    SrcRange r = {path, {ln, 1, 0}, {ln, 1, 0}};
+    diag_error(d, &r, "Invalid host configuration line",
+               "%s line %u: the file contains a NUL byte.", path, ln);
+    len = (size_t)(nul - text);
+    p.ok = false;
+  }
+  char *copy = arena_strndup(a, text, len);
+  p.text = copy;
+  /* Line table; a UTF-8 byte-order mark is part of line 1's prefix, which
+  ** inih skips (INI_ALLOW_BOM). */
+  size_t pos = len >= 3 && memcmp(copy, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+  uint32_t nl = 0;
+  for (size_t i = pos; i < len; i++)
+    nl += copy[i] == '\n';
+  uint32_t nlines = nl + (len > pos && copy[len - 1] != '\n' ? 1 : 0);
+  p.starts = arena_alloc_raw(a, sizeof(size_t), _Alignof(size_t),
+                             sizeof(size_t) * (nlines + 1));
+  p.handled = arena_alloc_raw(a, 1, 1, nlines + 1);   /* LINE_OTHER */
+  memset(p.handled, 0, nlines + 1);
+  p.nlines = nlines;
+  for (uint32_t l = 0; l < nlines; l++) {
+    p.starts[l] = pos;
+    const char *q = memchr(copy + pos, '\n', len - pos);
+    pos = q ? (size_t)(q - copy) + 1 : len;
+  }
+  p.starts[nlines] = len;
+
+  /* No line-length limit: no line is longer than the text (inih grows its
+  ** line buffer up to ini_max_line, a runtime option in Debian's build). */
+  int saved_max = ini_max_line;
+  if (len + 2 > (size_t)ini_max_line)
+    ini_max_line = len + 2 < (size_t)INT_MAX ? (int)(len + 2) : INT_MAX;
+  int rc = ini_parse_string(copy, on_pair, &p);
+  ini_max_line = saved_max;
+  if (rc == -2) {
+    SrcRange r = {path, {1, 1, 0}, {1, 1, 0}};
+    diag_error(d, &r, "Cannot read host configuration",
+               "%s: out of memory while parsing.", path);
+    return false;
+  }
+
+  /* Sections, rejected lines and each entry's section, in line order. */
   const char *section = "";
-  bool ok = true, last_was_value = false;
-  size_t pos = 0;
-  uint32_t line = 0;
-  if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
-    pos = 3;
-  while (pos < len) {
-    line++;
-    size_t ls = pos;
-    const char *nl = memchr(text + pos, '\n', len - pos);
-    size_t le = nl ? (size_t)(nl - text) : len;
-    pos = nl ? le + 1 : len;
-    const char *s = text + ls;
-    size_t n = le - ls;
-    uint32_t off0 = (uint32_t)ls;
-    size_t b, e;
-    trim(s, n, &b, &e);
-    if (b == e)             /* blank lines do not end a value (inih) */
-      continue;
-    char c = s[b];
-    if (c == ';' || c == '#') {
-      continue;
-    }
-    if (b > 0 && last_was_value && out->nentries > 0) {
-      /* Continuation of the previous value. */
-      size_t ce = b + strip_inline(s + b, e - b);
-      size_t cb2, ce2;
-      trim(s + b, ce - b, &cb2, &ce2);
-      IniEntry *prev = &out->entries[out->nentries - 1];
-      prev->value = arena_printf(a, "%s\n%.*s", prev->value,
-                                 (int)(ce2 - cb2), s + b + cb2);
-      prev->value_range.end.line = line;
-      prev->value_range.end.byte = (uint32_t)(ls + b + ce2);
-      prev->value_range.end.col = (uint32_t)(b + ce2 + 1);
-      continue;
-    }
-    if (c == '[') {
-      last_was_value = false;
-      const char *close = memchr(s + b, ']', e - b);
-      SrcRange r = range(path, line, off0, (uint32_t)(ls + b), (uint32_t)(ls + e));
-      if (!close) {
-        diag_error(d, &r, "Invalid host configuration section",
-                   "%s line %u: a section header must end with \"]\".",
-                   path, line);
-        ok = false;
-        continue;
-      }
-      size_t nb, ne;
-      size_t inner = (size_t)(close - (s + b)) - 1;
-      trim(s + b + 1, inner, &nb, &ne);
-      size_t after = (size_t)(close - s) + 1;
-      size_t ab, ae;
-      trim(s + after, e - after, &ab, &ae);
-      if (ab != ae && s[after + ab] != ';' && s[after + ab] != '#') {
-        diag_error(d, &r, "Invalid host configuration section",
-                   "%s line %u: unexpected text after the section header.",
-                   path, line);
-        ok = false;
-      }
-      section = arena_strndup(a, s + b + 1 + nb, ne - nb);
-      if (out->nsections == scap) {
-        uint32_t nc = scap ? scap * 2 : 8;
-        out->sections = arena_grow(a, out->sections, sizeof(IniSection),
-                                   _Alignof(IniSection), scap, nc);
-        scap = nc;
-      }
-      IniSection *sec = &out->sections[out->nsections++];
-      sec->name = section;
-      sec->line = line;
-      sec->range = r;
-      continue;
-    }
-    /* name = value or name: value; the first of the two separators wins */
-    size_t sep = b;
-    while (sep < e && s[sep] != '=' && s[sep] != ':')
-      sep++;
-    SrcRange r = range(path, line, off0, (uint32_t)(ls + b), (uint32_t)(ls + e));
-    if (sep == e) {
-      diag_error(d, &r, "Invalid host configuration line",
-                 "%s line %u: expected \"name = value\", \"name: value\", a "
-                 "[section] header or a comment.", path, line);
-      ok = false;
-      continue;
-    }
-    size_t nb, ne;
-    trim(s + b, sep - b, &nb, &ne);
-    if (nb == ne) {
+  uint32_t scap = 0, next = 0;
+  for (uint32_t ln = 1; ln <= nlines; ln++) {
+    if (p.handled[ln - 1] == LINE_NO_NAME) {
+      size_t n, b, e;
+      const char *s = line_at(&p, ln, &n);
+      trim(s, n, &b, &e);
+      size_t sep = b;
+      while (sep < e && s[sep] != '=' && s[sep] != ':')
+        sep++;
+      uint32_t off0 = (uint32_t)p.starts[ln - 1];
+      SrcRange r = range(path, ln, off0, (uint32_t)(off0 + b),
+                         (uint32_t)(off0 + e));
       diag_error(d, &r, "Invalid host configuration line",
                  "%s line %u: the setting has no name before \"%c\".", path,
-                 line, s[sep]);
-      ok = false;
+                 ln, sep < e ? s[sep] : '=');
+      p.ok = false;
       continue;
     }
-    size_t vs = sep + 1;
-    size_t ve = vs + strip_inline(s + vs, e - vs);
-    size_t vb2, ve2;
-    trim(s + vs, ve - vs, &vb2, &ve2);
-    if (out->nentries == cap) {
-      uint32_t nc = cap ? cap * 2 : 16;
-      out->entries = arena_grow(a, out->entries, sizeof(IniEntry),
-                                _Alignof(IniEntry), cap, nc);
-      cap = nc;
+    if (p.handled[ln - 1] == LINE_OTHER) {
+      size_t n, b, e;
+      const char *s = line_at(&p, ln, &n);
+      trim(s, n, &b, &e);
+      if (b == e || s[b] == ';' || s[b] == '#')
+        continue;
+      if (s[b] == '[') {
+        section_line(&p, ln, &section, &scap);
+        continue;
+      }
+      uint32_t off0 = (uint32_t)p.starts[ln - 1];
+      SrcRange r = range(path, ln, off0, (uint32_t)(off0 + b),
+                         (uint32_t)(off0 + e));
+      diag_error(d, &r, "Invalid host configuration line",
+                 "%s line %u: expected \"name = value\", \"name: value\", a "
+                 "[section] header or a comment.", path, ln);
+      p.ok = false;
+      continue;
     }
-    IniEntry *en = &out->entries[out->nentries++];
-    en->section = section;
-    en->name = arena_strndup(a, s + b + nb, ne - nb);
-    en->value = arena_strndup(a, s + vs + vb2, ve2 - vb2);
-    en->line = line;
-    en->name_range = range(path, line, off0, (uint32_t)(ls + b + nb),
-                           (uint32_t)(ls + b + ne));
-    en->value_range = range(path, line, off0, (uint32_t)(ls + vs + vb2),
-                            (uint32_t)(ls + vs + ve2));
-    last_was_value = true;
+    while (next < out->nentries && out->entries[next].line == ln)
+      out->entries[next++].section = section;
   }
-  return ok;
+  return p.ok;
 }
 
 const char *ini_get(const IniFile *f, const char *section, const char *name)

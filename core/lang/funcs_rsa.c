@@ -57,7 +57,7 @@ bool fn_rsadecrypt(FnCall *c, const Value *a, uint32_t n, Value *out)
   mbedtls_pk_init(&pk);
   /* PEM input must include its NUL terminator. */
   int rc = mbedtls_pk_parse_key(&pk, (const unsigned char *)a[1].u.s,
-                                a[1].len + 1, NULL, 0);
+                                a[1].len + 1, NULL, 0, rng, NULL);
   if (rc != 0) {
     mbedtls_pk_free(&pk);
     return fn_arg_error(c, 1, "invalid private key: ssh: no key found");
@@ -70,8 +70,7 @@ bool fn_rsadecrypt(FnCall *c, const Value *a, uint32_t n, Value *out)
   size_t klen = mbedtls_rsa_get_len(rsa);
   unsigned char *buf = arena_alloc_raw(c->arena, 1, 1, klen + 1);
   size_t olen = 0;
-  rc = ctn == klen ? mbedtls_rsa_pkcs1_decrypt(rsa, rng, NULL,
-                                               MBEDTLS_RSA_PRIVATE, &olen, ct,
+  rc = ctn == klen ? mbedtls_rsa_pkcs1_decrypt(rsa, rng, NULL, &olen, ct,
                                                buf, klen)
                    : -1;
   mbedtls_pk_free(&pk);

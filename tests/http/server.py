@@ -61,6 +61,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             p = p[5:]  # the tests' endpoint base path
         if p == "/echo":
             self.reply(200, body)
+        elif p == "/tls":
+            # the negotiated protocol version, e.g. "TLSv1.3"
+            ver = getattr(self.connection, "version", lambda: "none")()
+            self.reply(200, (ver or "none").encode())
         elif p == "/auth":
             ok = self.headers.get("Authorization") == "Bearer s3cret"
             self.reply(200 if ok else 401, b"ok" if ok else b"no")
@@ -119,7 +123,7 @@ def main():
     ap.add_argument("--cert")
     ap.add_argument("--key")
     ap.add_argument("--client-ca", help="require a client certificate")
-    ap.add_argument("--tls-max", choices=["1.1", "1.2"], default=None)
+    ap.add_argument("--tls-max", choices=["1.1", "1.2", "1.3"], default="1.3")
     a = ap.parse_args()
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", a.port), Handler)
     srv.daemon_threads = True
@@ -130,8 +134,10 @@ def main():
             ctx.set_ciphers("DEFAULT:@SECLEVEL=0")
             ctx.minimum_version = ssl.TLSVersion.TLSv1
             ctx.maximum_version = ssl.TLSVersion.TLSv1_1
-        else:
+        elif a.tls_max == "1.2":
             ctx.maximum_version = ssl.TLSVersion.TLSv1_2
+        else:
+            ctx.maximum_version = ssl.TLSVersion.TLSv1_3
         if a.client_ca:
             ctx.verify_mode = ssl.CERT_REQUIRED
             ctx.load_verify_locations(a.client_ca)

@@ -21,7 +21,10 @@ typedef struct Server {
   int port;
 } Server;
 
-static Server srv_good, srv_exp, srv_other, srv_mtls, srv_plain, srv_old;
+/* srv_good offers TLS 1.2 and 1.3 (so 1.3 is used), srv_tls12 at most 1.2,
+** srv_old at most 1.1. */
+static Server srv_good, srv_exp, srv_other, srv_mtls, srv_plain, srv_old,
+    srv_tls12;
 
 static long slept_ms;
 static int sleeps;
@@ -489,6 +492,37 @@ static void test_old_tls(void)
   http_endpoint_destroy(&e);
 }
 
+/* Both ends offer TLS 1.3: it is used, and verification still applies. */
+static void test_tls13(void)
+{
+  HttpEndpoint e = endpoint(&srv_good, "https");
+  HttpResponse r;
+  bool ok;
+  const char *msg = post(&e, "/tls", 0, &r, &ok);
+  T_CHECK(ok);
+  T_EQ_STR(msg, "");
+  T_EQ_INT(r.status, 200);
+  T_EQ_STR(r.body, "TLSv1.3");
+  e.ca_file = path_in("ca2.crt");
+  msg = post(&e, "/tls", 0, &r, &ok);
+  T_CHECK(!ok);
+  T_CHECK(has(msg, "not trusted"));
+  http_endpoint_destroy(&e);
+}
+
+/* A server that stops at TLS 1.2 is still served, with 1.2. */
+static void test_tls12(void)
+{
+  HttpEndpoint e = endpoint(&srv_tls12, "https");
+  HttpResponse r;
+  bool ok;
+  const char *msg = post(&e, "/tls", 0, &r, &ok);
+  T_CHECK(ok);
+  T_EQ_STR(msg, "");
+  T_EQ_STR(r.body, "TLSv1.2");
+  http_endpoint_destroy(&e);
+}
+
 static void test_rate_limit(void)
 {
   HttpEndpoint e = endpoint(&srv_good, "https");
@@ -555,9 +589,10 @@ int main(void)
   srv_mtls = start_server(arena_printf(&arena, "%s --client-ca %s/ca.crt",
                                        cert, dir));
   srv_old = start_server(arena_printf(&arena, "%s --tls-max 1.1", cert));
+  srv_tls12 = start_server(arena_printf(&arena, "%s --tls-max 1.2", cert));
   srv_plain = start_server("");
   if (!srv_good.port || !srv_exp.port || !srv_other.port || !srv_mtls.port ||
-      !srv_old.port || !srv_plain.port) {
+      !srv_old.port || !srv_plain.port || !srv_tls12.port) {
     fprintf(stderr, "test_http: a test server did not start\n");
     stop_server(&srv_good);
     stop_server(&srv_exp);
@@ -565,6 +600,7 @@ int main(void)
     stop_server(&srv_mtls);
     stop_server(&srv_old);
     stop_server(&srv_plain);
+    stop_server(&srv_tls12);
     return 1;
   }
 
@@ -585,6 +621,8 @@ int main(void)
   T_RUN(test_timeout);
   T_RUN(test_plain_http);
   T_RUN(test_old_tls);
+  T_RUN(test_tls13);
+  T_RUN(test_tls12);
   T_RUN(test_rate_limit);
   T_RUN(test_log_redacted);
 
@@ -594,6 +632,7 @@ int main(void)
   stop_server(&srv_mtls);
   stop_server(&srv_old);
   stop_server(&srv_plain);
+  stop_server(&srv_tls12);
   sh(arena_printf(&arena, "rm -rf %s", dir));
   arena_release(&arena);
   return t_done("test_http");

@@ -123,6 +123,53 @@ static void test_crlf_and_no_final_newline(void)
   arena_release(&a);
 }
 
+/* inih's limits do not show: a line longer than its 200-byte default and
+** than the recipe's INI_MAX_LINE, and a section name longer than its
+** 50-byte buffer. */
+static void test_long_lines(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  Diags d;
+  bool ok;
+  size_t n = 100000;
+  char *val = arena_alloc_raw(&a, 1, 1, n + 1);
+  for (size_t i = 0; i < n; i++)
+    val[i] = (char)('a' + i % 26);
+  val[n] = 0;
+  const char *sec = "provider \"registry.example.com/some-namespace/a-long-"
+                    "provider-name\"";
+  const char *text = arena_printf(&a, "[%s]\nk = %s\n  more\nnext = 1\n",
+                                  sec, val);
+  IniFile f = parse(&a, text, &d, &ok);
+  T_CHECK(ok);
+  T_EQ_INT(f.nentries, 2);
+  T_EQ_STR(f.sections[0].name, sec);
+  const char *k = ini_get(&f, sec, "k");
+  T_CHECK(k != NULL && strlen(k) == n + 5);
+  T_CHECK(k != NULL && strcmp(k + n, "\nmore") == 0);
+  T_EQ_INT(f.entries[0].value_range.end.line, 3);
+  T_EQ_STR(ini_get(&f, sec, "next"), "1");
+  arena_release(&a);
+}
+
+/* A continuation line that looks like a pair stays a continuation, and a
+** pair after a comment or blank line still continues nothing new. */
+static void test_continuation_vs_pair(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  Diags d;
+  bool ok;
+  IniFile f = parse(&a, "x = 1\n  x = 2 ; c\n[s]\n  y = 3\n", &d, &ok);
+  T_CHECK(ok);
+  T_EQ_STR(ini_get(&f, "", "x"), "1\nx = 2");
+  /* after a section header an indented line is a new pair */
+  T_EQ_STR(ini_get(&f, "s", "y"), "3");
+  T_EQ_INT(f.entries[1].name_range.start.col, 3);
+  arena_release(&a);
+}
+
 int main(void)
 {
   T_RUN(test_sections_and_pairs);
@@ -130,5 +177,7 @@ int main(void)
   T_RUN(test_name_colon_value);
   T_RUN(test_errors_have_lines);
   T_RUN(test_crlf_and_no_final_newline);
+  T_RUN(test_long_lines);
+  T_RUN(test_continuation_vs_pair);
   return t_done("test_ini");
 }

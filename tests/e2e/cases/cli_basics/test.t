@@ -3,8 +3,12 @@ The version command names cairn and the libraries linked in.
   $ cairn version
   cairn v0.1.0
   on linux_amd64
-  + libcurl 7.88.1
-  + mbedTLS 2.28.3
+  + libcurl 8.14.1 (Debian 8.14.1-2+deb13u5)
+  + mbedTLS 3.6.6 (Debian 3.6.6-0.1~deb13u1)
+  + nghttp2 1.64.0 (Debian 1.64.0-1.1+deb13u1)
+  + zlib 1.3.1 (Debian 1:1.3.dfsg+really1.3.1-1)
+  + inih r59 (Debian libinih 59-1)
+  + protobuf-c 1.4.1 (Debian 1.4.1-1)
   $ cairn -version | head -1
   cairn v0.1.0
   $ cairn version -json
@@ -14,8 +18,20 @@ The version command names cairn and the libraries linked in.
     "platform": "linux_amd64",
     "provider_selections": {},
     "terraform_outdated": false,
-    "libcurl_version": "7.88.1",
-    "mbedtls_version": "2.28.3"
+    "libcurl_version": "8.14.1",
+    "mbedtls_version": "3.6.6",
+    "nghttp2_version": "1.64.0",
+    "zlib_version": "1.3.1",
+    "inih_version": "59",
+    "protobuf_c_version": "1.4.1",
+    "debian_sources": {
+      "curl": "8.14.1-2+deb13u5",
+      "mbedtls": "3.6.6-0.1~deb13u1",
+      "nghttp2": "1.64.0-1.1+deb13u1",
+      "zlib": "1:1.3.dfsg+really1.3.1-1",
+      "libinih": "59-1",
+      "protobuf-c": "1.4.1-1"
+    }
   }
 
 An unknown command suggests the closest one and is a usage error.
