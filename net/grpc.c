@@ -219,9 +219,12 @@ bool grpc_call(const GrpcTarget *t, const char *path, const uint8_t *req,
   if (rc == CURLE_OPERATION_TIMEDOUT)
     return fail(r, GRPC_TIMEOUT,
                 arena_printf(a, "no answer within %ld ms", timeout_ms));
+  /* On a unix socket curl's detailed text names "localhost port 80",
+  ** which would mislead: its short text says what happened. */
   if (rc != CURLE_OK)
     return fail(r, GRPC_TRANSPORT,
-                arena_strdup(a, *errbuf ? errbuf : curl_easy_strerror(rc)));
+                arena_strdup(a, *errbuf && !t->unix_path
+                                    ? errbuf : curl_easy_strerror(rc)));
   if (c.http_status != 200)
     return fail(r, GRPC_BAD_RESPONSE,
                 arena_printf(a, "HTTP status %ld instead of 200",

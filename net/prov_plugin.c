@@ -23,6 +23,31 @@ enum {
 };
 
 /* Method names on the wire, per protocol version. */
+/* The plugin's last stderr lines worth showing: the SDKs' JSON log lines
+** at trace and debug level (they log every call) are left out; panics,
+** errors and plain text stay. */
+static const char *tail_text(Arena *a, PluginProc *pp)
+{
+  Buf t, o;
+  buf_init(&t, a);
+  buf_init(&o, a);
+  plugin_tail(pp, &t);
+  const char *s = t.len ? buf_str(&t) : "";
+  while (*s) {
+    const char *e = strchr(s, '\n');
+    size_t n = e ? (size_t)(e - s) : strlen(s);
+    const char *line = arena_strndup(a, s, n);
+    bool chatter = line[0] == '{' && (strstr(line, "\"@level\":\"trace\"") ||
+                                      strstr(line, "\"@level\":\"debug\""));
+    if (!chatter && n) {
+      buf_put(&o, line, n);
+      buf_putc(&o, '\n');
+    }
+    s += n + (e ? 1 : 0);
+  }
+  return o.len ? buf_str(&o) : NULL;
+}
+
 static const char *const methods5[M_COUNT] = {
     "GetSchema", "PrepareProviderConfig", "ValidateResourceTypeConfig",
     "ValidateDataSourceConfig", "UpgradeResourceState", "Configure",
@@ -190,16 +215,14 @@ static void *rpc(Prov *p, ProvCall *c, int m, const ProtobufCMessage *req,
     if (r.outcome == GRPC_TRANSPORT || r.outcome == GRPC_TIMEOUT ||
         (r.outcome == GRPC_STATUS && r.status == 14)) {
       settle(h->proc);
-      Buf t;
-      buf_init(&t, c->arena);
-      plugin_tail(h->proc, &t);
+      const char *tail = tail_text(c->arena, h->proc);
       diag_error(c->diags, NULL, "Plugin did not respond",
                  "The plugin encountered an error, and failed to respond to "
                  "the %s.(*GRPCProvider).%s call. The plugin logs may "
                  "contain more details.\n\n(%s: %s)%s%s",
                  pkg, tf_names[m], p->addr, r.message,
-                 t.len ? "\n\nThe plugin's last output:\n" : "",
-                 t.len ? buf_str(&t) : "");
+                 tail ? "\n\nThe plugin's last output:\n" : "",
+                 tail ? tail : "");
     } else {
       diag_error(c->diags, NULL, "Plugin error",
                  "The plugin returned an unexpected error from "
