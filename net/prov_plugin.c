@@ -210,6 +210,8 @@ static void *rpc(Prov *p, ProvCall *c, int m, const ProtobufCMessage *req,
     tmo = (m == M_SCHEMA || m == M_VALIDATE_PROVIDER ||
            m == M_VALIDATE_RESOURCE || m == M_VALIDATE_DATA || m == M_STOP)
               ? 120000L : 3600000L;
+  if (m == M_STOP && tmo > 10000)
+    tmo = 10000;   /* Stop is an interrupt: it must not hold the caller */
   GrpcResult r;
   const char *pkg = v == 5 ? "plugin" : "plugin6";
   if (!grpc_call(&h->target, path, buf, n, tmo, c->arena, &r)) {
