@@ -55,7 +55,7 @@ SAN_LDFLAGS := $(SAN_FLAGS) -L$(VROOT)/host/lib
 LIBS := -lpthread -lm
 
 .PHONY: all release san tst test unit e2e check demo bench clean help vendor \
-  fuzz fuzz-build fuzz-smoke
+  fuzz fuzz-build fuzz-smoke gen
 
 all: release
 
@@ -75,6 +75,19 @@ $(VROOT)/host/.stamp: vendor/fetch-build.sh vendor/pins
 	vendor/fetch-build.sh host
 vendor: $(VROOT)/musl/.stamp $(VROOT)/host/.stamp
 
+# ---- generated code ------------------------------------------------------
+# The plugin protocol's C code (protobuf-c) is generated from proto/*.proto
+# by protoc-c (Debian's protobuf-c-compiler, installed by scripts/bootstrap)
+# into build/gen/proto/, once for every flavour: the output does not depend
+# on the compiler flags.  Never committed.
+PROTO     := $(sort $(wildcard proto/*.proto))
+GEN_PB_C  := $(patsubst proto/%.proto,build/gen/proto/%.pb-c.c,$(PROTO))
+GEN_PB_H  := $(GEN_PB_C:.c=.h)
+build/gen/proto/%.pb-c.c build/gen/proto/%.pb-c.h: proto/%.proto
+	@mkdir -p $(@D)
+	$(if $(V),,@echo "  PROTOC  $<";)protoc-c --c_out=$(@D) -Iproto $<
+gen: $(GEN_PB_C) $(GEN_PB_H)
+
 # The pinned Debian versions, for `cairn version`: VENDOR_<KEY>_DEBIAN
 # ("1:1.3.dfsg+really1.3.1-1") and VENDOR_<KEY>_VERSION (upstream: epoch and
 # Debian revision removed).
@@ -85,16 +98,23 @@ build/gen/vendor_pins.h: vendor/pins
 	    printf '#define VENDOR_%s_DEBIAN "%s"\n#define VENDOR_%s_VERSION "%s"\n' \
 	      "$$k" "$$v" "$$k" "$${u%-*}"; done >$@.tmp && mv $@.tmp $@
 
+# Entries under build/gen/ name generated files, which may not exist yet
+# when the list is expanded: they are taken as written.
 unit_deps = $(sort $(foreach m,$(shell cat tests/unit/$(1).deps),\
-  $(basename $(wildcard $(m).c $(m)_*.c))))
+  $(if $(filter build/gen/%,$(m)),$(m),\
+  $(basename $(wildcard $(m).c $(m)_*.c)))))
 
 # ---- object rules per flavour --------------------------------------------
 define flavour
-$(1)_OBJ := $$(patsubst %.c,build/$(1)/obj/%.o,$$(SRC_ALL))
+$(1)_OBJ := $$(patsubst %.c,build/$(1)/obj/%.o,$$(SRC_ALL) $$(GEN_PB_C))
+# Generated code is protoc-c's, not ours: compiled without cairn's warnings.
+build/$(1)/obj/build/gen/%.o: build/gen/%.c | $$(VROOT)/$(3)/.stamp
+	@mkdir -p $$(@D)
+	$$(if $$(V),,@echo "  CC[$(1)] $$<";)$(2) $$($(4)) -w $$(DEPF) -c $$< -o $$@
 build/$(1)/obj/core/%.o: core/%.c | $$(VROOT)/$(3)/.stamp build/gen/vendor_pins.h
 	@mkdir -p $$(@D)
 	$$(if $$(V),,@echo "  CC[$(1)] $$<";)$(2) $$($(4)) $$(DEPF) -c $$< -o $$@
-build/$(1)/obj/%.o: %.c | $$(VROOT)/$(3)/.stamp build/gen/vendor_pins.h
+build/$(1)/obj/%.o: %.c | $$(VROOT)/$(3)/.stamp build/gen/vendor_pins.h $$(GEN_PB_H)
 	@mkdir -p $$(@D)
 	$$(if $$(V),,@echo "  CC[$(1)] $$<";)$(2) $$($(4)) $$(DEPF) -c $$< -o $$@
 build/$(1)/tests/%.o: tests/unit/%.c

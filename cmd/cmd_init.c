@@ -593,6 +593,31 @@ static int run(Cli *cli, int argc, char **argv)
       continue;
     }
     LockEnt *old = lock_find(&lock, n->addr);
+    const char *plugin = preg_plugin(&reg, n->addr);
+    if (plugin) {
+      /* Start it once: a missing or broken binary fails init, not the
+      ** next plan.  Lock-file package hashes (h1:) come with mirrors. */
+      ProvCall c = {a, &pd, NULL};
+      const ProvProviderSchema *s = NULL;
+      p->ops->get_schema(p, &c, &s);
+      if (!s && !diag_has_errors(&pd))
+        diag_error(&pd, NULL, "Failed to query provider schema",
+                   "Provider %s returned no schema.", n->addr);
+      diag_move(&d, &pd);
+      if (!s)
+        continue;
+      cli_out(cli, "- Using %s from plugin %s\n", n->addr, plugin);
+      const char *ep = arena_printf(a, "plugin:%s", plugin);
+      if (!old || old->builtin || !old->endpoint ||
+          strcmp(old->endpoint, ep) != 0)
+        changed = true;
+      LockEnt *e = lock_add(a, &lock, n->addr);
+      e->builtin = false;
+      e->endpoint = ep;
+      e->identity = "";
+      e->schema = "";
+      continue;
+    }
     if (!remote) {
       cli_out(cli, "- Using built-in %s\n", short_addr(n->addr));
       if (!old || !old->builtin) {

@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "net/http.h"
+#include "net/plugin.h"
 
 extern const CmdEntry cmd_version;
 extern const CmdEntry cmd_graph;
@@ -167,6 +168,14 @@ static void log_line(void *ctx, HttpLogLevel level, const char *msg)
             msg);
 }
 
+/* The plugins' own output (net/plugin.c), at trace level only: it may
+** carry whatever the provider logs. */
+static void plugin_log_line(void *ctx, const char *line)
+{
+  (void)ctx;
+  fprintf(stderr, "[TRACE] %s\n", line);
+}
+
 static void setup_log(void)
 {
   const char *l = getenv("CAIRN_LOG");
@@ -176,6 +185,8 @@ static void setup_log(void)
              : !strcasecmp(l, "debug") ? HTTP_LOG_DEBUG : 0;
   if (max)
     http_set_log(log_line, (void *)(intptr_t)max);
+  if (max >= HTTP_LOG_TRACE)
+    plugin_set_log(plugin_log_line, NULL);
 }
 
 int main(int argc, char **argv)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "prov_https.h"
+#include "prov_plugin.h"
 #include "provreg.h"
 
 struct PregEndpoint {
@@ -28,7 +29,7 @@ bool preg_init(ProvReg *r, Arena *a, const char *config_flag, Diags *d)
     return false;
   for (uint32_t i = 0; i < r->cfg.nproviders; i++) {
     const HcfgProvider *p = &r->cfg.providers[i];
-    if (prov_lookup_builtin(p->source)) {
+    if (!p->plugin && prov_lookup_builtin(p->source)) {
       SrcRange rng = {p->file, {p->line, 1, 0}, {p->line, 1, 0}};
       diag_warning(d, &rng, "Host configuration maps a built-in provider",
                    "%s:%u: \"%s\" is built into cairn; the section is "
@@ -52,14 +53,32 @@ static void remember(ProvReg *r, Prov *p)
   r->insts = in;
 }
 
+const char *preg_plugin(ProvReg *r, const char *source)
+{
+  const HcfgProvider *hp = hcfg_provider(&r->cfg, r->arena, source);
+  return hp ? hp->plugin : NULL;
+}
+
 bool preg_is_remote(ProvReg *r, const char *source)
 {
-  return !prov_lookup_builtin(source) &&
-         hcfg_provider(&r->cfg, r->arena, source) != NULL;
+  const HcfgProvider *hp = hcfg_provider(&r->cfg, r->arena, source);
+  return hp && !hp->plugin && !prov_lookup_builtin(source);
 }
 
 Prov *preg_open(ProvReg *r, const char *source, Diags *d)
 {
+  /* The host's choice of a plugin wins, even over a built-in. */
+  const char *plugin = preg_plugin(r, source);
+  if (plugin) {
+    const char *norm = prov_source_normalize(r->arena, source, NULL, d);
+    if (!norm)
+      return NULL;
+    const HcfgProvider *hp = hcfg_provider(&r->cfg, r->arena, norm);
+    Prov *p = pplugin_open(r->arena, norm, plugin,
+                           hp->timeout_ms > 0 ? hp->timeout_ms : 0);
+    remember(r, p);
+    return p;
+  }
   const ProvBuiltin *b = prov_lookup_builtin(source);
   if (b) {
     Prov *p = prov_open_builtin(r->arena, b);

@@ -1,7 +1,8 @@
 /*
 ** provreg: the provider registry: turns a provider source address into an
-** open Prov, either a built-in (core/providers/provider.h) or a remote provider over
-** HTTPS (net/prov_https.h) mapped in the host configuration
+** open Prov: a built-in (core/providers/provider.h), a remote provider over
+** HTTPS (net/prov_https.h) or a local provider plugin process
+** (net/prov_plugin.h), the last two mapped in the host configuration
 ** (core/config/hostcfg.h).
 **
 ** Use (engine, cairn init):
@@ -12,9 +13,11 @@
 **   preg_close(&r);                                       closes every Prov
 **
 ** Contracts:
-** - Built-ins win: a source that names a built-in provider is opened
-**   in-process even if the host configuration maps it too (a mapping for a
-**   built-in gets a warning from preg_init).
+** - Built-ins win over an endpoint: a source that names a built-in
+**   provider is opened in-process even if the host configuration maps it
+**   to an endpoint (such a mapping gets a warning from preg_init).  A
+**   section that names a `plugin` binary wins over everything: that
+**   plugin is started (net/prov_plugin.h), built-in or not.
 ** - Every preg_open returns a new instance (one per `provider` block,
 **   aliases included).  HTTPS instances of one source share one
 **   HttpEndpoint, so the rate limit and the handshake counters are per
@@ -69,6 +72,10 @@ bool preg_init(ProvReg *r, Arena *a, const char *config_flag, Diags *d);
 ** or when its endpoint settings are unusable (no network traffic
 ** happens here: the first call connects). */
 Prov *preg_open(ProvReg *r, const char *source, Diags *d);
+
+/* The plugin binary the host configuration names for source (any
+** accepted form), or NULL. */
+const char *preg_plugin(ProvReg *r, const char *source);
 
 /* True when source is served over HTTPS by this registry's host
 ** configuration (and is not a built-in). */

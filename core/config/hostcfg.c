@@ -157,7 +157,8 @@ static const char *const provider_keys[] = {
     "endpoint",        "ca_file",      "ca_dir",       "client_cert",
     "client_key",      "pin_sha256",   "pinned_pubkey", "token_env",
     "token_file",      "connect_timeout", "timeout",   "retries",
-    "rate_limit",      "max_response_bytes", "insecure_http", "resolve"};
+    "rate_limit",      "max_response_bytes", "insecure_http", "resolve",
+    "plugin"};
 static const char *const default_keys[] = {"parallelism", "lock_timeout"};
 
 static bool key_known(const char *k, const char *const *keys, size_t n)
@@ -212,6 +213,12 @@ static void set_provider_key(Arena *a, HcfgProvider *p, const IniEntry *e,
         len--;   /* the call path adds its own slash */
       p->endpoint = arena_strndup(a, v, len);
     }
+  } else if (strcmp(k, "plugin") == 0) {
+    /* A path, not searched in $PATH: the host names the binary it trusts. */
+    if (v[0] != '/')
+      bad_value(d, e, "an absolute path to a provider plugin binary");
+    else
+      p->plugin = v;
   } else if (strcmp(k, "ca_file") == 0) {
     p->ca_file = *v ? v : NULL;
   } else if (strcmp(k, "ca_dir") == 0) {
@@ -472,11 +479,19 @@ bool hcfg_parse(Arena *a, const char *path, const char *text, size_t len,
   }
   for (uint32_t k = 0; k < out->nproviders; k++) {
     const HcfgProvider *p = &out->providers[k];
-    if (!p->endpoint && d->errors == errs0) {
+    if (!p->endpoint && !p->plugin && d->errors == errs0) {
       SrcRange r = {path, {p->line, 1, 0}, {p->line, 1, 0}};
       diag_error(d, &r, "Missing provider endpoint",
                  "%s:%u: the section for \"%s\" needs an endpoint = "
-                 "https://... line.",
+                 "https://... line (or plugin = /path/to/"
+                 "terraform-provider-NAME).",
+                 path, p->line, p->source);
+    }
+    if (p->endpoint && p->plugin) {
+      SrcRange r = {path, {p->line, 1, 0}, {p->line, 1, 0}};
+      diag_error(d, &r, "Conflicting provider settings",
+                 "%s:%u: the section for \"%s\" names both an endpoint and "
+                 "a plugin; keep one.",
                  path, p->line, p->source);
     }
     if ((p->client_cert != NULL) != (p->client_key != NULL)) {

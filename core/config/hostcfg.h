@@ -17,7 +17,7 @@
 **
 ** The file is read with core/config/ini.h (inih's dialect).  Unknown sections,
 ** unknown keys, repeated keys, malformed values and a provider section
-** without an endpoint are errors with file and line; all are reported,
+** without an endpoint (or a plugin) are errors with file and line; all are reported,
 ** not only the first.
 **
 ** Search order (hcfg_load): the -config=FILE flag, $CAIRN_CONFIG,
@@ -51,6 +51,10 @@ typedef struct HcfgProvider {
   const char *file;          /* where the section is, for diagnostics */
   uint32_t line;
   const char *endpoint;      /* base URL, https://host:port/path */
+  const char *plugin;        /* instead of endpoint: a local provider
+                                plugin binary (absolute path, net/
+                                prov_plugin.h); the other keys but timeout
+                                do not apply to it */
   const char *ca_file;
   const char *ca_dir;
   const char *client_cert;   /* PEM, mutual TLS */

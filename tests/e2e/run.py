@@ -18,6 +18,8 @@ The binary under test is first on PATH as `cairn`; CAIRN_BIN holds its
 path, CAIRN_FLAVOUR its flavour (rel, san or tst), TESTDIR the case's
 source directory, E2E_LIB the directory of helper scripts shared by
 several cases (tests/e2e/lib).  HOME is the scratch directory, TZ=UTC, NO_COLOR=1.
+CAIRN_TESTPEER_NULL (the real provider plugins, scripts/testpeers) is passed
+on from the runner's environment when set.
 
 A case may hold a file `flavours` naming, on one line separated by
 spaces, the flavours it runs on (e.g. "san tst" for cases that need the
@@ -132,6 +134,8 @@ def run_case(name, binary, flavour):
             "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0",
             "UBSAN_OPTIONS": "print_stacktrace=1",
         }
+        if os.environ.get("CAIRN_TESTPEER_NULL"):
+            env["CAIRN_TESTPEER_NULL"] = os.environ["CAIRN_TESTPEER_NULL"]
         ok = True
         out_lines = []
         for it in items:

@@ -275,6 +275,30 @@ static void test_many_sections(void)
   T_CHECK(p && p->retries == 19999 % 7 && p->line == 59998);
 }
 
+/* plugin = PATH instead of endpoint (net/prov_plugin.h). */
+static void test_plugin_key(void)
+{
+  HostCfg c;
+  Diags d;
+  T_CHECK(parse("[provider \"hashicorp/null\"]\n"
+                "plugin = /opt/p/terraform-provider-null\ntimeout = 5m\n",
+                &c, &d));
+  T_EQ_INT(d.errors, 0);
+  T_EQ_INT(c.nproviders, 1);
+  if (c.nproviders == 1) {
+    T_EQ_STR(c.providers[0].plugin, "/opt/p/terraform-provider-null");
+    T_CHECK(c.providers[0].endpoint == NULL);
+    T_EQ_INT(c.providers[0].timeout_ms, 300000);
+  }
+  T_CHECK(!parse("[provider \"a/b\"]\nplugin = terraform-provider-b\n", &c,
+                 &d));
+  T_CHECK(has(diags_text(&d), "host.ini:2: the value of \"plugin\" must be "
+                              "an absolute path"));
+  T_CHECK(!parse("[provider \"a/b\"]\nplugin = /x\nendpoint = https://x\n",
+                 &c, &d));
+  T_CHECK(has(diags_text(&d), "names both an endpoint and a plugin"));
+}
+
 int main(void)
 {
   arena_init(&arena, 0);
@@ -282,6 +306,7 @@ int main(void)
     return 1;
   T_RUN(test_full);
   T_RUN(test_errors);
+  T_RUN(test_plugin_key);
   T_RUN(test_durations);
   T_RUN(test_locate);
   T_RUN(test_tokens);

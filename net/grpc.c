@@ -1,0 +1,260 @@
+/*
+** grpc.c: unary gRPC calls on libcurl's HTTP/2.  Contracts in grpc.h.
+*/
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <curl/curl.h>
+
+#include "base/buf.h"
+#include "grpc.h"
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static CURLcode global_rc = CURLE_FAILED_INIT;
+
+/* Reference-counted by libcurl: harmless next to http.c's own call. */
+static void global_init(void)
+{
+  global_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+typedef struct Call {
+  Arena *a;
+  Buf body;
+  size_t max;                /* frame header + max_msg */
+  bool too_large;
+  long http_status;
+  int grpc_status;           /* -1 until seen */
+  const char *grpc_message;
+  const char *encoding;      /* grpc-encoding, when not identity */
+} Call;
+
+static const char *const status_names[] = {
+    "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
+    "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
+    "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED",
+    "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"};
+
+const char *grpc_status_name(int status)
+{
+  if (status >= 0 &&
+      (size_t)status < sizeof status_names / sizeof status_names[0])
+    return status_names[status];
+  return "UNKNOWN";
+}
+
+static size_t on_body(char *p, size_t size, size_t n, void *ud)
+{
+  Call *c = ud;
+  size_t len = size * n;
+  if (c->body.len + len > c->max) {
+    c->too_large = true;
+    return 0;               /* aborts the transfer */
+  }
+  buf_put(&c->body, p, len);
+  return len;
+}
+
+static int hexval(int ch)
+{
+  if (ch >= '0' && ch <= '9')
+    return ch - '0';
+  ch = tolower(ch);
+  if (ch >= 'a' && ch <= 'f')
+    return ch - 'a' + 10;
+  return -1;
+}
+
+/* grpc-message is percent-encoded (gRPC's HTTP/2 mapping). */
+static const char *pct_decode(Arena *a, const char *s, size_t n)
+{
+  char *o = arena_alloc_raw(a, 1, 1, n + 1);
+  size_t j = 0;
+  for (size_t i = 0; i < n; i++) {
+    int h, l;
+    if (s[i] == '%' && i + 2 < n &&
+        (h = hexval((unsigned char)s[i + 1])) >= 0 &&
+        (l = hexval((unsigned char)s[i + 2])) >= 0) {
+      o[j++] = (char)(h * 16 + l);
+      i += 2;
+    } else {
+      o[j++] = s[i];
+    }
+  }
+  o[j] = 0;
+  return o;
+}
+
+/* Headers and, after the body, trailers (libcurl hands both here). */
+static size_t on_header(char *p, size_t size, size_t n, void *ud)
+{
+  Call *c = ud;
+  size_t len = size * n;
+  size_t e = len;
+  while (e && (p[e - 1] == '\r' || p[e - 1] == '\n'))
+    e--;
+  if (e >= 5 && strncmp(p, "HTTP/", 5) == 0) {
+    const char *sp = memchr(p, ' ', e);
+    if (sp)
+      c->http_status = strtol(sp + 1, NULL, 10);
+    return len;
+  }
+  const char *colon = memchr(p, ':', e);
+  if (!colon)
+    return len;
+  size_t kn = (size_t)(colon - p);
+  const char *v = colon + 1;
+  while (v < p + e && (*v == ' ' || *v == '\t'))
+    v++;
+  size_t vn = (size_t)(p + e - v);
+  if (kn == 11 && strncasecmp(p, "grpc-status", kn) == 0) {
+    char tmp[16];
+    size_t k = vn < sizeof tmp - 1 ? vn : sizeof tmp - 1;
+    memcpy(tmp, v, k);
+    tmp[k] = 0;
+    char *end;
+    long s = strtol(tmp, &end, 10);
+    c->grpc_status = (end != tmp && *end == 0 && s >= 0 && s < 1000)
+                         ? (int)s : 2;
+  } else if (kn == 12 && strncasecmp(p, "grpc-message", kn) == 0) {
+    c->grpc_message = pct_decode(c->a, v, vn);
+  } else if (kn == 13 && strncasecmp(p, "grpc-encoding", kn) == 0 &&
+             !(vn == 8 && strncmp(v, "identity", 8) == 0)) {
+    c->encoding = arena_strndup(c->a, v, vn);
+  }
+  return len;
+}
+
+static bool fail(GrpcResult *r, GrpcOutcome o, const char *msg)
+{
+  r->outcome = o;
+  r->message = msg;
+  return false;
+}
+
+bool grpc_call(const GrpcTarget *t, const char *path, const uint8_t *req,
+               size_t len, long timeout_ms, Arena *a, GrpcResult *r)
+{
+  memset(r, 0, sizeof *r);
+  r->status = -1;
+  pthread_once(&once, global_init);
+  if (global_rc != CURLE_OK)
+    return fail(r, GRPC_TRANSPORT, "libcurl could not be initialised");
+  if (len > 0xffffffffu)
+    return fail(r, GRPC_TRANSPORT, "request message too large");
+  size_t max_msg = t->max_msg ? t->max_msg : GRPC_DEFAULT_MAX_MSG;
+
+  uint8_t *frame = arena_alloc_raw(a, 1, 1, len + 5);
+  frame[0] = 0;
+  frame[1] = (uint8_t)(len >> 24);
+  frame[2] = (uint8_t)(len >> 16);
+  frame[3] = (uint8_t)(len >> 8);
+  frame[4] = (uint8_t)len;
+  if (len)
+    memcpy(frame + 5, req, len);
+
+  Call c;
+  memset(&c, 0, sizeof c);
+  c.a = a;
+  buf_init(&c.body, a);
+  c.max = max_msg + 5;
+  c.grpc_status = -1;
+
+  CURL *h = curl_easy_init();
+  if (!h)
+    return fail(r, GRPC_TRANSPORT, "libcurl could not make a handle");
+  const char *url = t->unix_path
+                        ? arena_printf(a, "http://localhost%s", path)
+                        : arena_printf(a, "http://%s%s", t->tcp_address, path);
+  char tmo[48];
+  snprintf(tmo, sizeof tmo, "grpc-timeout: %ldm", timeout_ms);
+  struct curl_slist *hdr = NULL, *n;
+  const char *lines[] = {"Content-Type: application/grpc", "TE: trailers",
+                         "Expect:", "Accept:", "User-Agent: cairn-grpc",
+                         tmo};
+  for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+    n = curl_slist_append(hdr, lines[i]);
+    if (!n) {
+      curl_slist_free_all(hdr);
+      curl_easy_cleanup(h);
+      return fail(r, GRPC_TRANSPORT, "out of memory");
+    }
+    hdr = n;
+  }
+  if (t->unix_path)
+    curl_easy_setopt(h, CURLOPT_UNIX_SOCKET_PATH, t->unix_path);
+  curl_easy_setopt(h, CURLOPT_URL, url);
+  curl_easy_setopt(h, CURLOPT_HTTP_VERSION,
+                   (long)CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE);
+  curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http");
+  curl_easy_setopt(h, CURLOPT_POST, 1L);
+  curl_easy_setopt(h, CURLOPT_POSTFIELDS, (const char *)frame);
+  curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)(len + 5));
+  curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
+  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt(h, CURLOPT_WRITEDATA, &c);
+  curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(h, CURLOPT_HEADERDATA, &c);
+  curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, timeout_ms);
+  curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
+                   timeout_ms < 10000 ? timeout_ms : 10000L);
+  curl_easy_setopt(h, CURLOPT_PROXY, "");
+  char errbuf[CURL_ERROR_SIZE];
+  errbuf[0] = 0;
+  curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+  CURLcode rc = curl_easy_perform(h);
+  curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &c.http_status);
+  curl_easy_cleanup(h);
+  curl_slist_free_all(hdr);
+
+  if (c.too_large)
+    return fail(r, GRPC_BAD_RESPONSE,
+                arena_printf(a, "the response is larger than the %zu-byte "
+                                "message limit", max_msg));
+  if (rc == CURLE_OPERATION_TIMEDOUT)
+    return fail(r, GRPC_TIMEOUT,
+                arena_printf(a, "no answer within %ld ms", timeout_ms));
+  /* On a unix socket curl's detailed text names "localhost port 80",
+  ** which would mislead: its short text says what happened. */
+  if (rc != CURLE_OK)
+    return fail(r, GRPC_TRANSPORT,
+                arena_strdup(a, *errbuf && !t->unix_path
+                                    ? errbuf : curl_easy_strerror(rc)));
+  if (c.http_status != 200)
+    return fail(r, GRPC_BAD_RESPONSE,
+                arena_printf(a, "HTTP status %ld instead of 200",
+                             c.http_status));
+  if (c.grpc_status < 0)
+    return fail(r, GRPC_BAD_RESPONSE, "the answer has no grpc-status");
+  if (c.grpc_status != 0) {
+    r->status = c.grpc_status;
+    return fail(r, GRPC_STATUS,
+                arena_printf(a, "%s: %s", grpc_status_name(c.grpc_status),
+                             c.grpc_message && *c.grpc_message
+                                 ? c.grpc_message : "(no message)"));
+  }
+  r->status = 0;
+  const uint8_t *b = (const uint8_t *)c.body.p;
+  if (c.body.len < 5)
+    return fail(r, GRPC_BAD_RESPONSE, "the answer holds no message");
+  if (b[0] != 0)
+    return fail(r, GRPC_BAD_RESPONSE,
+                arena_printf(a, "the message is compressed (%s), which "
+                                "cairn did not offer",
+                             c.encoding ? c.encoding : "flag set"));
+  size_t ml = (size_t)b[1] << 24 | (size_t)b[2] << 16 | (size_t)b[3] << 8 |
+              (size_t)b[4];
+  if (ml != c.body.len - 5)
+    return fail(r, GRPC_BAD_RESPONSE,
+                arena_printf(a, "the frame says %zu bytes but %zu came", ml,
+                             c.body.len - 5));
+  r->outcome = GRPC_OK;
+  r->body = b + 5;
+  r->len = ml;
+  return true;
+}

@@ -1,0 +1,66 @@
+/*
+** grpc: unary gRPC calls over HTTP/2, as a provider plugin serves them
+** (net/plugin.h starts the plugin and gives its address).
+**
+** libcurl (with nghttp2) speaks HTTP/2 with prior knowledge (h2c: go-plugin
+** serves plain HTTP/2 on its unix socket, or on a loopback TCP address,
+** when no client certificate was passed).  One call is one POST of
+** /SERVICE/METHOD with content-type application/grpc and te: trailers;
+** the message travels in gRPC's 5-byte length-prefixed frame (flag byte 0:
+** uncompressed; a compressed answer is refused), and the outcome is the
+** grpc-status / grpc-message pair, from the trailers or, for a
+** trailers-only answer, from the headers.
+**
+** Limits: a response message above max_msg bytes aborts the call
+** (GRPC_BAD_RESPONSE); every call has a deadline (timeout_ms), sent as
+** grpc-timeout and enforced locally by libcurl.
+**
+** Threads and memory: grpc_call may run concurrently from many threads on
+** one GrpcTarget (each call uses its own curl handle and connection; the
+** target is read-only).  The response bytes and messages are allocated in
+** the arena given to the call.  No diagnostics here: the caller (the
+** plugin provider) words failures with what it knows about the plugin.
+*/
+#ifndef CAIRN_GRPC_H
+#define CAIRN_GRPC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+
+#define GRPC_DEFAULT_MAX_MSG ((size_t)256 << 20) /* Terraform's limit */
+
+typedef struct GrpcTarget {
+  const char *unix_path;     /* socket path, or NULL */
+  const char *tcp_address;   /* "host:port" when unix_path is NULL */
+  size_t max_msg;            /* 0: GRPC_DEFAULT_MAX_MSG */
+} GrpcTarget;
+
+typedef enum GrpcOutcome {
+  GRPC_OK = 0,               /* grpc-status 0 and one message */
+  GRPC_TRANSPORT,            /* no answer: connection refused, reset, ... */
+  GRPC_TIMEOUT,              /* the deadline passed */
+  GRPC_STATUS,               /* the server answered a non-zero grpc-status */
+  GRPC_BAD_RESPONSE          /* framing, size, HTTP status, no grpc-status */
+} GrpcOutcome;
+
+typedef struct GrpcResult {
+  GrpcOutcome outcome;
+  int status;                /* grpc-status (GRPC_STATUS), else -1 */
+  const char *message;       /* what went wrong (percent-decoded
+                                grpc-message, or the transport's words) */
+  const uint8_t *body;       /* the response message (GRPC_OK) */
+  size_t len;
+} GrpcResult;
+
+/* Calls path ("/tfplugin5.Provider/GetSchema") with the serialised request
+** req[0..len).  Fills *r (memory in a); returns r->outcome == GRPC_OK. */
+bool grpc_call(const GrpcTarget *t, const char *path, const uint8_t *req,
+               size_t len, long timeout_ms, Arena *a, GrpcResult *r);
+
+/* gRPC's name of a status code ("UNAVAILABLE"), or "UNKNOWN". */
+const char *grpc_status_name(int status);
+
+#endif

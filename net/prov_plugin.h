@@ -1,0 +1,49 @@
+/*
+** prov_plugin: a provider (core/providers/provider.h) served by a Terraform
+** provider plugin process, over tfplugin5 or tfplugin6 (whichever the
+** plugin chose in the handshake, net/plugin.h), on gRPC (net/grpc.h) with
+** protobuf-c code generated from the proto/ files.
+**
+** - The plugin is started on the first call (once per instance, i.e. per
+**   provider configuration), with the protocol versions 5 and 6 offered,
+**   and shared by every pool worker: each call is its own gRPC call.
+** - Both protocols use the tfplugin6 message types: the two versions
+**   carry the same fields under the same numbers for every call cairn
+**   makes (v5's PrepareProviderConfig.prepared_config is not read; v6's
+**   nested attribute types never appear in a v5 answer); only the method
+**   paths differ.
+** - DynamicValues go out as msgpack (net/msgpack.h) and are read from
+**   msgpack or JSON; diagnostics keep their attribute paths; private bytes
+**   are carried.  Deferred actions (a newer plugin's `deferred` field) are
+**   refused with an error: cairn does not offer them.
+** - A plugin that dies or stops answering mid-call gives Terraform's
+**   "Plugin did not respond" error naming the call, with the last lines
+**   of the plugin's stderr; a gRPC error status gives "Plugin error".
+** - close: plugin.GRPCController/Shutdown, then up to 2 s for the process
+**   to exit, then SIGKILL (plugin_stop).
+**
+** Memory: the instance, its schema and the process record live in the
+** arena given to pplugin_open; responses in each call's arena.
+*/
+#ifndef CAIRN_PROV_PLUGIN_H
+#define CAIRN_PROV_PLUGIN_H
+
+#include <stdbool.h>
+
+#include "base/arena.h"
+#include "providers/provider.h"
+
+/* An instance of the provider addr (fully qualified) served by the plugin
+** binary at path.  No process is started here.  timeout_ms: the deadline
+** of every call (0: 2 minutes for schema and validation calls, 1 hour for
+** the others). */
+Prov *pplugin_open(Arena *a, const char *addr, const char *path,
+                   long timeout_ms);
+
+/* True when p was opened by pplugin_open. */
+bool pplugin_is(const Prov *p);
+
+/* The protocol version the plugin chose (5 or 6), 0 before it started. */
+int pplugin_version(Prov *p);
+
+#endif
