@@ -9,6 +9,8 @@
 */
 #include "arena.h"
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,8 +114,86 @@ static ArenaChunk *map_chunk(size_t *size)
 #endif
 }
 
+/* ---- the per-thread chunk cache ----------------------------------------
+** Short-lived arenas (a journal record, an event, a state scratch buffer)
+** take one default-size chunk and give it back a moment later, several
+** times per instance.  Handed to malloc/free each time, musl's allocator
+** returns the chunk's pages with madvise(MADV_FREE) on every free and
+** faults them in again on the next malloc: three system calls and a
+** cross-CPU TLB flush per instance in apply (docs/performance.md).  So each
+** thread keeps up to CACHE_MAX default-size chunks it released and hands
+** them to its next arenas.  Thread-local, so no lock; a thread's leftovers
+** are freed when it exits (pthread key destructor), the main thread's stay
+** reachable until the process ends.  Only the pages the earlier user
+** touched stay resident: at most CACHE_MAX * 64 KiB per thread. */
+#define CACHE_MAX 4
+
+typedef struct ChunkCache {
+  ArenaChunk *head;   /* linked through prev */
+  int n;
+} ChunkCache;
+
+static _Thread_local ChunkCache cache;
+static pthread_key_t cache_key;
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+static int cache_key_ok;
+
+static void cache_drop(void *unused)
+{
+  (void)unused;
+  while (cache.head) {
+    ArenaChunk *c = cache.head;
+    cache.head = c->prev;
+    UNPOISON(c->data, c->size);
+    free(c);
+  }
+  cache.n = 0;
+}
+
+static void cache_key_init(void)
+{
+  cache_key_ok = pthread_key_create(&cache_key, cache_drop) == 0;
+}
+
+/* Keeps c for reuse when it is a default-size malloc'd chunk and there is
+** room; returns false when the caller must free it. */
+static bool cache_put(ArenaChunk *c)
+{
+  if (c->mapped || c->size != DEFAULT_CHUNK || cache.n >= CACHE_MAX)
+    return false;
+  if (cache.n == 0 && !cache.head) {
+    /* the key's destructor runs only for a non-NULL value: set it once
+    ** per thread so the thread's cache is freed when it exits */
+    pthread_once(&cache_once, cache_key_init);
+    if (cache_key_ok && !pthread_getspecific(cache_key))
+      pthread_setspecific(cache_key, &cache);
+  }
+  POISON(c->data, c->size);
+  c->prev = cache.head;
+  cache.head = c;
+  cache.n++;
+  return true;
+}
+
+/* A cached chunk for a new chunk of size bytes, or NULL.  Only requests
+** of exactly the default size are served: an arena asked for smaller
+** chunks gets them as it asked. */
+static ArenaChunk *cache_get(size_t size)
+{
+  ArenaChunk *c = cache.head;
+  if (!c || size != DEFAULT_CHUNK)
+    return NULL;
+  cache.head = c->prev;
+  cache.n--;
+  return c;
+}
+
+int arena_test_cached(void) { return cache.n; }
+
 static void free_chunk(ArenaChunk *c)
 {
+  if (cache_put(c))
+    return;
   UNPOISON(c->data, c->size);
   if (c->mapped)
     munmap(c, c->mapped);
@@ -136,7 +216,11 @@ static void new_chunk(Arena *a, size_t need)
   } else {
     if (fail_after >= 0 && fail_after-- == 0)
       out_of_memory();
-    c = map_chunk(&size);
+    c = cache_get(size);
+    if (c)
+      size = c->size;
+    else
+      c = map_chunk(&size);
     if (!c) {
       c = malloc(sizeof(ArenaChunk) + size);
       if (!c)

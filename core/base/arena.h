@@ -88,4 +88,8 @@ void arena_rewind(Arena *a, ArenaMark m);
 ** system were out of memory.  Negative disables.  Test builds only. */
 void arena_test_fail_after(long n);
 
+/* Test hook: how many released default-size chunks the calling thread
+** keeps for its next arenas (see arena.c's chunk cache). */
+int arena_test_cached(void);
+
 #endif

@@ -1,6 +1,7 @@
 /* Unit tests for core/base/arena and core/base/buf. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -202,6 +203,65 @@ static void test_growing_chunks(void)
   T_CHECK(a.chunk == NULL && a.spare == NULL);
 }
 
+/* Short-lived default arenas recycle their chunks through the thread's
+** cache instead of the C allocator (issue 20's madvise storm): a
+** released chunk is handed to the next arena, zeroed where it is handed
+** out, and the cache keeps at most a few. */
+static void test_chunk_cache(void)
+{
+  Arena a, b;
+  arena_init(&a, 0);
+  char *p = ARENA_NEW(&a, char, 100);
+  memset(p, 0xCD, 100);
+  int before = arena_test_cached();
+  arena_release(&a);
+  T_CHECK(arena_test_cached() == before + 1 || arena_test_cached() == 4);
+  int held = arena_test_cached();
+  arena_init(&b, 0);
+  char *q = ARENA_NEW(&b, char, 100);
+  T_EQ_INT(arena_test_cached(), held - 1);
+  T_CHECK(q == p);                  /* the same chunk, first byte again */
+  T_EQ_INT(q[0], 0);
+  T_EQ_INT(q[99], 0);
+  arena_release(&b);
+  /* many arenas alive at once, then released: the cache stays bounded */
+  Arena many[10];
+  for (int i = 0; i < 10; i++) {
+    arena_init(&many[i], 0);
+    (void)ARENA_NEW(&many[i], char, 10);
+  }
+  for (int i = 0; i < 10; i++)
+    arena_release(&many[i]);
+  T_EQ_INT(arena_test_cached(), 4);
+  /* an arena with its own small chunk size is not served from the cache */
+  Arena s;
+  arena_init(&s, 256);
+  (void)ARENA_NEW(&s, char, 10);
+  T_EQ_INT(arena_test_cached(), 4);
+  arena_release(&s);
+}
+
+/* A thread's cached chunks are freed when it exits (LeakSanitizer, in the
+** san build, reports them otherwise). */
+static void *cache_thread(void *arg)
+{
+  Arena a;
+  arena_init(&a, 0);
+  (void)ARENA_NEW(&a, char, 10);
+  arena_release(&a);
+  *(int *)arg = arena_test_cached();
+  return NULL;
+}
+
+static void test_chunk_cache_thread_exit(void)
+{
+  int n = -1;
+  pthread_t th;
+  T_CHECK(pthread_create(&th, NULL, cache_thread, &n) == 0);
+  T_CHECK(pthread_join(th, NULL) == 0);
+  T_EQ_INT(n, 1);
+}
+
 static void test_buf(void)
 {
   Arena a;
@@ -258,6 +318,8 @@ int main(void)
   T_RUN(test_printf_and_strndup);
   T_RUN(test_overflow_and_oom_exit_70);
   T_RUN(test_growing_chunks);
+  T_RUN(test_chunk_cache);
+  T_RUN(test_chunk_cache_thread_exit);
   T_RUN(test_buf);
   T_RUN(test_buf_read_fd);
   return t_done("test_arena");
