@@ -296,7 +296,7 @@ static void test_plugin_key(void)
                               "an absolute path"));
   T_CHECK(!parse("[provider \"a/b\"]\nplugin = /x\nendpoint = https://x\n",
                  &c, &d));
-  T_CHECK(has(diags_text(&d), "names both an endpoint and a plugin"));
+  T_CHECK(has(diags_text(&d), "names more than one of endpoint, plugin and plugin_dir"));
 }
 
 int main(void)
