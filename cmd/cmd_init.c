@@ -184,6 +184,63 @@ static bool same_hashes(const LockEnt *x, const LockEnt *y)
   return true;
 }
 
+/* Installs version of n from the mirror's packages at target, after
+** checking the package against the lock entry old's hashes when old
+** selects the same version.  *installed: the h1: of what was installed;
+** *zh: the zip's hash, NULL for an unpacked package. */
+static bool install_pkg(Cli *cli, const Need *n, const char *dir,
+                        const MirrorPkg *pkgs, uint32_t np,
+                        const char *version, const LockEnt *old,
+                        const char *target, const char **installed,
+                        const char **zh, Diags *d)
+{
+  Arena *a = cli->arena;
+  const char *shown = short_addr(n->addr), *why;
+  const MirrorPkg *pkg = NULL;
+  for (uint32_t i = 0; i < np && !pkg; i++)
+    if (pver_cmp(pkgs[i].version, version) == 0)
+      pkg = &pkgs[i];
+  if (!pkg) {
+    diag_error(d, NULL, "Failed to install provider",
+               "Error while installing %s v%s: provider %s %s is not "
+               "available for %s in %s",
+               shown, version, n->addr, version, mirror_platform(), dir);
+    return false;
+  }
+  const char *h1 = NULL;
+  bool ok = pkg->zip ? mirror_hash_zip(a, pkg->path, &h1, zh, &why)
+                     : mirror_hash_dir(a, pkg->path, &h1, &why);
+  if (!ok) {
+    diag_error(d, NULL, "Failed to install provider",
+               "Error while installing %s v%s: failed to calculate "
+               "checksum for %s %s package at %s: %s",
+               shown, version, n->addr, version, pkg->path, why);
+    return false;
+  }
+  bool same_version = old && old->version && !strcmp(old->version, version);
+  if (same_version && !hashes_agree(old, h1, *zh)) {
+    diag_error(d, NULL, "Failed to install provider",
+               "Error while installing %s v%s: the %s package for %s %s "
+               "doesn't match any of the checksums previously recorded in "
+               "the dependency lock file%s; " CHECKSUM_DOC,
+               shown, version, pkg->zip ? "current" : "local", n->addr,
+               version,
+               pkg->zip ? ""
+                        : " (this might be because the available checksums "
+                          "are for packages targeting different platforms)");
+    return false;
+  }
+  cli_out(cli, "- Installing %s v%s...\n", shown, version);
+  if (!mirror_install(a, pkg, target, &why) ||
+      !mirror_hash_dir(a, target, installed, &why)) {
+    diag_error(d, NULL, "Failed to install provider",
+               "Error while installing %s v%s: %s", shown, version, why);
+    return false;
+  }
+  cli_out(cli, "- Installed %s v%s (unauthenticated)\n", shown, version);
+  return true;
+}
+
 /* Selects, installs and starts the plugin of n from its mirror
 ** (docs/plugins.md, "Mirrors"), as Terraform's installer does with a
 ** filesystem mirror: the locked version unless -upgrade, else the newest
@@ -259,59 +316,29 @@ static bool init_from_mirror(Cli *cli, ProvReg *reg, const Need *n,
       return false;
     }
   }
-  const MirrorPkg *pkg = NULL;
-  for (uint32_t i = 0; i < np && !pkg; i++)
-    if (pver_cmp(pkgs[i].version, version) == 0)
-      pkg = &pkgs[i];
-  if (!pkg) {
-    diag_error(d, NULL, "Failed to install provider",
-               "Error while installing %s v%s: provider %s %s is not "
-               "available for %s in %s",
-               shown, version, n->addr, version, platform, dir);
-    return false;
-  }
-  const char *h1 = NULL, *zh = NULL;
-  bool ok = pkg->zip ? mirror_hash_zip(a, pkg->path, &h1, &zh, &why)
-                     : mirror_hash_dir(a, pkg->path, &h1, &why);
-  if (!ok) {
-    diag_error(d, NULL, "Failed to install provider",
-               "Error while installing %s v%s: failed to calculate "
-               "checksum for %s %s package at %s: %s",
-               shown, version, n->addr, version, pkg->path, why);
-    return false;
-  }
   bool same_version = old && old->version && !strcmp(old->version, version);
-  if (same_version && !hashes_agree(old, h1, zh)) {
-    diag_error(d, NULL, "Failed to install provider",
-               "Error while installing %s v%s: the %s package for %s %s "
-               "doesn't match any of the checksums previously recorded in "
-               "the dependency lock file%s; " CHECKSUM_DOC,
-               shown, version, pkg->zip ? "current" : "local", n->addr,
-               version,
-               pkg->zip ? ""
-                        : " (this might be because the available checksums "
-                          "are for packages targeting different platforms)");
-    return false;
-  }
-  cli_out(cli, "- Installing %s v%s...\n", shown, version);
   const char *target = arena_printf(a, ".terraform/providers/%s/%s/%s",
                                     n->addr, version, platform);
-  const char *type = strrchr(n->addr, '/') + 1;
-  const char *exe = NULL, *installed = NULL;
-  if (!mirror_install(a, pkg, target, &why) ||
-      !mirror_hash_dir(a, target, &installed, &why)) {
-    diag_error(d, NULL, "Failed to install provider",
-               "Error while installing %s v%s: %s", shown, version, why);
+  const char *installed = NULL, *zh = NULL;
+  struct stat st;
+  if (same_version && old->nhashes && stat(target, &st) == 0 &&
+      S_ISDIR(st.st_mode) && mirror_hash_dir(a, target, &installed, &why) &&
+      hashes_agree(old, installed, NULL)) {
+    /* What an earlier init installed still matches the lock file. */
+    cli_out(cli, "- Using previously-installed %s v%s\n", shown, version);
+  } else if (!install_pkg(cli, n, dir, pkgs, np, version, old, target,
+                          &installed, &zh, d)) {
     return false;
   }
-  if (!(exe = mirror_executable(a, target, type))) {
+  const char *type = strrchr(n->addr, '/') + 1;
+  const char *exe = mirror_executable(a, target, type);
+  if (!exe) {
     diag_error(d, NULL, "Failed to install provider",
                "Error while installing %s v%s: could not find executable "
                "file starting with terraform-provider-%s",
                shown, version, type);
     return false;
   }
-  cli_out(cli, "- Installed %s v%s (unauthenticated)\n", shown, version);
   /* Start it once: a missing or broken binary fails init, not the next
   ** plan. */
   Prov *p = preg_open_plugin(reg, n->addr, exe);
@@ -344,6 +371,7 @@ static bool init_from_mirror(Cli *cli, ProvReg *reg, const Need *n,
   *lockf_add(a, lock, n->addr) = ne;
   return true;
 }
+
 
 /* One module of the tree for the installer's lines and the manifest. */
 typedef struct ModRec {

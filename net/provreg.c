@@ -37,7 +37,7 @@ bool preg_init(ProvReg *r, Arena *a, const char *config_flag, Diags *d)
     return false;
   for (uint32_t i = 0; i < r->cfg.nproviders; i++) {
     const HcfgProvider *p = &r->cfg.providers[i];
-    if (!p->plugin && prov_lookup_builtin(p->source)) {
+    if (!p->plugin && !p->plugin_dir && prov_lookup_builtin(p->source)) {
       SrcRange rng = {p->file, {p->line, 1, 0}, {p->line, 1, 0}};
       diag_warning(d, &rng, "Host configuration maps a built-in provider",
                    "%s:%u: \"%s\" is built into cairn; the section is "
