@@ -27,6 +27,14 @@
 **   was upgraded; plans will show what that means);
 ** - a changed endpoint with the same identity is accepted silently.
 ** The format is documented in docs/host-config.md ("Lock file").
+**
+** Providers served from a plugin mirror (`plugin_dir`, net/mirror.h) get
+** Terraform's own lock entry (version, constraints, h1:/zh: hashes): the
+** version is selected by the modules' constraints (core/config/provver.h),
+** the package checked against the recorded hashes, installed into
+** .terraform/providers/ADDR/VERSION/PLATFORM and started once
+** (init_from_mirror; docs/plugins.md "From a mirror").  The lock file is
+** read and written by core/config/lockfile.h.
 */
 #include <errno.h>
 #include <stdlib.h>
@@ -819,7 +827,7 @@ const CmdEntry cmd_init = {
     "  Initialize a new or existing cairn working directory: list the local\n"
     "  modules the configuration calls (.terraform/modules/modules.json),\n"
     "  resolve every provider the configuration and its modules need to a\n"
-    "  built-in provider or to an\n"
+    "  built-in provider, a plugin or plugin mirror, or an\n"
     "  HTTPS endpoint of the host configuration (cairn.ini), fetch the\n"
     "  schemas of remote providers, record them in .terraform.lock.hcl and\n"
     "  cache them under .terraform/providers/.\n\n"
@@ -828,7 +836,9 @@ const CmdEntry cmd_init = {
     "                      ~/.config/cairn/cairn.ini, /etc/cairn/cairn.ini).\n\n"
     "  -get=false          Do not list modules or write their manifest.\n\n"
     "  -upgrade            Accept a changed endpoint identity (server\n"
-    "                      public key) recorded in the lock file.\n\n"
+    "                      public key) recorded in the lock file, and\n"
+    "                      select the newest version a plugin mirror\n"
+    "                      (plugin_dir) holds within the constraints.\n\n"
     "  -lockfile=readonly  Fail instead of changing the lock file.\n\n"
     "  -input=true         Accepted for compatibility; cairn never asks.\n\n"
     "  -no-color           If specified, output won't contain any color.\n",

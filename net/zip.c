@@ -2,6 +2,7 @@
 ** zip.c: the central directory and stored/deflated entries of a .zip
 ** archive, every offset checked.  Contracts in zip.h.
 */
+#include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -39,6 +40,11 @@ static bool safe_name(const char *s, size_t n)
     i = j + 1;
   }
   return true;
+}
+
+static int cmp_name(const void *x, const void *y)
+{
+  return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
 static bool fail(const char **err, const char *msg)
@@ -130,11 +136,18 @@ bool zip_open(Arena *a, const uint8_t *p, size_t n, Zip *z,
     if (method == 0 && csize != usize)
       return fail(err, "a stored zip entry's sizes differ");
     e->data_off = data;
-    for (uint32_t k = 0; k < i; k++)
-      if (strcmp(z->e[k].name, e->name) == 0)
-        return fail(err, "a name appears twice in the zip archive");
     c += 46u + nlen + xlen + clen;
   }
+  /* A name twice would make the package ambiguous; sorted, duplicates are
+  ** neighbours (65,535 entries compared pairwise would take minutes). */
+  const char **names = ARENA_NEW(a, const char *, ntotal ? ntotal : 1);
+  for (uint32_t i = 0; i < ntotal; i++)
+    names[i] = z->e[i].name;
+  if (ntotal)
+    qsort(names, ntotal, sizeof *names, cmp_name);
+  for (uint32_t i = 1; i < ntotal; i++)
+    if (strcmp(names[i - 1], names[i]) == 0)
+      return fail(err, "a name appears twice in the zip archive");
   z->ne = ntotal;
   return true;
 }
