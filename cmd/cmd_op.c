@@ -312,6 +312,7 @@ bool op_load(Op *op, bool need_vars)
     return false;
   }
   op->reg_ready = true;
+  op->reg.tree = op->tree;   /* mirror plugins: constraints vs lock file */
   if (op->parallelism == -1)
     op->parallelism = op->reg.cfg.parallelism > 0 ? op->reg.cfg.parallelism
                                                   : 10;

@@ -37,7 +37,9 @@
 **   .terraform/providers/ADDR/VERSION/PLATFORM/, whose h1: hash must be
 **   one the lock file records ("Required plugins are not installed"
 **   otherwise, in Terraform's words).  Each package is hashed once per
-**   registry.
+**   registry.  When `tree` is set (plan, apply, ...), the locked version
+**   must also satisfy the configuration's version constraints
+**   ("Inconsistent dependency lock file" otherwise, as in Terraform).
 ** - preg_init, preg_open and preg_close are called from one thread (the
 **   owner); the returned Provs follow core/providers/provider.h's thread rules.
 ** - Memory: the registry, the host configuration and every instance live
@@ -70,6 +72,9 @@ typedef struct ProvReg {
   Lock lock;                 /* .terraform.lock.hcl, read on first need */
   bool lock_read;
   PregPkg *pkgs;             /* mirror packages verified so far */
+  const struct CfgTree *tree;  /* optional: the configuration, whose
+                                  version constraints the locked version
+                                  of a mirror plugin must still satisfy */
 } ProvReg;
 
 /* Loads the host configuration (config_flag: the -config=FILE value, or

@@ -96,6 +96,22 @@ it, and only -upgrade selects again (the unpacked 3.2.0, linked).
   $ cairn plan 2>&1 | grep 'No changes'
   No changes. Your infrastructure matches the configuration.
 
+Between inits, a constraint the locked version no longer satisfies stops
+every command.
+
+  $ sed -i 's/~> 3.2/~> 3.1.0/' main.tf
+  $ cairn plan
+  
+  Error: Inconsistent dependency lock file
+  
+  The following dependency selections recorded in the lock file are inconsistent with the current configuration:
+    - provider registry.terraform.io/hashicorp/null: locked version selection 3.2.0 doesn't match the updated version constraints "~> 3.1.0"
+  
+  To update the locked dependency selections to match a changed configuration, run:
+    cairn init -upgrade
+  [1]
+  $ sed -i 's/~> 3.1.0/~> 3.2/' main.tf
+
 A tampered binary (one byte appended in the mirror, which the installed
 link points to) is refused by every command, and by init.
 
@@ -201,6 +217,24 @@ A provider the lock file does not select yet.
     cairn init
   [1]
   $ mv lock.saved .terraform.lock.hcl
+
+`[defaults] plugin_dir` serves a provider that is neither built in nor
+has a section: here the same mirror's package under another address.
+
+  $ mkdir -p other m/example.com/acme && cp -r m/registry.terraform.io/hashicorp/null m/example.com/acme/null
+  $ printf '[defaults]\nplugin_dir = %s/m\n' "$HOME" >> .config/cairn/cairn.ini
+  $ printf 'terraform {\n  required_providers {\n    null = { source = "example.com/acme/null", version = "3.2.0" }\n  }\n}\nresource "null_resource" "b" {}\n' > other/main.tf
+  $ cairn -chdir=other init | grep -e '^-'
+  - Finding example.com/acme/null versions matching "3.2.0"...
+  - Installing example.com/acme/null v3.2.0...
+  - Installed example.com/acme/null v3.2.0 (unauthenticated)
+  $ grep -e provider -e version other/.terraform.lock.hcl
+  provider "example.com/acme/null" {
+    version     = "3.2.0"
+  $ cairn -chdir=other apply -auto-approve 2>&1 | grep -e 'Apply complete'
+  Apply complete! Resources: 1 added, 0 changed, 0 destroyed.
+  $ cairn -chdir=other destroy -auto-approve 2>&1 | tail -1
+  Destroy complete! Resources: 1 destroyed.
 
 Destroy, and no plugin process is left behind.
 
