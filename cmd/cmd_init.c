@@ -689,6 +689,8 @@ static int run(Cli *cli, int argc, char **argv)
       e->endpoint = ep;
       e->identity = "";
       e->schema = "";
+      e->version = e->constraints = NULL;   /* no longer from a mirror */
+      e->nhashes = 0;
       continue;
     }
     if (!remote) {
@@ -759,6 +761,8 @@ static int run(Cli *cli, int argc, char **argv)
     e->endpoint = endpoint;
     e->identity = ident;
     e->schema = hash;
+    e->version = e->constraints = NULL;
+    e->nhashes = 0;
     /* Cache the canonical schema for later commands. */
     const char *cdir = arena_printf(a, ".terraform/providers/%s", n->addr);
     const char *cfile = arena_printf(a, "%s/schema.json", cdir);

@@ -240,8 +240,10 @@ bool lockf_write(Arena *a, const char *path, Lock *l, Diags *d)
   }
   const char *tmp = arena_printf(a, "%s.tmp", path);
   FILE *f = fopen(tmp, "w");
-  if (!f || fwrite(b.p, 1, b.len, f) != b.len || fclose(f) != 0 ||
-      rename(tmp, path) != 0) {
+  bool ok = f && fwrite(b.p, 1, b.len, f) == b.len;
+  if (f && fclose(f) != 0)
+    ok = false;
+  if (!ok || rename(tmp, path) != 0) {
     diag_error(d, NULL, "Failed to write dependency lock file", "%s: %s",
                path, strerror(errno));
     return false;
