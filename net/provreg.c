@@ -5,7 +5,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "config/config.h"
 #include "config/provver.h"
 #include "mirror.h"
 #include "prov_https.h"
@@ -99,46 +98,6 @@ static bool has_dir(const char *p)
   return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* The canonical version constraints of every module of r->tree for the
-** provider norm ("" for none, NULL when one does not parse: init reports
-** that). */
-static const char *tree_constraints(ProvReg *r, const char *norm)
-{
-  const CfgModule **mods;
-  uint32_t nm;
-  cfg_tree_modules(r->arena, r->tree, &mods, &nm);
-  const char **cons = NULL;
-  uint32_t n = 0, cap = 0;
-  for (uint32_t i = 0; i < nm; i++) {
-    const CfgModule *m = mods[i];
-    for (uint32_t k = 0; k < m->nrequired_providers + m->nproviders; k++) {
-      const char *src, *ver;
-      if (k < m->nrequired_providers) {
-        src = m->required_providers[k].source;
-        ver = m->required_providers[k].version;
-      } else {
-        const CfgProvider *pb = &m->providers[k - m->nrequired_providers];
-        src = cfg_provider_source(m, pb->name);
-        src = src ? src : pb->name;
-        ver = pb->version;
-      }
-      const char *sn = ver ? prov_source_normalize(r->arena, src, NULL,
-                                                   NULL) : NULL;
-      if (!sn || strcmp(sn, norm) != 0)
-        continue;
-      if (n == cap) {
-        uint32_t nc = cap ? cap * 2 : 4;
-        cons = arena_grow(r->arena, cons, sizeof *cons,
-                          _Alignof(const char *), cap, nc);
-        cap = nc;
-      }
-      cons[n++] = ver;
-    }
-  }
-  const char *bad;
-  return pver_canon(r->arena, cons, n, &bad);
-}
-
 /* The executable of the package `cairn init` installed for norm, checked
 ** against the lock file as Terraform's providerFactories does; NULL with
 ** Terraform's diagnostics otherwise. */
@@ -164,7 +123,8 @@ static const char *installed_plugin(ProvReg *r, const char *norm, Diags *d)
                norm);
     return NULL;
   }
-  const char *want = r->tree ? tree_constraints(r, norm) : NULL;
+  const char *want =
+      r->constraints ? r->constraints(r->constraints_ctx, norm) : NULL;
   if (want && *want && pver_match(want, e->version) != 1) {
     diag_error(d, NULL, "Inconsistent dependency lock file",
                "The following dependency selections recorded in the lock "

@@ -37,7 +37,7 @@
 **   .terraform/providers/ADDR/VERSION/PLATFORM/, whose h1: hash must be
 **   one the lock file records ("Required plugins are not installed"
 **   otherwise, in Terraform's words).  Each package is hashed once per
-**   registry.  When `tree` is set (plan, apply, ...), the locked version
+**   registry.  When `constraints` is set (plan, apply, ...), the locked version
 **   must also satisfy the configuration's version constraints
 **   ("Inconsistent dependency lock file" otherwise, as in Terraform).
 ** - preg_init, preg_open and preg_close are called from one thread (the
@@ -72,9 +72,11 @@ typedef struct ProvReg {
   Lock lock;                 /* .terraform.lock.hcl, read on first need */
   bool lock_read;
   PregPkg *pkgs;             /* mirror packages verified so far */
-  const struct CfgTree *tree;  /* optional: the configuration, whose
-                                  version constraints the locked version
-                                  of a mirror plugin must still satisfy */
+  /* Optional (set by commands that plan): the configuration's canonical
+  ** version constraints for a provider ("" for none, NULL when they do not
+  ** parse), which the locked version of a mirror plugin must satisfy. */
+  const char *(*constraints)(void *ctx, const char *norm);
+  void *constraints_ctx;
 } ProvReg;
 
 /* Loads the host configuration (config_flag: the -config=FILE value, or
