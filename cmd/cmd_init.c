@@ -27,6 +27,14 @@
 **   was upgraded; plans will show what that means);
 ** - a changed endpoint with the same identity is accepted silently.
 ** The format is documented in docs/host-config.md ("Lock file").
+**
+** Providers served from a plugin mirror (`plugin_dir`, net/mirror.h) get
+** Terraform's own lock entry (version, constraints, h1:/zh: hashes): the
+** version is selected by the modules' constraints (core/config/provver.h),
+** the package checked against the recorded hashes, installed into
+** .terraform/providers/ADDR/VERSION/PLATFORM and started once
+** (init_from_mirror; docs/plugins.md "From a mirror").  The lock file is
+** read and written by core/config/lockfile.h.
 */
 #include <errno.h>
 #include <stdlib.h>
@@ -35,6 +43,9 @@
 #include <unistd.h>
 
 #include "base/json.h"
+#include "config/lockfile.h"
+#include "config/provver.h"
+#include "net/mirror.h"
 #include "cli.h"
 #include "cmd_backend.h"
 #include "config/config.h"
@@ -42,190 +53,7 @@
 #include "net/prov_https.h"
 #include "net/provreg.h"
 
-#define LOCK_FILE ".terraform.lock.hcl"
-
-typedef struct LockEnt {
-  const char *addr;
-  bool builtin;
-  const char *endpoint;
-  const char *identity;
-  const char *schema;
-} LockEnt;
-
-typedef struct Lock {
-  LockEnt *e;
-  uint32_t n, cap;
-} Lock;
-
-static LockEnt *lock_add(Arena *a, Lock *l, const char *addr)
-{
-  for (uint32_t i = 0; i < l->n; i++)
-    if (strcmp(l->e[i].addr, addr) == 0)
-      return &l->e[i];
-  if (l->n == l->cap) {
-    uint32_t nc = l->cap ? l->cap * 2 : 8;
-    l->e = arena_grow(a, l->e, sizeof(LockEnt), _Alignof(LockEnt), l->cap,
-                      nc);
-    l->cap = nc;
-  }
-  LockEnt *e = &l->e[l->n++];
-  memset(e, 0, sizeof *e);
-  e->addr = addr;
-  return e;
-}
-
-static LockEnt *lock_find(Lock *l, const char *addr)
-{
-  for (uint32_t i = 0; i < l->n; i++)
-    if (strcmp(l->e[i].addr, addr) == 0)
-      return &l->e[i];
-  return NULL;
-}
-
-/* A quoted HCL string literal starting at p (no escapes other than \" and
-** \\ are written by us); returns the text after it or NULL. */
-static const char *read_quoted(Arena *a, const char *p, const char **out)
-{
-  if (*p != '"')
-    return NULL;
-  Buf b;
-  buf_init(&b, a);
-  for (p++; *p && *p != '"' && *p != '\n'; p++) {
-    if (*p == '\\' && p[1])
-      p++;
-    buf_putc(&b, *p);
-  }
-  if (*p != '"')
-    return NULL;
-  *out = buf_str(&b);
-  return p + 1;
-}
-
-/* Reads the lock file we write (one block per provider, one attribute per
-** line).  Anything else is an error naming the line. */
-static bool lock_read(Arena *a, Lock *l, Diags *d)
-{
-  memset(l, 0, sizeof *l);
-  const char *text;
-  size_t len;
-  if (!prov_read_file(a, LOCK_FILE, &text, &len))
-    return errno == ENOENT;
-  LockEnt *cur = NULL;
-  uint32_t line = 0;
-  for (const char *p = text; *p;) {
-    line++;
-    const char *eol = strchr(p, '\n');
-    size_t n = eol ? (size_t)(eol - p) : strlen(p);
-    char *s = arena_strndup(a, p, n);
-    p += n + (eol ? 1 : 0);
-    while (*s == ' ' || *s == '\t')
-      s++;
-    size_t k = strlen(s);
-    while (k && (s[k - 1] == ' ' || s[k - 1] == '\r' || s[k - 1] == '\t'))
-      s[--k] = 0;
-    if (!*s || *s == '#' || (s[0] == '/' && s[1] == '/'))
-      continue;
-    const char *v;
-    if (!cur && strncmp(s, "provider ", 9) == 0) {
-      const char *rest = read_quoted(a, s + 9, &v);
-      while (rest && *rest == ' ')
-        rest++;
-      if (rest && strcmp(rest, "{") == 0) {
-        cur = lock_add(a, l, v);
-        continue;
-      }
-    } else if (cur && strcmp(s, "}") == 0) {
-      cur = NULL;
-      continue;
-    } else if (cur) {
-      char *eq = strchr(s, '=');
-      if (eq) {
-        char *name = s;
-        char *e = eq;
-        while (e > name && e[-1] == ' ')
-          e--;
-        *e = 0;
-        const char *val = eq + 1;
-        while (*val == ' ')
-          val++;
-        if (strcmp(name, "builtin") == 0 && strcmp(val, "true") == 0) {
-          cur->builtin = true;
-          continue;
-        }
-        const char *rest = read_quoted(a, val, &v);
-        if (rest && !*rest) {
-          if (strcmp(name, "endpoint") == 0)
-            cur->endpoint = v;
-          else if (strcmp(name, "identity") == 0)
-            cur->identity = v;
-          else if (strcmp(name, "schema") == 0)
-            cur->schema = v;
-          /* Unknown attributes are kept out: a newer cairn may add some. */
-          continue;
-        }
-      }
-    }
-    SrcRange r = {LOCK_FILE, {line, 1, 0}, {line, 1, 0}};
-    diag_error(d, &r, "Invalid dependency lock file",
-               "%s:%u cannot be read; fix or delete the file and run "
-               "\"cairn init\" again.",
-               LOCK_FILE, line);
-    return false;
-  }
-  return true;
-}
-
-static void hcl_str(Buf *b, const char *s)
-{
-  buf_putc(b, '"');
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      buf_putc(b, '\\');
-    buf_putc(b, *s);
-  }
-  buf_putc(b, '"');
-}
-
-static int cmp_ent(const void *x, const void *y)
-{
-  return strcmp(((const LockEnt *)x)->addr, ((const LockEnt *)y)->addr);
-}
-
-static bool lock_write(Arena *a, Lock *l, Diags *d)
-{
-  qsort(l->e, l->n, sizeof *l->e, cmp_ent);
-  Buf b;
-  buf_init(&b, a);
-  buf_puts(&b, "# This file is maintained automatically by \"cairn init\".\n"
-               "# Manual edits may be lost in future updates.\n");
-  for (uint32_t i = 0; i < l->n; i++) {
-    const LockEnt *e = &l->e[i];
-    buf_puts(&b, "\nprovider ");
-    hcl_str(&b, e->addr);
-    buf_puts(&b, " {\n");
-    if (e->builtin) {
-      buf_puts(&b, "  builtin = true\n");
-    } else {
-      buf_puts(&b, "  endpoint = ");
-      hcl_str(&b, e->endpoint ? e->endpoint : "");
-      buf_puts(&b, "\n  identity = ");
-      hcl_str(&b, e->identity ? e->identity : "");
-      buf_puts(&b, "\n  schema   = ");
-      hcl_str(&b, e->schema ? e->schema : "");
-      buf_puts(&b, "\n");
-    }
-    buf_puts(&b, "}\n");
-  }
-  const char *tmp = LOCK_FILE ".tmp";
-  FILE *f = fopen(tmp, "w");
-  if (!f || fwrite(b.p, 1, b.len, f) != b.len || fclose(f) != 0 ||
-      rename(tmp, LOCK_FILE) != 0) {
-    diag_error(d, NULL, "Failed to write dependency lock file",
-               "%s: %s", LOCK_FILE, strerror(errno));
-    return false;
-  }
-  return true;
-}
+#define LOCK_FILE LOCKF_NAME
 
 static bool mkdirs(Arena *a, const char *path)
 {
@@ -269,27 +97,45 @@ typedef struct Need {
   const char *addr;        /* normalised */
   const char *written;     /* as written, for messages */
   SrcRange range;
+  const char **cons;       /* version constraints, one per module */
+  uint32_t ncons;
 } Need;
 
+static void need_cons(Arena *a, Need *x, const char *version)
+{
+  if (!version || !*version)
+    return;
+  const char **v = ARENA_NEW(a, const char *, x->ncons + 1);
+  if (x->ncons)
+    memcpy(v, x->cons, x->ncons * sizeof *v);
+  v[x->ncons++] = version;
+  x->cons = v;
+}
+
 static void need_add(Arena *a, Need **v, uint32_t *n, uint32_t *cap,
-                     const char *src, const SrcRange *rng, Diags *d)
+                     const char *src, const char *version,
+                     const SrcRange *rng, Diags *d)
 {
   const char *norm = prov_source_normalize(a, src, rng, d);
   if (!norm)
     return;
   for (uint32_t i = 0; i < *n; i++)
-    if (strcmp((*v)[i].addr, norm) == 0)
+    if (strcmp((*v)[i].addr, norm) == 0) {
+      need_cons(a, &(*v)[i], version);
       return;
+    }
   if (*n == *cap) {
     uint32_t nc = *cap ? *cap * 2 : 8;
     *v = arena_grow(a, *v, sizeof(Need), _Alignof(Need), *cap, nc);
     *cap = nc;
   }
   Need *x = &(*v)[(*n)++];
+  memset(x, 0, sizeof *x);
   x->addr = norm;
   x->written = src;
   if (rng)
     x->range = *rng;
+  need_cons(a, x, version);
 }
 
 /* The source a local provider name maps to: required_providers, else
@@ -313,6 +159,227 @@ static const char *short_addr(const char *addr)
     return addr + strlen(reg);
   return addr;
 }
+
+#define CHECKSUM_DOC                                                       \
+  "for more information: "                                                 \
+  "https://developer.hashicorp.com/terraform/language/files/"              \
+  "dependency-lock#checksum-verification"
+
+/* True when the lock entry old (for the same version) records no hash, or
+** one of h1/zh (zh may be NULL). */
+static bool hashes_agree(const LockEnt *old, const char *h1, const char *zh)
+{
+  if (!old->nhashes)
+    return true;
+  for (uint32_t i = 0; i < old->nhashes; i++)
+    if (strcmp(old->hashes[i], h1) == 0 ||
+        (zh && strcmp(old->hashes[i], zh) == 0))
+      return true;
+  return false;
+}
+
+static bool same_hashes(const LockEnt *x, const LockEnt *y)
+{
+  if (x->nhashes != y->nhashes)
+    return false;
+  for (uint32_t i = 0; i < x->nhashes; i++) {
+    bool found = false;
+    for (uint32_t k = 0; k < y->nhashes && !found; k++)
+      found = strcmp(x->hashes[i], y->hashes[k]) == 0;
+    if (!found)
+      return false;
+  }
+  return true;
+}
+
+/* Installs version of n from the mirror's packages at target, after
+** checking the package against the lock entry old's hashes when old
+** selects the same version.  *installed: the h1: of what was installed;
+** *zh: the zip's hash, NULL for an unpacked package. */
+static bool install_pkg(Cli *cli, const Need *n, const char *dir,
+                        const MirrorPkg *pkgs, uint32_t np,
+                        const char *version, const LockEnt *old,
+                        const char *target, const char **installed,
+                        const char **zh, Diags *d)
+{
+  Arena *a = cli->arena;
+  const char *shown = short_addr(n->addr), *why;
+  const MirrorPkg *pkg = NULL;
+  for (uint32_t i = 0; i < np && !pkg; i++)
+    if (pver_cmp(pkgs[i].version, version) == 0)
+      pkg = &pkgs[i];
+  if (!pkg) {
+    diag_error(d, NULL, "Failed to install provider",
+               "Error while installing %s v%s: provider %s %s is not "
+               "available for %s in %s",
+               shown, version, n->addr, version, mirror_platform(), dir);
+    return false;
+  }
+  const char *h1 = NULL;
+  bool ok = pkg->zip ? mirror_hash_zip(a, pkg->path, &h1, zh, &why)
+                     : mirror_hash_dir(a, pkg->path, &h1, &why);
+  if (!ok) {
+    diag_error(d, NULL, "Failed to install provider",
+               "Error while installing %s v%s: failed to calculate "
+               "checksum for %s %s package at %s: %s",
+               shown, version, n->addr, version, pkg->path, why);
+    return false;
+  }
+  bool same_version = old && old->version && !strcmp(old->version, version);
+  if (same_version && !hashes_agree(old, h1, *zh)) {
+    diag_error(d, NULL, "Failed to install provider",
+               "Error while installing %s v%s: the %s package for %s %s "
+               "doesn't match any of the checksums previously recorded in "
+               "the dependency lock file%s; " CHECKSUM_DOC,
+               shown, version, pkg->zip ? "current" : "local", n->addr,
+               version,
+               pkg->zip ? ""
+                        : " (this might be because the available checksums "
+                          "are for packages targeting different platforms)");
+    return false;
+  }
+  cli_out(cli, "- Installing %s v%s...\n", shown, version);
+  if (!mirror_install(a, pkg, target, &why) ||
+      !mirror_hash_dir(a, target, installed, &why)) {
+    diag_error(d, NULL, "Failed to install provider",
+               "Error while installing %s v%s: %s", shown, version, why);
+    return false;
+  }
+  cli_out(cli, "- Installed %s v%s (unauthenticated)\n", shown, version);
+  return true;
+}
+
+/* Selects, installs and starts the plugin of n from its mirror
+** (docs/plugins.md, "Mirrors"), as Terraform's installer does with a
+** filesystem mirror: the locked version unless -upgrade, else the newest
+** the constraints allow; the package's hashes checked against the lock
+** file's for that version; the package linked or unpacked into
+** .terraform/providers/ADDR/VERSION/PLATFORM; its schema asked once so a
+** broken binary fails init.  The lock entry is updated in *lock. */
+static bool init_from_mirror(Cli *cli, ProvReg *reg, const Need *n,
+                             Lock *lock, bool upgrade, bool *changed,
+                             Diags *d)
+{
+  Arena *a = cli->arena;
+  const char *dir = preg_plugin_dir(reg, n->addr);
+  const char *shown = short_addr(n->addr);
+  const char *bad;
+  const char *canon = pver_canon(a, n->cons, n->ncons, &bad);
+  if (!canon) {
+    diag_error(d, &n->range, "Invalid version constraint",
+               "The version constraint \"%s\" for provider %s is not valid: "
+               "expected comma-separated terms such as \"~> 3.2\", "
+               "\">= 1.0.0\" or \"!= 2.1.0\".",
+               bad, shown);
+    return false;
+  }
+  const char *platform = mirror_platform();
+  MirrorPkg *pkgs;
+  uint32_t np;
+  const char *why;
+  if (!mirror_list(a, dir, n->addr, platform, &pkgs, &np, &why)) {
+    diag_error(d, NULL, "Failed to query available provider packages",
+               "Could not retrieve the list of available versions for "
+               "provider %s: %s",
+               shown, why);
+    return false;
+  }
+  const LockEnt *old = lockf_find(lock, n->addr);
+  const char *version = NULL;
+  if (old && old->version && !upgrade) {
+    if (pver_match(canon, old->version) != 1) {
+      diag_error(d, NULL, "Failed to query available provider packages",
+                 "Could not retrieve the list of available versions for "
+                 "provider %s: locked provider %s %s does not match "
+                 "configured version constraint %s; must use cairn init "
+                 "-upgrade to allow selection of new versions",
+                 shown, n->addr, old->version, canon);
+      return false;
+    }
+    cli_out(cli, "- Reusing previous version of %s from the dependency "
+            "lock file\n", shown);
+    version = old->version;
+  } else {
+    if (*canon)
+      cli_out(cli, "- Finding %s versions matching \"%s\"...\n", shown,
+              canon);
+    else
+      cli_out(cli, "- Finding latest version of %s...\n", shown);
+    for (uint32_t i = 0; i < np && !version; i++)
+      if (pver_match(canon, pkgs[i].version) == 1)
+        version = pkgs[i].version;
+    if (!version) {
+      if (!np)
+        diag_error(d, NULL, "Failed to query available provider packages",
+                   "Could not retrieve the list of available versions for "
+                   "provider %s: provider %s was not found in any of the "
+                   "search locations\n\n  - %s",
+                   shown, n->addr, dir);
+      else
+        diag_error(d, NULL, "Failed to query available provider packages",
+                   "Could not retrieve the list of available versions for "
+                   "provider %s: no available releases match the given "
+                   "constraints %s",
+                   shown, canon);
+      return false;
+    }
+  }
+  bool same_version = old && old->version && !strcmp(old->version, version);
+  const char *target = arena_printf(a, ".terraform/providers/%s/%s/%s",
+                                    n->addr, version, platform);
+  const char *installed = NULL, *zh = NULL;
+  struct stat st;
+  if (same_version && old->nhashes && stat(target, &st) == 0 &&
+      S_ISDIR(st.st_mode) && mirror_hash_dir(a, target, &installed, &why) &&
+      hashes_agree(old, installed, NULL)) {
+    /* What an earlier init installed still matches the lock file. */
+    cli_out(cli, "- Using previously-installed %s v%s\n", shown, version);
+  } else if (!install_pkg(cli, n, dir, pkgs, np, version, old, target,
+                          &installed, &zh, d)) {
+    return false;
+  }
+  const char *type = strrchr(n->addr, '/') + 1;
+  const char *exe = mirror_executable(a, target, type);
+  if (!exe) {
+    diag_error(d, NULL, "Failed to install provider",
+               "Error while installing %s v%s: could not find executable "
+               "file starting with terraform-provider-%s",
+               shown, version, type);
+    return false;
+  }
+  /* Start it once: a missing or broken binary fails init, not the next
+  ** plan. */
+  Prov *p = preg_open_plugin(reg, n->addr, exe);
+  ProvCall c = {a, d, NULL};
+  const ProvProviderSchema *sch = NULL;
+  p->ops->get_schema(p, &c, &sch);
+  if (!sch) {
+    if (!diag_has_errors(d))
+      diag_error(d, NULL, "Failed to query provider schema",
+                 "Provider %s returned no schema.", n->addr);
+    return false;
+  }
+  /* The hashes of the same version are kept and added to (other
+  ** platforms'); a new version starts afresh, as in Terraform. */
+  LockEnt ne = {0};
+  ne.addr = n->addr;
+  ne.version = version;
+  ne.constraints = *canon ? canon : NULL;
+  if (same_version)
+    for (uint32_t i = 0; i < old->nhashes; i++)
+      lockf_add_hash(a, &ne, old->hashes[i]);
+  lockf_add_hash(a, &ne, installed);
+  if (zh)
+    lockf_add_hash(a, &ne, zh);
+  if (!old || old->builtin || old->endpoint || !same_version ||
+      !old->constraints != !ne.constraints ||
+      (ne.constraints && strcmp(old->constraints, ne.constraints) != 0) ||
+      !same_hashes(old, &ne))
+    *changed = true;
+  *lockf_add(a, lock, n->addr) = ne;
+  return true;
+}
+
 
 /* One module of the tree for the installer's lines and the manifest. */
 typedef struct ModRec {
@@ -460,15 +527,16 @@ static void need_module(Arena *a, const CfgModule *m, Need **need,
 {
   for (uint32_t i = 0; i < m->nrequired_providers; i++)
     need_add(a, need, nneed, capneed, m->required_providers[i].source,
+             m->required_providers[i].version,
              &m->required_providers[i].range, d);
   for (uint32_t i = 0; i < m->nproviders; i++)
     need_add(a, need, nneed, capneed,
-             source_of(a, m, m->providers[i].name),
+             source_of(a, m, m->providers[i].name), m->providers[i].version,
              &m->providers[i].range, d);
   for (uint32_t i = 0; i < m->nresources; i++)
     need_add(a, need, nneed, capneed,
              source_of(a, m, cfg_resource_provider_name(&m->resources[i])),
-             &m->resources[i].range, d);
+             NULL, &m->resources[i].range, d);
 }
 
 static int run(Cli *cli, int argc, char **argv)
@@ -573,7 +641,7 @@ static int run(Cli *cli, int argc, char **argv)
     return 1;
   }
   Lock lock;
-  if (!lock_read(a, &lock, &d)) {
+  if (!lockf_read(a, LOCK_FILE, &lock, &d)) {
     cli_diags(cli, &d);
     preg_close(&reg);
     return 1;
@@ -586,13 +654,18 @@ static int run(Cli *cli, int argc, char **argv)
     const Need *n = &need[i];
     Diags pd;
     diag_init(&pd, a);
+    if (preg_plugin_dir(&reg, n->addr)) {
+      init_from_mirror(cli, &reg, n, &lock, upgrade, &changed, &pd);
+      diag_move(&d, &pd);
+      continue;
+    }
     bool remote = preg_is_remote(&reg, n->addr);
     Prov *p = preg_open(&reg, n->addr, &pd);
     if (!p) {
       diag_move(&d, &pd);
       continue;
     }
-    LockEnt *old = lock_find(&lock, n->addr);
+    LockEnt *old = lockf_find(&lock, n->addr);
     const char *plugin = preg_plugin(&reg, n->addr);
     if (plugin) {
       /* Start it once: a missing or broken binary fails init, not the
@@ -611,17 +684,19 @@ static int run(Cli *cli, int argc, char **argv)
       if (!old || old->builtin || !old->endpoint ||
           strcmp(old->endpoint, ep) != 0)
         changed = true;
-      LockEnt *e = lock_add(a, &lock, n->addr);
+      LockEnt *e = lockf_add(a, &lock, n->addr);
       e->builtin = false;
       e->endpoint = ep;
       e->identity = "";
       e->schema = "";
+      e->version = e->constraints = NULL;   /* no longer from a mirror */
+      e->nhashes = 0;
       continue;
     }
     if (!remote) {
       cli_out(cli, "- Using built-in %s\n", short_addr(n->addr));
       if (!old || !old->builtin) {
-        LockEnt *e = lock_add(a, &lock, n->addr);
+        LockEnt *e = lockf_add(a, &lock, n->addr);
         memset(e, 0, sizeof *e);
         e->addr = n->addr;
         e->builtin = true;
@@ -681,11 +756,13 @@ static int run(Cli *cli, int argc, char **argv)
         !old->identity || strcmp(old->endpoint, endpoint) != 0 ||
         strcmp(old->schema, hash) != 0 || strcmp(old->identity, ident) != 0)
       changed = true;
-    LockEnt *e = lock_add(a, &lock, n->addr);
+    LockEnt *e = lockf_add(a, &lock, n->addr);
     e->builtin = false;
     e->endpoint = endpoint;
     e->identity = ident;
     e->schema = hash;
+    e->version = e->constraints = NULL;
+    e->nhashes = 0;
     /* Cache the canonical schema for later commands. */
     const char *cdir = arena_printf(a, ".terraform/providers/%s", n->addr);
     const char *cfile = arena_printf(a, "%s/schema.json", cdir);
@@ -718,7 +795,7 @@ static int run(Cli *cli, int argc, char **argv)
     cli_diags(cli, &d);
     return 1;
   }
-  if (changed && nneed && !lock_write(a, &lock, &d)) {
+  if (changed && nneed && !lockf_write(a, LOCK_FILE, &lock, &d)) {
     cli_diags(cli, &d);
     return 1;
   }
@@ -754,7 +831,7 @@ const CmdEntry cmd_init = {
     "  Initialize a new or existing cairn working directory: list the local\n"
     "  modules the configuration calls (.terraform/modules/modules.json),\n"
     "  resolve every provider the configuration and its modules need to a\n"
-    "  built-in provider or to an\n"
+    "  built-in provider, a plugin or plugin mirror, or an\n"
     "  HTTPS endpoint of the host configuration (cairn.ini), fetch the\n"
     "  schemas of remote providers, record them in .terraform.lock.hcl and\n"
     "  cache them under .terraform/providers/.\n\n"
@@ -763,7 +840,9 @@ const CmdEntry cmd_init = {
     "                      ~/.config/cairn/cairn.ini, /etc/cairn/cairn.ini).\n\n"
     "  -get=false          Do not list modules or write their manifest.\n\n"
     "  -upgrade            Accept a changed endpoint identity (server\n"
-    "                      public key) recorded in the lock file.\n\n"
+    "                      public key) recorded in the lock file, and\n"
+    "                      select the newest version a plugin mirror\n"
+    "                      (plugin_dir) holds within the constraints.\n\n"
     "  -lockfile=readonly  Fail instead of changing the lock file.\n\n"
     "  -input=true         Accepted for compatibility; cairn never asks.\n\n"
     "  -no-color           If specified, output won't contain any color.\n",

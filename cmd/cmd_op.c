@@ -15,6 +15,7 @@
 #include "cmd_backend.h"
 #include "base/json.h"
 #include "base/pool.h"
+#include "config/provver.h"
 #include "lang/eval.h"
 #include "state/workspace.h"
 
@@ -270,6 +271,47 @@ static long parse_duration_ms(const char *s)
   return total;
 }
 
+/* The canonical version constraints of every module of the configuration
+** for the provider norm (net/provreg.h `constraints`): required_providers
+** and the deprecated `version` of provider blocks, as cairn init reads
+** them. */
+static const char *tree_constraints(void *ctx, const char *norm)
+{
+  Op *op = ctx;
+  const CfgModule **mods;
+  uint32_t nm;
+  if (!op->tree)
+    return NULL;
+  cfg_tree_modules(op->a, op->tree, &mods, &nm);
+  const char **cons = ARENA_NEW(op->a, const char *, 1);
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < nm; i++) {
+    const CfgModule *m = mods[i];
+    for (uint32_t k = 0; k < m->nrequired_providers + m->nproviders; k++) {
+      const char *src, *ver;
+      if (k < m->nrequired_providers) {
+        src = m->required_providers[k].source;
+        ver = m->required_providers[k].version;
+      } else {
+        const CfgProvider *pb = &m->providers[k - m->nrequired_providers];
+        src = cfg_provider_source(m, pb->name);
+        src = src ? src : pb->name;
+        ver = pb->version;
+      }
+      const char *sn =
+          ver ? prov_source_normalize(op->a, src, NULL, NULL) : NULL;
+      if (!sn || strcmp(sn, norm) != 0)
+        continue;
+      const char **v = ARENA_NEW(op->a, const char *, n + 1);
+      memcpy(v, cons, n * sizeof *v);
+      v[n++] = ver;
+      cons = v;
+    }
+  }
+  const char *bad;
+  return pver_canon(op->a, cons, n, &bad);
+}
+
 static void lock_notice(void *ctx)
 {
   Op *op = ctx;
@@ -312,6 +354,8 @@ bool op_load(Op *op, bool need_vars)
     return false;
   }
   op->reg_ready = true;
+  op->reg.constraints = tree_constraints;   /* mirror plugins vs lock */
+  op->reg.constraints_ctx = op;
   if (op->parallelism == -1)
     op->parallelism = op->reg.cfg.parallelism > 0 ? op->reg.cfg.parallelism
                                                   : 10;

@@ -20,6 +20,69 @@
 static PluginLogFn log_fn;
 static void *log_ctx;
 
+/* The strings to redact: copies in their own arena, behind a lock (the
+** reader threads of every plugin read them). */
+static pthread_mutex_t red_mu = PTHREAD_MUTEX_INITIALIZER;
+static Arena red_arena;
+static bool red_ready;
+static const char **red_s;
+static size_t *red_n;
+static uint32_t red_count, red_cap;
+
+#define REDACTED "(sensitive value)"
+
+void plugin_redact_add(const char *s, size_t n)
+{
+  if (!n || n > PLUGIN_LINE_MAX)
+    return;
+  pthread_mutex_lock(&red_mu);
+  if (!red_ready) {
+    arena_init(&red_arena, 0);
+    red_ready = true;
+  }
+  bool have = false;
+  for (uint32_t i = 0; i < red_count && !have; i++)
+    have = red_n[i] == n && memcmp(red_s[i], s, n) == 0;
+  if (!have) {
+    if (red_count == red_cap) {
+      uint32_t nc = red_cap ? red_cap * 2 : 16;
+      red_s = arena_grow(&red_arena, red_s, sizeof *red_s,
+                         _Alignof(const char *), red_cap, nc);
+      red_n = arena_grow(&red_arena, red_n, sizeof *red_n, _Alignof(size_t),
+                         red_cap, nc);
+      red_cap = nc;
+    }
+    red_s[red_count] = arena_strndup(&red_arena, s, n);
+    red_n[red_count++] = n;
+  }
+  pthread_mutex_unlock(&red_mu);
+}
+
+size_t plugin_redact(const char *in, size_t n, char *out, size_t cap)
+{
+  size_t o = 0;
+  pthread_mutex_lock(&red_mu);
+  for (size_t i = 0; i < n && o + 1 < cap;) {
+    /* The longest registered string that starts here wins. */
+    size_t best = 0;
+    for (uint32_t k = 0; k < red_count; k++)
+      if (red_n[k] > best && red_n[k] <= n - i &&
+          memcmp(in + i, red_s[k], red_n[k]) == 0)
+        best = red_n[k];
+    if (best) {
+      for (const char *r = REDACTED; *r && o + 1 < cap; r++)
+        out[o++] = *r;
+      i += best;
+    } else {
+      out[o++] = in[i++];
+    }
+  }
+  pthread_mutex_unlock(&red_mu);
+  if (cap)
+    out[o] = 0;
+  return o;
+}
+
 void plugin_set_log(PluginLogFn fn, void *ctx)
 {
   log_fn = fn;
@@ -38,6 +101,10 @@ static void got_line(PluginProc *p, int which, const char *s, size_t n)
 {
   if (n && s[n - 1] == '\r')
     n--;
+  /* Sensitive values never reach the log or an error report. */
+  char red[PLUGIN_LINE_MAX + 1];
+  n = plugin_redact(s, n, red, sizeof red);
+  s = red;
   if (log_fn) {
     char msg[PLUGIN_LINE_MAX + 128];
     snprintf(msg, sizeof msg, "plugin %s %s: %.*s", p->name,

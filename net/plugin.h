@@ -13,9 +13,10 @@
 ** server's certificate (base64 DER) to pin.
 **
 ** After the handshake a reader thread drains the plugin's stdout and
-** stderr: each line goes to the log hook (CAIRN_LOG, trace level, prefixed
-** with the plugin's name), and the last PLUGIN_TAIL_LINES lines of stderr
-** are kept for error reports (a plugin that crashes mid-call).
+** stderr: each line, with the sensitive values cairn sent redacted
+** (plugin_redact_add), goes to the log hook (CAIRN_LOG, trace level,
+** prefixed with the plugin's name), and the last PLUGIN_TAIL_LINES lines
+** of stderr are kept for error reports (a plugin that crashes mid-call).
 **
 ** Failures are diagnostics, never prints: a missing or non-executable
 ** binary, a plugin that exits before the handshake (a wrong magic cookie
@@ -79,6 +80,18 @@ typedef struct PluginProc {
 ** called from reader threads, must be thread-safe). */
 typedef void (*PluginLogFn)(void *ctx, const char *line);
 void plugin_set_log(PluginLogFn fn, void *ctx);
+
+/* Redaction of the plugins' output: every string registered here (the
+** sensitive values cairn sends to a plugin, net/prov_plugin.c) is replaced
+** by "(sensitive value)" in each stdout/stderr line before the line
+** reaches the log hook or the kept stderr tail (which error reports
+** show).  Process-wide, thread-safe; strings are copied; empty ones and
+** ones longer than a line are ignored. */
+void plugin_redact_add(const char *s, size_t n);
+
+/* in[0..n) with every registered string replaced, NUL-terminated in out
+** (cut to cap - 1 bytes).  Returns the length written. */
+size_t plugin_redact(const char *in, size_t n, char *out, size_t cap);
 
 /* Starts the plugin and completes the handshake.  On failure appends an
 ** error ("Failed to start provider plugin") to d and returns NULL with

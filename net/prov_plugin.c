@@ -264,9 +264,74 @@ static bool deferred(Prov *p, ProvCall *c, const ProtobufCMessage *msg,
 
 /* ---- values and diagnostics -------------------------------------------- */
 
-static Tfplugin6__DynamicValue *dv_out(ProvCall *c, Value v, const Type *t,
-                                       bool *ok)
+/* Registers with the plugin log's redaction (net/plugin.h) every known
+** string of v that is sensitive: marked, inside a marked value, or
+** (sens) under a schema attribute marked sensitive. */
+static void redact_value(Value v, bool sens)
 {
+  if (!v.type || val_is_null(v) || val_is_unknown(v))
+    return;
+  sens = sens || val_is_sensitive(v);
+  switch (v.type->kind) {
+  case TY_STRING:
+    if (sens)
+      plugin_redact_add(v.u.s, v.len);
+    break;
+  case TY_LIST:
+  case TY_SET:
+  case TY_TUPLE:
+    for (uint32_t i = 0; i < v.len; i++)
+      redact_value(v.u.elems[i], sens);
+    break;
+  case TY_OBJECT:
+    for (uint32_t i = 0; i < v.type->n; i++)
+      redact_value(v.u.elems[i], sens);
+    break;
+  case TY_MAP:
+    for (uint32_t i = 0; i < v.len; i++)
+      redact_value(v.u.entries[i].val, sens);
+    break;
+  default:
+    break;
+  }
+}
+
+/* The same for a value of block b, with b's sensitive attributes (and
+** those of its nested blocks) taken as sensitive whatever their marks. */
+static void redact_block(Value v, const ProvBlockSchema *b)
+{
+  if (!v.type || v.type->kind != TY_OBJECT || val_is_null(v) ||
+      val_is_unknown(v)) {
+    redact_value(v, false);
+    return;
+  }
+  bool found;
+  for (uint32_t i = 0; i < b->nattrs; i++)
+    redact_value(val_attr(v, b->attrs[i].name, &found),
+                 (b->attrs[i].flags & PROV_SENSITIVE) != 0);
+  for (uint32_t i = 0; i < b->nblocks; i++) {
+    const ProvNestedBlock *nb = &b->blocks[i];
+    Value bv = val_attr(v, nb->type_name, &found);
+    if (!found || !bv.type || val_is_null(bv) || val_is_unknown(bv))
+      continue;
+    if (nb->nesting == PROV_NEST_SINGLE || nb->nesting == PROV_NEST_GROUP)
+      redact_block(bv, nb->block);
+    else if (bv.type->kind == TY_MAP)
+      for (uint32_t k = 0; k < bv.len; k++)
+        redact_block(bv.u.entries[k].val, nb->block);
+    else if (bv.type->kind != TY_OBJECT)
+      for (uint32_t k = 0; k < bv.len; k++)
+        redact_block(bv.u.elems[k], nb->block);
+    else
+      redact_value(bv, false);
+  }
+}
+
+static Tfplugin6__DynamicValue *dv_out(ProvCall *c, Value v,
+                                       const ProvBlockSchema *blk, bool *ok)
+{
+  const Type *t = blk->implied;
+  redact_block(v, blk);
   Tfplugin6__DynamicValue *dv = ARENA_NEW(c->arena, Tfplugin6__DynamicValue,
                                           1);
   Tfplugin6__DynamicValue init = TFPLUGIN6__DYNAMIC_VALUE__INIT;
@@ -539,7 +604,7 @@ static void g_validate_provider(Prov *p, ProvCall *c, Value config)
   bool ok = true;
   Tfplugin6__ValidateProviderConfig__Request req =
       TFPLUGIN6__VALIDATE_PROVIDER_CONFIG__REQUEST__INIT;
-  req.config = dv_out(c, config, s->provider.block->implied, &ok);
+  req.config = dv_out(c, config, s->provider.block, &ok);
   if (!ok)
     return;
   Tfplugin6__ValidateProviderConfig__Response *r =
@@ -560,7 +625,7 @@ static void g_validate_resource(Prov *p, ProvCall *c, const char *type_name,
   Tfplugin6__ValidateResourceConfig__Request req =
       TFPLUGIN6__VALIDATE_RESOURCE_CONFIG__REQUEST__INIT;
   req.type_name = (char *)type_name;
-  req.config = dv_out(c, config, b->implied, &ok);
+  req.config = dv_out(c, config, b, &ok);
   if (!ok)
     return;
   Tfplugin6__ValidateResourceConfig__Response *r =
@@ -581,7 +646,7 @@ static void g_validate_data(Prov *p, ProvCall *c, const char *type_name,
   Tfplugin6__ValidateDataResourceConfig__Request req =
       TFPLUGIN6__VALIDATE_DATA_RESOURCE_CONFIG__REQUEST__INIT;
   req.type_name = (char *)type_name;
-  req.config = dv_out(c, config, b->implied, &ok);
+  req.config = dv_out(c, config, b, &ok);
   if (!ok)
     return;
   Tfplugin6__ValidateDataResourceConfig__Response *r =
@@ -628,7 +693,7 @@ static void g_configure(Prov *p, ProvCall *c, const ProvConfigureReq *req)
       TFPLUGIN6__CONFIGURE_PROVIDER__REQUEST__INIT;
   q.terraform_version =
       (char *)(req->terraform_version ? req->terraform_version : "");
-  q.config = dv_out(c, req->config, s->provider.block->implied, &ok);
+  q.config = dv_out(c, req->config, s->provider.block, &ok);
   if (!ok)
     return;
   Tfplugin6__ConfigureProvider__Response *r =
@@ -649,7 +714,7 @@ static void g_read(Prov *p, ProvCall *c, const ProvReadReq *req,
   Tfplugin6__ReadResource__Request q =
       TFPLUGIN6__READ_RESOURCE__REQUEST__INIT;
   q.type_name = (char *)req->type_name;
-  q.current_state = dv_out(c, req->current_state, b->implied, &ok);
+  q.current_state = dv_out(c, req->current_state, b, &ok);
   q.private_ = bytes_out(req->private_data);
   if (!ok)
     return;
@@ -676,9 +741,9 @@ static void g_plan(Prov *p, ProvCall *c, const ProvPlanReq *req,
   Tfplugin6__PlanResourceChange__Request q =
       TFPLUGIN6__PLAN_RESOURCE_CHANGE__REQUEST__INIT;
   q.type_name = (char *)req->type_name;
-  q.prior_state = dv_out(c, req->prior_state, b->implied, &ok);
-  q.proposed_new_state = dv_out(c, req->proposed_new_state, b->implied, &ok);
-  q.config = dv_out(c, req->config, b->implied, &ok);
+  q.prior_state = dv_out(c, req->prior_state, b, &ok);
+  q.proposed_new_state = dv_out(c, req->proposed_new_state, b, &ok);
+  q.config = dv_out(c, req->config, b, &ok);
   q.prior_private = bytes_out(req->prior_private);
   if (!ok)
     return;
@@ -712,9 +777,9 @@ static void g_apply(Prov *p, ProvCall *c, const ProvApplyReq *req,
   Tfplugin6__ApplyResourceChange__Request q =
       TFPLUGIN6__APPLY_RESOURCE_CHANGE__REQUEST__INIT;
   q.type_name = (char *)req->type_name;
-  q.prior_state = dv_out(c, req->prior_state, b->implied, &ok);
-  q.planned_state = dv_out(c, req->planned_state, b->implied, &ok);
-  q.config = dv_out(c, req->config, b->implied, &ok);
+  q.prior_state = dv_out(c, req->prior_state, b, &ok);
+  q.planned_state = dv_out(c, req->planned_state, b, &ok);
+  q.config = dv_out(c, req->config, b, &ok);
   q.planned_private = bytes_out(req->planned_private);
   if (!ok)
     return;
@@ -777,7 +842,7 @@ static void g_read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
   Tfplugin6__ReadDataSource__Request q =
       TFPLUGIN6__READ_DATA_SOURCE__REQUEST__INIT;
   q.type_name = (char *)req->type_name;
-  q.config = dv_out(c, req->config, b->implied, &ok);
+  q.config = dv_out(c, req->config, b, &ok);
   if (!ok)
     return;
   Tfplugin6__ReadDataSource__Response *r =

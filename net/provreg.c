@@ -3,7 +3,10 @@
 ** HTTPS).  Contracts in provreg.h.
 */
 #include <string.h>
+#include <sys/stat.h>
 
+#include "config/provver.h"
+#include "mirror.h"
 #include "prov_https.h"
 #include "prov_plugin.h"
 #include "provreg.h"
@@ -20,6 +23,12 @@ struct PregInst {
   Prov *prov;
 };
 
+struct PregPkg {
+  PregPkg *next;
+  const char *addr;          /* normalised */
+  const char *exe;           /* verified plugin executable */
+};
+
 bool preg_init(ProvReg *r, Arena *a, const char *config_flag, Diags *d)
 {
   memset(r, 0, sizeof *r);
@@ -29,7 +38,7 @@ bool preg_init(ProvReg *r, Arena *a, const char *config_flag, Diags *d)
     return false;
   for (uint32_t i = 0; i < r->cfg.nproviders; i++) {
     const HcfgProvider *p = &r->cfg.providers[i];
-    if (!p->plugin && prov_lookup_builtin(p->source)) {
+    if (!p->plugin && !p->plugin_dir && prov_lookup_builtin(p->source)) {
       SrcRange rng = {p->file, {p->line, 1, 0}, {p->line, 1, 0}};
       diag_warning(d, &rng, "Host configuration maps a built-in provider",
                    "%s:%u: \"%s\" is built into cairn; the section is "
@@ -62,7 +71,126 @@ const char *preg_plugin(ProvReg *r, const char *source)
 bool preg_is_remote(ProvReg *r, const char *source)
 {
   const HcfgProvider *hp = hcfg_provider(&r->cfg, r->arena, source);
-  return hp && !hp->plugin && !prov_lookup_builtin(source);
+  return hp && !hp->plugin && !hp->plugin_dir &&
+         !prov_lookup_builtin(source);
+}
+
+const char *preg_plugin_dir(ProvReg *r, const char *source)
+{
+  const HcfgProvider *hp = hcfg_provider(&r->cfg, r->arena, source);
+  if (hp)
+    return hp->plugin ? NULL : hp->plugin_dir;
+  return prov_lookup_builtin(source) ? NULL : r->cfg.plugin_dir;
+}
+
+Prov *preg_open_plugin(ProvReg *r, const char *norm, const char *exe)
+{
+  const HcfgProvider *hp = hcfg_provider(&r->cfg, r->arena, norm);
+  Prov *p = pplugin_open(r->arena, norm, exe,
+                         hp && hp->timeout_ms > 0 ? hp->timeout_ms : 0);
+  remember(r, p);
+  return p;
+}
+
+static bool has_dir(const char *p)
+{
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The executable of the package `cairn init` installed for norm, checked
+** against the lock file as Terraform's providerFactories does; NULL with
+** Terraform's diagnostics otherwise. */
+static const char *installed_plugin(ProvReg *r, const char *norm, Diags *d)
+{
+  for (PregPkg *k = r->pkgs; k; k = k->next)
+    if (strcmp(k->addr, norm) == 0)
+      return k->exe;
+  if (!r->lock_read) {
+    if (!lockf_read(r->arena, LOCKF_NAME, &r->lock, d))
+      return NULL;
+    r->lock_read = true;
+  }
+  const LockEnt *e = lockf_find(&r->lock, norm);
+  if (!e || !e->version) {
+    diag_error(d, NULL, "Inconsistent dependency lock file",
+               "The following dependency selections recorded in the lock "
+               "file are inconsistent with the current configuration:\n"
+               "  - provider %s: required by this configuration but no "
+               "version is selected\n\nTo make the initial dependency "
+               "selections that will initialize the dependency lock file, "
+               "run:\n  cairn init",
+               norm);
+    return NULL;
+  }
+  const char *want =
+      r->constraints ? r->constraints(r->constraints_ctx, norm) : NULL;
+  if (want && *want && pver_match(want, e->version) != 1) {
+    diag_error(d, NULL, "Inconsistent dependency lock file",
+               "The following dependency selections recorded in the lock "
+               "file are inconsistent with the current configuration:\n"
+               "  - provider %s: locked version selection %s doesn't match "
+               "the updated version constraints \"%s\"\n\nTo update the "
+               "locked dependency selections to match a changed "
+               "configuration, run:\n  cairn init -upgrade",
+               norm, e->version, want);
+    return NULL;
+  }
+  const char *dir =
+      arena_printf(r->arena, ".terraform/providers/%s/%s/%s", norm,
+                   e->version, mirror_platform());
+  const char *type = strrchr(norm, '/') + 1;
+  const char *problem = NULL, *exe = NULL;
+  if (!has_dir(dir)) {
+    problem = arena_printf(r->arena,
+                           "there is no package for %s %s cached in "
+                           ".terraform/providers",
+                           norm, e->version);
+  } else {
+    /* Terraform's PreferredHashes: the h1: ones when there are any. */
+    bool any_h1 = false, match = false;
+    for (uint32_t i = 0; i < e->nhashes; i++)
+      any_h1 |= strncmp(e->hashes[i], "h1:", 3) == 0;
+    const char *h1 = NULL, *why = NULL;
+    if (e->nhashes && !mirror_hash_dir(r->arena, dir, &h1, &why))
+      problem = arena_printf(r->arena,
+                             "failed to verify checksum of %s %s package "
+                             "cached in in .terraform/providers: %s",
+                             norm, e->version, why);
+    for (uint32_t i = 0; h1 && i < e->nhashes; i++)
+      if ((!any_h1 || strncmp(e->hashes[i], "h1:", 3) == 0) &&
+          strcmp(e->hashes[i], h1) == 0)
+        match = true;
+    if (!problem && e->nhashes && !match)
+      problem = arena_printf(r->arena,
+                             "the cached package for %s %s (in "
+                             ".terraform/providers) does not match any of "
+                             "the checksums recorded in the dependency lock "
+                             "file",
+                             norm, e->version);
+    if (!problem && !(exe = mirror_executable(r->arena, dir, type)))
+      problem = arena_printf(r->arena,
+                             "could not find executable file starting with "
+                             "terraform-provider-%s",
+                             type);
+  }
+  if (problem) {
+    diag_error(d, NULL, "Required plugins are not installed",
+               "The installed provider plugins are not consistent with the "
+               "packages selected in the dependency lock file:\n  - %s: "
+               "%s\n\ncairn uses external plugins to integrate with a "
+               "variety of different infrastructure services. To download "
+               "the plugins required for this configuration, run:\n"
+               "  cairn init",
+               norm, problem);
+    return NULL;
+  }
+  PregPkg *k = ARENA_NEW(r->arena, PregPkg, 1);
+  k->addr = norm;
+  k->exe = exe;
+  k->next = r->pkgs;
+  r->pkgs = k;
+  return exe;
 }
 
 Prov *preg_open(ProvReg *r, const char *source, Diags *d)
@@ -78,6 +206,11 @@ Prov *preg_open(ProvReg *r, const char *source, Diags *d)
                            hp->timeout_ms > 0 ? hp->timeout_ms : 0);
     remember(r, p);
     return p;
+  }
+  if (preg_plugin_dir(r, source)) {
+    const char *norm = prov_source_normalize(r->arena, source, NULL, d);
+    const char *exe = norm ? installed_plugin(r, norm, d) : NULL;
+    return exe ? preg_open_plugin(r, norm, exe) : NULL;
   }
   const ProvBuiltin *b = prov_lookup_builtin(source);
   if (b) {

@@ -32,6 +32,14 @@
 **   the server's key unless the host configuration pins one itself, so a
 **   changed server key fails every command until `cairn init -upgrade`.
 **   Setting `fetch` (cairn init does) ignores both.
+** - A provider served from a mirror (`plugin_dir`) runs the package
+**   `cairn init` installed: the version the lock file selects, from
+**   .terraform/providers/ADDR/VERSION/PLATFORM/, whose h1: hash must be
+**   one the lock file records ("Required plugins are not installed"
+**   otherwise, in Terraform's words).  Each package is hashed once per
+**   registry.  When `constraints` is set (plan, apply, ...), the locked version
+**   must also satisfy the configuration's version constraints
+**   ("Inconsistent dependency lock file" otherwise, as in Terraform).
 ** - preg_init, preg_open and preg_close are called from one thread (the
 **   owner); the returned Provs follow core/providers/provider.h's thread rules.
 ** - Memory: the registry, the host configuration and every instance live
@@ -48,10 +56,12 @@
 #include "base/arena.h"
 #include "base/diag.h"
 #include "config/hostcfg.h"
+#include "config/lockfile.h"
 #include "providers/provider.h"
 
 typedef struct PregEndpoint PregEndpoint;
 typedef struct PregInst PregInst;
+typedef struct PregPkg PregPkg;
 
 typedef struct ProvReg {
   Arena *arena;
@@ -59,6 +69,14 @@ typedef struct ProvReg {
   PregEndpoint *endpoints;   /* one per remote source opened so far */
   PregInst *insts;           /* every instance opened, for preg_close */
   bool fetch;                /* ignore .terraform/providers/ (cairn init) */
+  Lock lock;                 /* .terraform.lock.hcl, read on first need */
+  bool lock_read;
+  PregPkg *pkgs;             /* mirror packages verified so far */
+  /* Optional (set by commands that plan): the configuration's canonical
+  ** version constraints for a provider ("" for none, NULL when they do not
+  ** parse), which the locked version of a mirror plugin must satisfy. */
+  const char *(*constraints)(void *ctx, const char *norm);
+  void *constraints_ctx;
 } ProvReg;
 
 /* Loads the host configuration (config_flag: the -config=FILE value, or
@@ -76,6 +94,15 @@ Prov *preg_open(ProvReg *r, const char *source, Diags *d);
 /* The plugin binary the host configuration names for source (any
 ** accepted form), or NULL. */
 const char *preg_plugin(ProvReg *r, const char *source);
+
+/* The mirror directory (`plugin_dir`) that serves source, or NULL: the
+** provider section's, else for a source that is neither built in nor in a
+** section, [defaults]'s.  A section's `plugin` wins over both. */
+const char *preg_plugin_dir(ProvReg *r, const char *source);
+
+/* Opens the plugin binary exe for the normalised source norm (cairn init,
+** which has just installed it from a mirror); closed by preg_close. */
+Prov *preg_open_plugin(ProvReg *r, const char *norm, const char *exe);
 
 /* True when source is served over HTTPS by this registry's host
 ** configuration (and is not a built-in). */

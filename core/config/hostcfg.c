@@ -158,8 +158,9 @@ static const char *const provider_keys[] = {
     "client_key",      "pin_sha256",   "pinned_pubkey", "token_env",
     "token_file",      "connect_timeout", "timeout",   "retries",
     "rate_limit",      "max_response_bytes", "insecure_http", "resolve",
-    "plugin"};
-static const char *const default_keys[] = {"parallelism", "lock_timeout"};
+    "plugin",          "plugin_dir"};
+static const char *const default_keys[] = {"parallelism", "lock_timeout",
+                                           "plugin_dir"};
 
 static bool key_known(const char *k, const char *const *keys, size_t n)
 {
@@ -219,6 +220,11 @@ static void set_provider_key(Arena *a, HcfgProvider *p, const IniEntry *e,
       bad_value(d, e, "an absolute path to a provider plugin binary");
     else
       p->plugin = v;
+  } else if (strcmp(k, "plugin_dir") == 0) {
+    if (v[0] != '/')
+      bad_value(d, e, "an absolute path to a provider mirror directory");
+    else
+      p->plugin_dir = v;
   } else if (strcmp(k, "ca_file") == 0) {
     p->ca_file = *v ? v : NULL;
   } else if (strcmp(k, "ca_dir") == 0) {
@@ -296,6 +302,11 @@ static void set_default_key(HostCfg *c, const IniEntry *e, Diags *d)
       bad_value(d, e, "a whole number from 1 to 256");
     else
       c->parallelism = (int)n;
+  } else if (strcmp(e->name, "plugin_dir") == 0) {
+    if (e->value[0] != '/')
+      bad_value(d, e, "an absolute path to a provider mirror directory");
+    else
+      c->plugin_dir = e->value;
   } else {
     long ms;
     if (!hcfg_parse_duration(e->value, &ms))
@@ -453,7 +464,7 @@ bool hcfg_parse(Arena *a, const char *path, const char *text, size_t len,
                      sizeof default_keys / sizeof *default_keys))
         diag_error(d, &e->name_range, "Unknown host configuration key",
                    "%s:%u: [defaults] has no key \"%s\" (known: "
-                   "parallelism, lock_timeout).",
+                   "parallelism, lock_timeout, plugin_dir).",
                    path, e->line, e->name);
       else
         set_default_key(out, e, d);
@@ -479,19 +490,21 @@ bool hcfg_parse(Arena *a, const char *path, const char *text, size_t len,
   }
   for (uint32_t k = 0; k < out->nproviders; k++) {
     const HcfgProvider *p = &out->providers[k];
-    if (!p->endpoint && !p->plugin && d->errors == errs0) {
+    if (!p->endpoint && !p->plugin && !p->plugin_dir &&
+        d->errors == errs0) {
       SrcRange r = {path, {p->line, 1, 0}, {p->line, 1, 0}};
       diag_error(d, &r, "Missing provider endpoint",
                  "%s:%u: the section for \"%s\" needs an endpoint = "
                  "https://... line (or plugin = /path/to/"
-                 "terraform-provider-NAME).",
+                 "terraform-provider-NAME, or plugin_dir = /path/to/"
+                 "mirror).",
                  path, p->line, p->source);
     }
-    if (p->endpoint && p->plugin) {
+    if (!!p->endpoint + !!p->plugin + !!p->plugin_dir > 1) {
       SrcRange r = {path, {p->line, 1, 0}, {p->line, 1, 0}};
       diag_error(d, &r, "Conflicting provider settings",
-                 "%s:%u: the section for \"%s\" names both an endpoint and "
-                 "a plugin; keep one.",
+                 "%s:%u: the section for \"%s\" names more than one of "
+                 "endpoint, plugin and plugin_dir; keep one.",
                  path, p->line, p->source);
     }
     if ((p->client_cert != NULL) != (p->client_key != NULL)) {

@@ -55,6 +55,10 @@ typedef struct HcfgProvider {
                                 plugin binary (absolute path, net/
                                 prov_plugin.h); the other keys but timeout
                                 do not apply to it */
+  const char *plugin_dir;    /* instead of endpoint: a Terraform filesystem
+                                mirror or plugin cache (absolute path,
+                                net/mirror.h) that `cairn init` picks a
+                                version from */
   const char *ca_file;
   const char *ca_dir;
   const char *client_cert;   /* PEM, mutual TLS */
@@ -77,6 +81,8 @@ typedef struct HostCfg {
   uint32_t nproviders;
   int parallelism;           /* [defaults]; 0 = not set */
   long lock_timeout_ms;      /* [defaults]; -1 = not set */
+  const char *plugin_dir;    /* [defaults]: the mirror for providers that
+                                are neither built in nor in a section */
 } HostCfg;
 
 /* An empty configuration (no file). */

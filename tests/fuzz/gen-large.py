@@ -131,10 +131,32 @@ def planfile_cases():
     yield "body_string_2mb", '{"cairn_version":"' + "x" * (2 * MB) + '"}'
 
 
+def zip_bytes(entries, comp):
+    import io
+    import zipfile
+    b = io.BytesIO()
+    with zipfile.ZipFile(b, "w", comp) as z:
+        for name, data in entries:
+            z.writestr(zipfile.ZipInfo(name, (2026, 1, 1, 0, 0, 0)), data,
+                       compress_type=comp)
+    return b.getvalue()
+
+
+def zip_cases():
+    import zipfile
+    yield "entries_40k", zip_bytes((("f%05d" % i, b"") for i in range(40000)),
+                                   zipfile.ZIP_STORED)
+    yield "stored_3mb", zip_bytes([("terraform-provider-x", b"x" * (3 * MB))],
+                                  zipfile.ZIP_STORED)
+    yield "bomb_256mb", zip_bytes([("terraform-provider-x", bytes(256 * MB))],
+                                  zipfile.ZIP_DEFLATED)
+
+
 TARGETS = {
     "hcl": hcl_cases, "hcl_json": hcl_json_cases, "json": json_cases,
     "state": state_cases, "tfvars": tfvars_cases, "hostcfg": hostcfg_cases,
     "prov_answer": prov_cases, "planfile": planfile_cases,
+    "zip": zip_cases,
 }
 
 # Crashes not fixed yet (tests/fuzz/crashers/<target>/README.md).
@@ -158,7 +180,8 @@ def main():
                 d = os.path.join(out, t)
             os.makedirs(d, exist_ok=True)
             with open(os.path.join(d, name), "wb") as f:
-                f.write(text.encode("utf-8", "surrogatepass"))
+                f.write(text if isinstance(text, bytes)
+                        else text.encode("utf-8", "surrogatepass"))
 
 
 if __name__ == "__main__":

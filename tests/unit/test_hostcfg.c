@@ -296,7 +296,34 @@ static void test_plugin_key(void)
                               "an absolute path"));
   T_CHECK(!parse("[provider \"a/b\"]\nplugin = /x\nendpoint = https://x\n",
                  &c, &d));
-  T_CHECK(has(diags_text(&d), "names both an endpoint and a plugin"));
+  T_CHECK(has(diags_text(&d),
+              "names more than one of endpoint, plugin and plugin_dir"));
+}
+
+static void test_plugin_dir_key(void)
+{
+  HostCfg c;
+  Diags d;
+  T_CHECK(parse("[defaults]\nplugin_dir = /srv/mirror\n"
+                "[provider \"hashicorp/null\"]\nplugin_dir = /srv/other\n",
+                &c, &d));
+  T_EQ_INT(d.errors, 0);
+  T_EQ_STR(c.plugin_dir, "/srv/mirror");
+  T_EQ_INT(c.nproviders, 1);
+  if (c.nproviders == 1) {
+    T_EQ_STR(c.providers[0].plugin_dir, "/srv/other");
+    T_CHECK(c.providers[0].plugin == NULL);
+  }
+  T_CHECK(!parse("[defaults]\nplugin_dir = mirror\n", &c, &d));
+  T_CHECK(has(diags_text(&d), "host.ini:2: the value of \"plugin_dir\" "
+                              "must be an absolute path"));
+  T_CHECK(!parse("[provider \"a/b\"]\nplugin_dir = x\n", &c, &d));
+  T_CHECK(has(diags_text(&d), "must be an absolute path to a provider "
+                              "mirror directory"));
+  T_CHECK(!parse("[provider \"a/b\"]\nplugin_dir = /m\nplugin = /p\n", &c,
+                 &d));
+  T_CHECK(has(diags_text(&d),
+              "names more than one of endpoint, plugin and plugin_dir"));
 }
 
 int main(void)
@@ -307,6 +334,7 @@ int main(void)
   T_RUN(test_full);
   T_RUN(test_errors);
   T_RUN(test_plugin_key);
+  T_RUN(test_plugin_dir_key);
   T_RUN(test_durations);
   T_RUN(test_locate);
   T_RUN(test_tokens);

@@ -90,6 +90,39 @@ static void test_handshake_v5(void)
   T_CHECK(strstr(buf_str(&t), "plugin address") != NULL);
 }
 
+/* Sensitive values never reach the log or the kept stderr tail.  Runs
+** last: what it registers stays registered for the process. */
+static void test_redact(void)
+{
+  char out[64];
+  plugin_redact_add("hunter2", 7);
+  plugin_redact_add("hunter2x", 8);   /* the longer match wins */
+  plugin_redact_add("hunter2", 7);    /* once is enough */
+  plugin_redact_add("", 0);           /* ignored */
+  const char *in = "pw=hunter2x; again hunter2.";
+  size_t n = plugin_redact(in, strlen(in), out, sizeof out);
+  T_EQ_STR(out, "pw=(sensitive value); again (sensitive value).");
+  T_EQ_INT(n, strlen(out));
+  T_EQ_INT(plugin_redact("hunter2", 7, out, 10), 9);
+  T_EQ_STR(out, "(sensitiv");
+  T_EQ_INT(plugin_redact("plain", 5, out, sizeof out), 5);
+  T_EQ_STR(out, "plain");
+  /* Through a real plugin: its "plugin address" log line. */
+  plugin_redact_add("plugin address", 14);
+  static const int vs[] = {5, 6};
+  Diags d;
+  PluginProc *p = start(peer("terraform-provider-null"), vs, 2, NULL, 0, &d);
+  T_CHECK(p != NULL);
+  if (!p)
+    return;
+  plugin_stop(p, 0);
+  Buf t;
+  buf_init(&t, &A);
+  plugin_tail(p, &t);
+  T_CHECK(strstr(buf_str(&t), "plugin address") == NULL);
+  T_CHECK(strstr(buf_str(&t), "(sensitive value)") != NULL);
+}
+
 static void test_handshake_v6(void)
 {
   static const int vs[] = {5, 6};
@@ -184,6 +217,7 @@ int main(void)
   T_RUN(test_wrong_cookie);
   T_RUN(test_missing_and_not_executable);
   T_RUN(test_bad_handshakes);
+  T_RUN(test_redact);
   char cmd[128];
   snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
   T_CHECK(system(cmd) == 0);
