@@ -61,6 +61,7 @@
 #include "base/arena.h"
 #include "base/diag.h"
 #include "base/value.h"
+#include "lang/funcs.h"
 
 /* ---- Schemas ---------------------------------------------------------- */
 
@@ -404,6 +405,27 @@ struct Prov {
   Arena *arena;           /* instance-lifetime memory (impl, schema) */
   atomic_bool stopping;   /* set by StopProvider; long calls poll it */
 };
+
+/* ---- Provider functions for the evaluator (provider_fn.c) -------------- */
+
+/* A provider function as an FnDef (lang/funcs.h) that fn_call runs like
+** a built-in, calling p through prov_call_function.  def comes first:
+** fn_call hands the FnDef back to the implementation as FnCall.def. */
+typedef struct ProvFnDef {
+  FnDef def;
+  const ProvFunction *f;
+  Prov *p;               /* the instance called (Terraform: unconfigured) */
+} ProvFnDef;
+
+/* Builds the definition of f of p, named full_name
+** ("provider::local::direxists", the name messages show), in a.  Errors of
+** a call come back as Terraform shows them: a FunctionError with an
+** argument as "Invalid value for \"path\" parameter: TEXT.", others as
+** "Call to function \"NAME\" failed: TEXT."; an argument with a nested
+** unknown for a parameter without allow_unknown_values gives an unknown
+** result without calling.  f and p must outlive the definition. */
+const FnDef *prov_fn_def(Arena *a, const char *full_name,
+                         const ProvFunction *f, Prov *p);
 
 /* ---- Built-in providers ------------------------------------------------ */
 
