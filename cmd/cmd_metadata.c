@@ -2,7 +2,8 @@
 ** cmd_metadata: `cairn metadata` and `cairn metadata functions -json`,
 ** Terraform's document of the built-in function signatures
 ** (core/lang/funcs_meta.c), one line of JSON on stdout.  Without -json it
-** refuses, as Terraform does.
+** refuses with Terraform's message (exit
+** 2, cairn's usage-error status).
 */
 #include "cli.h"
 #include "lang/funcs.h"
@@ -44,7 +45,7 @@ static int run_functions(Cli *cli, int argc, char **argv)
   if (!json) {
     cli_err(cli, "The `cairn metadata functions` command requires the "
                  "`-json` flag.\n\n%s", help_functions);
-    return 1;
+    return 2;   /* a usage error (docs/cli.md; Terraform exits 1) */
   }
   Buf b;
   buf_init(&b, cli->arena);

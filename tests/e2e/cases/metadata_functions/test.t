@@ -29,7 +29,7 @@ functions, try and can with Terraform's fixed signatures.
   []
   True
 
-Without -json it refuses, as Terraform does.
+Without -json it refuses with Terraform's message (a usage error: 2).
 
   $ cairn metadata functions
   The `cairn metadata functions` command requires the `-json` flag.
@@ -37,4 +37,4 @@ Without -json it refuses, as Terraform does.
   Usage: cairn [global options] metadata functions -json
   
     Prints out a json representation of the available function signatures.
-  [1]
+  [2]
