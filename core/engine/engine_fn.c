@@ -139,6 +139,8 @@ const FnDef *eng_provider_fn(EvalCtx *ctx, const HclExpr *call,
                              bool *has_funcs, bool *failed)
 {
   const Scope *s = ctx->provider_fn_data;
+  if (!s || !s->mod)
+    return NULL;
   const FnTab *tab = tab_for(s->e, s->mod->t->m);
   if (!tab)
     return NULL;

@@ -97,3 +97,21 @@ are checked at plan), an undeclared provider name is an error.
   
   There is no function named "provider::aws::arn_parse". Ensure that provider name "aws" is declared in this module's required_providers block, and that this provider offers a function named "arn_parse".
   [1]
+
+Each module sees the functions of its own required_providers, under the
+local name it chose there; the caller's declarations do not reach it.
+
+  $ rm badres.tf && cp modules.tf.txt modules.tf
+  $ cairn plan -no-color | grep -E '^  [+~] +child'
+    + child   = true
+  $ cp nodecl.tf.txt nodecl.tf
+  $ cairn plan -no-color
+  local_file.f: Refreshing state... [id=e572f95f9d1fad1088e43936931f12bbbbdbbb06]
+  
+  Error: Unknown provider function
+  
+    on nodecl/main.tf line 1, in output "exists":
+     1: output "exists" { value = provider::local::direxists(".") }
+  
+  There is no function named "provider::local::direxists". Ensure that provider name "local" is declared in this module's required_providers block, and that this provider offers a function named "direxists".
+  [1]
