@@ -30,6 +30,8 @@ extern const CmdEntry cmd_help;
 extern const CmdEntry cmd_import;
 extern const CmdEntry cmd_fmt;
 extern const CmdEntry cmd_init;
+extern const CmdEntry cmd_metadata;
+extern const CmdEntry cmd_metadata_functions;
 extern const CmdEntry cmd_console;
 extern const CmdEntry cmd_force_unlock;
 extern const CmdEntry cmd_state;
@@ -61,6 +63,8 @@ static const CmdEntry *const commands[] = {
     &cmd_help,
     &cmd_import,
     &cmd_init,
+    &cmd_metadata,
+    &cmd_metadata_functions,
     &cmd_output,
     &cmd_plan,
     &cmd_refresh,

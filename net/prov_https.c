@@ -1019,6 +1019,94 @@ static bool sd_types(SD *s, Value m, const char *what,
   return true;
 }
 
+/* One function parameter: {"name", "type", "allow_null_value",
+** "allow_unknown_values", "description"}. */
+static bool sd_param(SD *s, Value v, ProvFuncParam *out)
+{
+  if (!is_obj(v))
+    return sfail(s, "a function parameter must be an object");
+  bool ok = true;
+  out->name = sstr(s, v, "name", &ok);
+  out->description = sstr(s, v, "description", &ok);
+  if (!ok)
+    return false;
+  if (!out->name)
+    out->name = "";
+  Value tv = jget(v, "type");
+  Diags tmp;
+  diag_init(&tmp, s->scratch);
+  if (is_absent(tv) || !json_type_from_value(s->a, tv, &out->type, &tmp,
+                                             NULL))
+    return sfail(s, "a function parameter needs a valid \"type\"");
+  return sbool(s, v, "allow_null_value", &out->allow_null_value) &&
+         sbool(s, v, "allow_unknown_values", &out->allow_unknown_values);
+}
+
+/* "functions": {"NAME": {"parameters": [PARAM], "variadic_parameter":
+** PARAM, "return": {"type": T}, "summary", "description",
+** "deprecation_message"}}, sorted by name. */
+static bool sd_functions(SD *s, Value m, const ProvFunction **out,
+                         uint32_t *n)
+{
+  *out = NULL;
+  *n = 0;
+  if (is_absent(m))
+    return true;
+  if (!is_obj(m))
+    return sfail(s, "\"functions\" must be an object");
+  ProvFunction *fs = ARENA_NEW(s->a, ProvFunction, m.type->n + 1);
+  for (uint32_t i = 0; i < m.type->n; i++) {
+    Value f = m.u.elems[i];
+    ProvFunction *pf = &fs[i];
+    buf_clear(&s->path);
+    buf_printf(&s->path, "functions.%s", m.type->names[i]);
+    pf->name = m.type->names[i];
+    if (!is_obj(f))
+      return sfail(s, "a function must be an object");
+    Value ps = jget(f, "parameters");
+    if (!is_absent(ps)) {
+      if (!is_arr(ps) || ps.len > 255)
+        return sfail(s, "\"parameters\" must be an array (at most 255)");
+      ProvFuncParam *pp = ARENA_NEW(s->a, ProvFuncParam, ps.len + 1);
+      for (uint32_t k = 0; k < ps.len; k++)
+        if (!sd_param(s, ps.u.elems[k], &pp[k]))
+          return false;
+      pf->params = pp;
+      pf->nparams = ps.len;
+    }
+    Value vp = jget(f, "variadic_parameter");
+    if (!is_absent(vp)) {
+      ProvFuncParam *pp = ARENA_NEW(s->a, ProvFuncParam, 1);
+      if (!sd_param(s, vp, pp))
+        return false;
+      pf->variadic = pp;
+    }
+    Value rt = jget(jget(f, "return"), "type");
+    Diags tmp;
+    diag_init(&tmp, s->scratch);
+    if (is_absent(rt) || !json_type_from_value(s->a, rt, &pf->return_type,
+                                               &tmp, NULL))
+      return sfail(s, "a function needs \"return\": {\"type\": T}");
+    bool ok = true;
+    pf->summary = sstr(s, f, "summary", &ok);
+    pf->description = sstr(s, f, "description", &ok);
+    pf->deprecation_message = sstr(s, f, "deprecation_message", &ok);
+    if (!ok)
+      return false;
+  }
+  uint32_t cnt = m.type->n;
+  for (uint32_t i = 1; i < cnt; i++)
+    for (uint32_t j = i; j > 0 && strcmp(fs[j - 1].name, fs[j].name) > 0;
+         j--) {
+      ProvFunction t = fs[j];
+      fs[j] = fs[j - 1];
+      fs[j - 1] = t;
+    }
+  *out = fs;
+  *n = cnt;
+  return true;
+}
+
 /* Decodes a parsed answer; strings stay in the arena v was parsed into,
 ** which must be a (the result memory). */
 static bool decode_schema_value(Arena *a, Value v, ProvProviderSchema **out,
@@ -1054,6 +1142,8 @@ static bool decode_schema_value(Arena *a, Value v, ProvProviderSchema **out,
   ok = ok && sd_types(&s, jget(v, "data_source_schemas"),
                       "data_source_schemas", &ps->data_sources,
                       &ps->ndata_sources);
+  ok = ok && sd_functions(&s, jget(v, "functions"), &ps->functions,
+                          &ps->nfunctions);
   if (ok) {
     buf_clear(&s.path);
     Value caps = jget(v, "server_capabilities");
@@ -1253,6 +1343,38 @@ static bool ans_read_data(Req *r, Value obj, const ProvBlockSchema *b,
                           ProvReadDataResp *resp)
 {
   return get_ev(r, obj, "state", b->implied, &resp->state);
+}
+
+/* CallFunction: {"result": EV} or {"error": {"text": STRING,
+** "function_argument": INDEX}}. */
+static bool ans_call_function(Req *r, Value obj, const ProvFunction *f,
+                              ProvCallFuncResp *resp)
+{
+  resp->error = NULL;
+  resp->error_arg = -1;
+  Value err = jget(obj, "error");
+  if (!is_absent(err)) {
+    Value text = jget(err, "text"), fa = jget(err, "function_argument");
+    int64_t ai = -1;
+    if (!is_obj(err) || !text.type || text.type->kind != TY_STRING ||
+        val_is_null(text) ||
+        (!is_absent(fa) && (fa.type->kind != TY_NUMBER ||
+                            !val_num_int(fa, &ai) || ai < 0))) {
+      bad_answer(r, "\"error\" must be {\"text\": STRING, "
+                    "\"function_argument\": INDEX}");
+      return false;
+    }
+    resp->error = arena_strndup(r->c->arena, text.u.s, text.len);
+    resp->error_arg = ai;
+    return true;
+  }
+  if (!get_ev(r, obj, "result", f->return_type, &resp->result))
+    return false;
+  if (!resp->result.type) {
+    bad_answer(r, "it has neither \"result\" nor \"error\"");
+    return false;
+  }
+  return true;
 }
 
 /* ---- ProvOps ------------------------------------------------------------ */
@@ -1466,6 +1588,48 @@ static void h_read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
   req_end(&r);
 }
 
+/* CallFunction: {"name", "arguments": [EV, ...]} (each argument encoded
+** with its parameter's type) -> {"result": EV} or {"error": {"text",
+** "function_argument"}}.  No provider_config: function instances are
+** never configured. */
+static void h_call_function(Prov *p, ProvCall *c, const ProvCallFuncReq *req,
+                            ProvCallFuncResp *resp)
+{
+  const ProvProviderSchema *s = ensure_schema(p, c);
+  if (!s)
+    return;
+  const ProvFunction *f = prov_schema_function(s, req->name);
+  if (!f) {
+    diag_error(c->diags, NULL, "Invalid function",
+               "The provider %s has no function \"%s\".", p->addr,
+               req->name);
+    return;
+  }
+  Req r;
+  req_begin(&r, p, c, "CallFunction", NULL);
+  json_w_keyz(&r.w, "name");
+  json_w_stringz(&r.w, req->name);
+  json_w_keyz(&r.w, "arguments");
+  json_w_begin_array(&r.w);
+  Diags tmp;
+  diag_init(&tmp, &r.scratch);
+  for (uint32_t i = 0; i < req->nargs && !r.failed; i++) {
+    const ProvFuncParam *pp = i < f->nparams ? &f->params[i] : f->variadic;
+    if (!pp || !write_ev(&r.w, req->args[i], pp->type, &tmp)) {
+      diag_error(c->diags, NULL, "Cannot encode provider request",
+                 "Argument %u of function \"%s\" to provider \"%s\" cannot "
+                 "be encoded%s%s.", (unsigned)i + 1, req->name, p->addr,
+                 tmp.head ? ": " : "", tmp.head ? tmp.head->summary : "");
+      r.failed = true;
+    }
+  }
+  json_w_end_array(&r.w);
+  Value obj;
+  if (req_send(&r, HTTP_SAFE_TO_RETRY, NULL, NULL, &obj, NULL, NULL))
+    ans_call_function(&r, obj, f, resp);
+  req_end(&r);
+}
+
 static const char *h_stop(Prov *p, ProvCall *c)
 {
   atomic_store(&p->stopping, true);
@@ -1501,7 +1665,7 @@ static const ProvOps phttps_ops = {
     h_get_schema,  h_validate_provider, h_validate_resource, h_validate_data,
     h_upgrade,     h_configure,         h_read,              h_plan,
     h_apply,       h_import,            h_read_data,         h_stop,
-    h_close};
+    h_close,       h_call_function};
 
 /* ---- endpoint from the host configuration ------------------------------ */
 
@@ -1593,6 +1757,12 @@ bool phttps_decode_answer(ProvCall *c, const char *addr,
       ProvReadDataResp resp = {0};
       ans_read_data(&r, obj, b, &resp);
     }
+  }
+  if (ok && s && type_name && strcmp(call, "CallFunction") == 0) {
+    const ProvFunction *f = prov_schema_function(s, type_name);
+    ProvCallFuncResp resp = {0};
+    if (f)
+      ans_call_function(&r, obj, f, &resp);
   }
   ok = !r.failed;
   req_end(&r);

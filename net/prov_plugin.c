@@ -20,7 +20,7 @@
 enum {
   M_SCHEMA, M_VALIDATE_PROVIDER, M_VALIDATE_RESOURCE, M_VALIDATE_DATA,
   M_UPGRADE, M_CONFIGURE, M_READ, M_PLAN, M_APPLY, M_IMPORT, M_READ_DATA,
-  M_STOP, M_COUNT
+  M_STOP, M_CALL_FUNCTION, M_COUNT
 };
 
 /* Method names on the wire, per protocol version. */
@@ -53,18 +53,18 @@ static const char *const methods5[M_COUNT] = {
     "GetSchema", "PrepareProviderConfig", "ValidateResourceTypeConfig",
     "ValidateDataSourceConfig", "UpgradeResourceState", "Configure",
     "ReadResource", "PlanResourceChange", "ApplyResourceChange",
-    "ImportResourceState", "ReadDataSource", "Stop"};
+    "ImportResourceState", "ReadDataSource", "Stop", "CallFunction"};
 static const char *const methods6[M_COUNT] = {
     "GetProviderSchema", "ValidateProviderConfig", "ValidateResourceConfig",
     "ValidateDataResourceConfig", "UpgradeResourceState", "ConfigureProvider",
     "ReadResource", "PlanResourceChange", "ApplyResourceChange",
-    "ImportResourceState", "ReadDataSource", "StopProvider"};
+    "ImportResourceState", "ReadDataSource", "StopProvider", "CallFunction"};
 /* Terraform's own names of the calls, for its error messages. */
 static const char *const tf_names[M_COUNT] = {
     "GetProviderSchema", "ValidateProviderConfig", "ValidateResourceConfig",
     "ValidateDataResourceConfig", "UpgradeResourceState", "ConfigureProvider",
     "ReadResource", "PlanResourceChange", "ApplyResourceChange",
-    "ImportResourceState", "ReadDataSource", "Stop"};
+    "ImportResourceState", "ReadDataSource", "Stop", "CallFunction"};
 
 /* Field numbers of `deferred` in the responses of protocol 5.6 / 6.6. */
 #define DEFERRED_READ 4
@@ -515,6 +515,85 @@ static void sd_schema(SD *s, const Tfplugin6__Schema *in, ProvSchema *out)
   out->block = sd_block(s, in ? in->block : NULL, 0);
 }
 
+static bool sd_param(SD *s, const char *fn,
+                     const Tfplugin6__Function__Parameter *in,
+                     ProvFuncParam *out)
+{
+  out->name = in->name ? in->name : "";
+  out->allow_null_value = in->allow_null_value;
+  out->allow_unknown_values = in->allow_unknown_values;
+  out->description = in->description && *in->description ? in->description
+                                                          : NULL;
+  if (json_parse_type(s->a, (const char *)in->type.data, in->type.len,
+                      &out->type, s->d, NULL))
+    return true;
+  s->ok = false;
+  diag_error(s->d, NULL, "Invalid provider schema",
+             "The provider %s gave the parameter \"%s\" of function \"%s\" "
+             "a type that is not valid cty type JSON.",
+             s->addr, out->name, fn);
+  out->type = &ty_dynamic;
+  return false;
+}
+
+/* GetProviderSchema.Response.functions (protocol 5.5 / 6.5), sorted by
+** name. */
+static void sd_functions(SD *s, size_t n,
+                         Tfplugin6__GetProviderSchema__Response__FunctionsEntry
+                             **in,
+                         const ProvFunction **out, uint32_t *nout)
+{
+  ProvFunction *fs = ARENA_NEW(s->a, ProvFunction, n + 1);
+  for (size_t i = 0; i < n; i++) {
+    const Tfplugin6__Function *f = in[i]->value;
+    ProvFunction *pf = &fs[i];
+    pf->name = in[i]->key;
+    if (!f) {
+      pf->return_type = &ty_dynamic;
+      continue;
+    }
+    ProvFuncParam *ps = ARENA_NEW(s->a, ProvFuncParam, f->n_parameters + 1);
+    for (size_t k = 0; k < f->n_parameters; k++)
+      sd_param(s, pf->name, f->parameters[k], &ps[k]);
+    pf->params = ps;
+    pf->nparams = f->n_parameters > 255 ? 255 : (uint32_t)f->n_parameters;
+    if (f->variadic_parameter) {
+      ProvFuncParam *vp = ARENA_NEW(s->a, ProvFuncParam, 1);
+      sd_param(s, pf->name, f->variadic_parameter, vp);
+      pf->variadic = vp;
+    }
+    pf->return_type = &ty_dynamic;
+    if (!f->return_ ||
+        !json_parse_type(s->a, (const char *)f->return_->type.data,
+                         f->return_->type.len, &pf->return_type, s->d,
+                         NULL)) {
+      s->ok = false;
+      diag_error(s->d, NULL, "Invalid provider schema",
+                 "The provider %s gave the function \"%s\" no valid return "
+                 "type.", s->addr, pf->name);
+      pf->return_type = &ty_dynamic;
+    }
+    pf->summary = f->summary && *f->summary ? f->summary : NULL;
+    pf->description = f->description && *f->description ? f->description
+                                                         : NULL;
+    pf->deprecation_message =
+        f->deprecation_message && *f->deprecation_message
+            ? f->deprecation_message : NULL;
+  }
+  for (size_t i = 1; i < n; i++)
+    for (size_t j = i; j > 0 && strcmp(fs[j - 1].name, fs[j].name) > 0;
+         j--) {
+      ProvFunction t = fs[j];
+      fs[j] = fs[j - 1];
+      fs[j - 1] = t;
+    }
+  *out = fs;
+  *nout = (uint32_t)n;
+}
+
+static const ProvProviderSchema *decode_schema(Prov *p, ProvCall *c,
+    const Tfplugin6__GetProviderSchema__Response *r);
+
 static const ProvProviderSchema *fetch_schema(Prov *p, ProvCall *c)
 {
   Tfplugin6__GetProviderSchema__Request req =
@@ -525,6 +604,13 @@ static const ProvProviderSchema *fetch_schema(Prov *p, ProvCall *c)
           &tfplugin6__get_provider_schema__response__descriptor, p->arena);
   if (!r)
     return NULL;
+  return decode_schema(p, c, r);
+}
+
+/* The schema of an unpacked answer (memory in p->arena). */
+static const ProvProviderSchema *decode_schema(Prov *p, ProvCall *c,
+    const Tfplugin6__GetProviderSchema__Response *r)
+{
   size_t errs = 0;
   for (size_t i = 0; i < r->n_diagnostics; i++)
     if (r->diagnostics[i]->severity !=
@@ -554,6 +640,8 @@ static const ProvProviderSchema *fetch_schema(Prov *p, ProvCall *c)
   ps->ndata_sources = (uint32_t)r->n_data_source_schemas;
   ps->plan_destroy =
       r->server_capabilities && r->server_capabilities->plan_destroy;
+  sd_functions(&s, r->n_functions, r->functions, &ps->functions,
+               &ps->nfunctions);
   if (!s.ok)
     return NULL;
   prov_schema_prepare(p->arena, ps);
@@ -898,8 +986,129 @@ static void g_close(Prov *p)
   pthread_mutex_destroy(&h->smu);
 }
 
+/* CallFunction's request: one DynamicValue per argument, each with its
+** parameter's type (Terraform's GRPCProvider.CallFunction).  False with
+** a diagnostic when an argument cannot be encoded. */
+static bool call_request(ProvCall *c, const ProvFunction *f,
+                         const ProvCallFuncReq *req,
+                         Tfplugin6__CallFunction__Request *q)
+{
+  bool ok = true;
+  Tfplugin6__CallFunction__Request init =
+      TFPLUGIN6__CALL_FUNCTION__REQUEST__INIT;
+  *q = init;
+  q->name = (char *)req->name;
+  q->n_arguments = req->nargs;
+  q->arguments = ARENA_NEW(c->arena, Tfplugin6__DynamicValue *,
+                           req->nargs ? req->nargs : 1);
+  for (uint32_t i = 0; i < req->nargs && ok; i++) {
+    const ProvFuncParam *pp = i < f->nparams ? &f->params[i] : f->variadic;
+    if (!pp) {
+      diag_error(c->diags, NULL, "Invalid function call",
+                 "Function \"%s\" takes %u argument(s), not %u.", req->name,
+                 (unsigned)f->nparams, (unsigned)req->nargs);
+      return false;
+    }
+    q->arguments[i] = dv_out(c, req->args[i], pp->type, &ok);
+  }
+  return ok;
+}
+
+/* CallFunction's answer: the result decoded with the return type, or the
+** FunctionError with its argument index. */
+static void call_answer(ProvCall *c, const ProvFunction *f,
+                        const Tfplugin6__CallFunction__Response *r,
+                        ProvCallFuncResp *resp)
+{
+  if (r->error) {
+    resp->error = arena_strdup(c->arena, r->error->text ? r->error->text
+                                                        : "");
+    resp->error_arg =
+        r->error->_function_argument_case ==
+                TFPLUGIN6__FUNCTION_ERROR___FUNCTION_ARGUMENT_FUNCTION_ARGUMENT
+            ? r->error->function_argument : -1;
+    return;
+  }
+  dv_in(c, r->result, f->return_type, &resp->result, "function result");
+}
+
+static void g_call_function(Prov *p, ProvCall *c, const ProvCallFuncReq *req,
+                            ProvCallFuncResp *resp)
+{
+  const ProvProviderSchema *s = ensure_schema(p, c);
+  if (!s)
+    return;
+  const ProvFunction *f = prov_schema_function(s, req->name);
+  if (!f) {
+    diag_error(c->diags, NULL, "Invalid function",
+               "The provider %s has no function \"%s\".", p->addr,
+               req->name);
+    return;
+  }
+  Tfplugin6__CallFunction__Request q;
+  if (!call_request(c, f, req, &q))
+    return;
+  Tfplugin6__CallFunction__Response *r =
+      rpc(p, c, M_CALL_FUNCTION, &q.base,
+          &tfplugin6__call_function__response__descriptor, c->arena);
+  if (r)
+    call_answer(c, f, r, resp);
+}
+
+/* ---- test hooks (prov_plugin.h) ----------------------------------------- */
+
+const ProvProviderSchema *pplugin_decode_schema(ProvCall *c, const char *addr,
+                                                const uint8_t *msg,
+                                                size_t len)
+{
+  Prov p = {0};
+  p.addr = addr;
+  p.arena = c->arena;
+  ProtobufCAllocator al = {pb_alloc, pb_free, c->arena};
+  Tfplugin6__GetProviderSchema__Response *r =
+      (Tfplugin6__GetProviderSchema__Response *)protobuf_c_message_unpack(
+          &tfplugin6__get_provider_schema__response__descriptor, &al, len,
+          msg);
+  if (!r) {
+    diag_error(c->diags, NULL, "Plugin error", "not a valid "
+               "GetProviderSchema.Response message");
+    return NULL;
+  }
+  return decode_schema(&p, c, r);
+}
+
+bool pplugin_encode_call(ProvCall *c, const ProvFunction *f,
+                         const ProvCallFuncReq *req, uint8_t **out,
+                         size_t *len)
+{
+  Tfplugin6__CallFunction__Request q;
+  if (!call_request(c, f, req, &q))
+    return false;
+  *len = protobuf_c_message_get_packed_size(&q.base);
+  *out = arena_alloc_raw(c->arena, 1, 1, *len ? *len : 1);
+  protobuf_c_message_pack(&q.base, *out);
+  return true;
+}
+
+bool pplugin_decode_call(ProvCall *c, const ProvFunction *f,
+                         const uint8_t *msg, size_t len,
+                         ProvCallFuncResp *resp)
+{
+  ProtobufCAllocator al = {pb_alloc, pb_free, c->arena};
+  Tfplugin6__CallFunction__Response *r =
+      (Tfplugin6__CallFunction__Response *)protobuf_c_message_unpack(
+          &tfplugin6__call_function__response__descriptor, &al, len, msg);
+  if (!r)
+    return false;
+  resp->result = (Value){0};
+  resp->error = NULL;
+  resp->error_arg = -1;
+  call_answer(c, f, r, resp);
+  return true;
+}
+
 static const ProvOps pplugin_ops = {
     g_get_schema, g_validate_provider, g_validate_resource, g_validate_data,
     g_upgrade,    g_configure,         g_read,              g_plan,
     g_apply,      g_import,            g_read_data,         g_stop,
-    g_close};
+    g_close,      g_call_function};

@@ -30,6 +30,9 @@
 
 #include <stdbool.h>
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "base/arena.h"
 #include "providers/provider.h"
 
@@ -45,5 +48,26 @@ bool pplugin_is(const Prov *p);
 
 /* The protocol version the plugin chose (5 or 6), 0 before it started. */
 int pplugin_version(Prov *p);
+
+/* Provider functions (protocol 5.5 / 6.5): the signatures come from
+** GetProviderSchema's `functions` map (the same as GetFunctions answers,
+** which cairn therefore does not call); CallFunction sends one
+** DynamicValue per argument, variadic ones each on their own, msgpack with
+** the parameter's type, and reads the result with the return type or the
+** FunctionError (text, optional argument index).  The encoding, without a
+** process, for tests and fuzzing: a GetProviderSchema.Response message's
+** schema (NULL with diagnostics in c); a CallFunction.Request for req
+** (false with a diagnostic when an argument does not fit its type); a
+** CallFunction.Response into resp (false when the bytes are not one).
+** Memory in c->arena. */
+const ProvProviderSchema *pplugin_decode_schema(ProvCall *c, const char *addr,
+                                                const uint8_t *msg,
+                                                size_t len);
+bool pplugin_encode_call(ProvCall *c, const ProvFunction *f,
+                         const ProvCallFuncReq *req, uint8_t **out,
+                         size_t *len);
+bool pplugin_decode_call(ProvCall *c, const ProvFunction *f,
+                         const uint8_t *msg, size_t len,
+                         ProvCallFuncResp *resp);
 
 #endif

@@ -580,6 +580,49 @@ static EvalResolveResult resolve_unknown(EvalCtx *c, const HclTraversal *t,
   return EVAL_RES_OK;
 }
 
+/* Provider functions while validating: a call to provider::LOCAL::F with
+** LOCAL in required_providers is an unknown of any type (OpenTofu's
+** "Validate Placeholder"; the engine checks the name and arguments against
+** the provider's functions at plan); an undeclared LOCAL is Terraform's
+** "Unknown provider function". */
+static bool placeholder_impl(FnCall *c, const Value *args, uint32_t nargs,
+                             Value *out)
+{
+  (void)c;
+  (void)args;
+  (void)nargs;
+  *out = val_dynamic_unknown;
+  return true;
+}
+
+static const FnParam placeholder_param = {
+    "args", &ty_dynamic, FP_NULL | FP_UNKNOWN | FP_DYNAMIC | FP_MARKED};
+
+static const FnDef *placeholder_fn(EvalCtx *ctx, const HclExpr *call,
+                                   bool *has_funcs, bool *failed)
+{
+  (void)has_funcs;
+  (void)failed;
+  const CfgModule *m = ctx->provider_fn_data;
+  const char *name = call->u.call.name;
+  if (call->u.call.nparts != 3 || strncmp(name, "provider::", 10) != 0)
+    return NULL;
+  const char *local = name + 10;
+  size_t ll = (size_t)(call->u.call.base - 2 - local);
+  for (uint32_t i = 0; i < m->nrequired_providers; i++) {
+    const char *ln = m->required_providers[i].local_name;
+    if (strlen(ln) == ll && strncmp(ln, local, ll) == 0) {
+      FnDef *d = ARENA_NEW(ctx->arena, FnDef, 1);
+      d->name = name;
+      d->varparam = &placeholder_param;
+      d->ret = &ty_dynamic;
+      d->impl = placeholder_impl;
+      return d;
+    }
+  }
+  return NULL;
+}
+
 static void decode_with_unknowns(V *v, const HclBody *body,
                                  const ProvBlockSchema *s, Scope sc)
 {
@@ -588,6 +631,8 @@ static void decode_with_unknowns(V *v, const HclBody *body,
   Res rs = {v->m, v->a, sc};
   ctx.resolve = resolve_unknown;
   ctx.resolve_data = &rs;
+  ctx.provider_fn = placeholder_fn;
+  ctx.provider_fn_data = (void *)v->m;
   ctx.fn.base_dir = v->m->dir;
   ctx.fn.pure_only = true;
   Value out;

@@ -281,6 +281,7 @@ static void prepare_module(Engine *e, const CfgTree *t, Diags *d)
   }
   if (diag_has_errors(d))
     return;
+  eng_fns_prepare(e, t);
   VldCtx vc = {e, t};
   vld_module_ex(e->a, m, vld_schema, vld_types, &vc, d);
   for (uint32_t i = 0; i < m->nresources; i++) {
@@ -944,6 +945,7 @@ void eng_close(Engine *e)
   for (uint32_t i = 0; i < e->nslots; i++)
     if (e->slots[i].prov)
       prov_close(e->slots[i].prov);
+  eng_fns_close(e);
   if (e->warena)
     for (int i = 0; i < e->nworkers; i++)
       arena_release(&e->warena[i]);

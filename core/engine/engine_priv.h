@@ -221,6 +221,7 @@ struct Engine {
                                apply: the plan's) */
   uint32_t ntg;
   bool closed;
+  struct EngFns *fns;       /* provider functions per module (engine_fn) */
 };
 
 /* The scope an expression is evaluated in (EvalCtx.resolve_data). */
@@ -231,6 +232,18 @@ typedef struct Scope {
   uint32_t mi;              /* its instance */
   const Rep *rep;           /* count/each, or NULL */
 } Scope;
+
+/* ---- engine_fn.c: provider-defined functions --------------------------- */
+
+typedef struct EngFns EngFns;
+/* Opens (owner thread, in eng_new) what module t's provider functions
+** need and builds its table; errors opening a provider are kept and shown
+** when one of its functions is called. */
+void eng_fns_prepare(Engine *e, const CfgTree *t);
+/* The EvalCtx.provider_fn hook; provider_fn_data is the Scope. */
+const FnDef *eng_provider_fn(EvalCtx *ctx, const HclExpr *call,
+                             bool *has_funcs, bool *failed);
+void eng_fns_close(Engine *e);
 
 /* ---- engine.c: small utilities ----------------------------------------- */
 

@@ -250,6 +250,8 @@ void eng_scope_ctx(EvalCtx *ctx, Scope *s, Engine *e, const Node *n,
   s->rep = rep;
   ctx->resolve = resolve;
   ctx->resolve_data = s;
+  ctx->provider_fn = eng_provider_fn;
+  ctx->provider_fn_data = s;
   ctx->fn.base_dir = e->o.root_dir ? e->o.root_dir : ".";
   /* Terraform evaluates impure functions (timestamp, uuid, bcrypt) only
   ** while applying (its scope's PureOnly outside the apply walk): during

@@ -54,13 +54,19 @@ typedef EvalResolveResult (*EvalResolveFn)(EvalCtx *ctx,
                                            const HclTraversal *trav,
                                            uint32_t *consumed, Value *out);
 
-/* Provider-defined functions (provider::NAME::FUNC): the hook returns
-** false when the function does not exist (the evaluator then reports
-** "Call to unknown function"); otherwise it sets *out or adds its own
-** diagnostics and sets *failed. */
-typedef bool (*EvalProviderFnHook)(EvalCtx *ctx, const HclExpr *call,
-                                   const Value *args, uint32_t nargs,
-                                   Value *out, bool *failed);
+/* Provider-defined functions (provider::NAME::FUNC): the hook resolves
+** the called name to a definition the evaluator then runs like a built-in
+** (arity, conversion, null and unknown checks, marks: fn_call), or
+** returns NULL.  On NULL it sets *failed when it added an error of its
+** own (a provider that could not be asked), and otherwise *has_funcs when
+** the provider NAME offers other functions; the evaluator then reports
+** Terraform's "Unknown provider function" with the fitting detail.  The
+** definition must stay valid as long as the evaluation's results.  Called
+** from any thread.  Without a hook, provider::terraform:: names the
+** built-in table's functions and every other namespaced name is HCL's
+** "Call to unknown function". */
+typedef const FnDef *(*EvalProviderFnHook)(EvalCtx *ctx, const HclExpr *call,
+                                           bool *has_funcs, bool *failed);
 
 /* A root variable of the simple symbol table. */
 typedef struct EvalVar {

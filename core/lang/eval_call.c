@@ -34,6 +34,40 @@ static void unknown_function(EvalCtx *c, const HclExpr *e)
              "There is no function named \"%s\".", name);
 }
 
+/* Terraform's rewrite of HCL's unknown-function error for namespaced
+** names in its own scopes (lang's checkForUnknownFunctionDiags). */
+static void unknown_provider_function(EvalCtx *c, const HclExpr *e,
+                                      bool has_funcs)
+{
+  const char *name = e->u.call.name, *base = e->u.call.base;
+  size_t nslen = (size_t)(base - name);     /* "provider::aws::" */
+  const char *sep = strstr(name, "::");
+  size_t p0 = sep ? (size_t)(sep - name) : 0;
+  const char *p1 = sep ? sep + 2 : "";
+  const char *p1end = strstr(p1, "::");
+  size_t p1len = p1end ? (size_t)(p1end - p1) : 0;
+  const char *s = "Unknown provider function";
+  if (p0 != 8 || strncmp(name, "provider", 8) != 0)
+    eval_err(c, &e->u.call.name_range, &e->range, s,
+             "The function namespace \"%.*s\" is not valid. Provider "
+             "function calls must use the \"provider::\" namespace prefix.",
+             (int)p0, name);
+  else if (p1len == 0)
+    eval_err(c, &e->u.call.name_range, &e->range, s,
+             "The function call must include the provider name after the "
+             "\"provider::\" prefix.");
+  else if (has_funcs)
+    eval_err(c, &e->u.call.name_range, &e->range, s,
+             "The function \"%s\" is not available from the provider "
+             "\"%.*s\".", base, (int)p1len, p1);
+  else
+    eval_err(c, &e->u.call.name_range, &e->range, s,
+             "There is no function named \"%.*s%s\". Ensure that provider "
+             "name \"%.*s\" is declared in this module's required_providers "
+             "block, and that this provider offers a function named \"%s\".",
+             (int)nslen, name, base, (int)p1len, p1, base);
+}
+
 static SrcRange call_start(const HclExpr *e)
 {
   return diag_range_join(e->u.call.name_range, e->u.call.open_range);
@@ -278,23 +312,25 @@ bool eval_call(EvalCtx *c, const HclExpr *e, Value *out)
     return false;
   }
   bool provider = e->u.call.nparts > 1 && strncmp(name, "core::", 6) != 0;
-  if (provider) {
-    ArgList al = {0};
-    bool unknown = false;
+  const FnDef *def = NULL;
+  if (provider && strncmp(name, "provider::terraform::", 21) == 0)
+    def = fn_lookup(name);   /* the built-in provider's, always in scope */
+  if (provider && !def) {
+    bool has_funcs = false, failed = false;
     if (!c->provider_fn) {
       unknown_function(c, e);
       return false;
     }
-    if (!eval_args(c, e, NULL, &al, &unknown))
-      return unknown;
-    bool failed = false;
-    if (!c->provider_fn(c, e, al.vals, al.n, out, &failed)) {
-      unknown_function(c, e);
+    def = c->provider_fn(c, e, &has_funcs, &failed);
+    if (failed)
+      return false;
+    if (!def) {
+      unknown_provider_function(c, e, has_funcs);
       return false;
     }
-    return !failed;
   }
-  const FnDef *def = fn_lookup(name);
+  if (!def)
+    def = fn_lookup(name);
   if (!def) {
     unknown_function(c, e);
     return false;

@@ -156,6 +156,11 @@ bool fn_error(FnCall *c, const char *fmt, ...)
 bool fn_arg_error(FnCall *c, int arg, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* `metadata functions -json`: Terraform's document of the built-in
+** function signatures (format_version "1.0"; see funcs_meta.c for what is
+** listed), appended to out without a newline.  Scratch in a. */
+void fn_metadata_json(Buf *out, Arena *a);
+
 /* bcrypt ("$2a$", Go's golang.org/x/crypto/bcrypt) of pass[0..n) with a
 ** 16-byte salt: the "$2a$CC$<salt><hash>" string appended to out.  Only
 ** the first 72 bytes of the password count (the bcrypt limit).  Shared

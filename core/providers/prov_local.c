@@ -16,8 +16,9 @@
 ** - delete removes the file (errors ignored, as upstream).
 ** Hashes come from mbedTLS.
 ** data local_command runs a program as upstream's does (provider_run.c).
-** provider::local::direxists is not offered yet: provider-defined
-** functions need evaluator support first.
+** provider::local::direxists (upstream v2.5's function): true for a
+** directory, false when nothing is there, an argument error for anything
+** else (a file, an unreadable path), texts as upstream's.
 */
 #include "lang/funcs.h"
 #include "provider.h"
@@ -215,10 +216,36 @@ static const ProvTypeSchema data_sources[] = {
   {"local_file", {0, &dfile_block}},
   {"local_sensitive_file", {0, &dsfile_block}},
 };
+/* Upstream's function definition (function_direxists.go), texts as
+** there. */
+static const ProvFuncParam direxists_params[] = {
+  {.name = "path", .type = &ty_string,
+   .description = "Relative or absolute path to check for the existence "
+                  "of a directory"},
+};
+static const ProvFunction functions[] = {
+  {.name = "direxists", .params = direxists_params, .nparams = 1,
+   .return_type = &ty_bool,
+   .summary = "Determines whether a directory exists at a given path.",
+   .description =
+       "Given a path string, will return true if the directory exists. "
+       "This function works only with directories. If used with a file, "
+       "the function will return an error.\n\n"
+       "This function behaves similar to the built-in "
+       "[`fileexists`](https://developer.hashicorp.com/terraform/language/"
+       "functions/fileexists) function, however, `direxists` will not "
+       "replace filesystem paths including `~` with the current user's "
+       "home directory path. This functionality can be achieved by using "
+       "the built-in [`pathexpand`](https://developer.hashicorp.com/"
+       "terraform/language/functions/pathexpand) function with "
+       "`direxists`, see example below."},
+};
+
 static const ProvProviderSchema schema = {
   .provider = {0, &empty_block},
   .resources = resources, .nresources = 2,
   .data_sources = data_sources, .ndata_sources = 3,
+  .functions = functions, .nfunctions = 1,
   .plan_destroy = true,
 };
 
@@ -784,6 +811,137 @@ static void read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
   resp->state = with_sums(a, v, data, len);
 }
 
+/* ---- provider::local::direxists ------------------------------------------ */
+
+/* Go's syscall error texts for what stat(2) can say (musl words them
+** differently). */
+static const char *go_errno(int e)
+{
+  switch (e) {
+  case ENOTDIR: return "not a directory";
+  case EACCES: return "permission denied";
+  case ENAMETOOLONG: return "file name too long";
+  case ELOOP: return "too many levels of symbolic links";
+  case EIO: return "input/output error";
+  case EOVERFLOW: return "value too large for defined data type";
+  default: return strerror(e);
+  }
+}
+
+/* fmt's %q for a path: Go escapes quotes, backslashes and control
+** characters (valid UTF-8 passes as is). */
+static void go_quote(Buf *b, const char *s)
+{
+  buf_putc(b, '"');
+  for (; *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\')
+      buf_printf(b, "\\%c", ch);
+    else if (ch == '\n')
+      buf_puts(b, "\\n");
+    else if (ch == '\t')
+      buf_puts(b, "\\t");
+    else if (ch == '\r')
+      buf_puts(b, "\\r");
+    else if (ch < 0x20 || ch == 0x7f)
+      buf_printf(b, "\\x%02x", ch);
+    else
+      buf_putc(b, (char)ch);
+  }
+  buf_putc(b, '"');
+}
+
+/* filepath.Clean of an absolute path: no ".", "..", repeated or trailing
+** slashes. */
+static const char *clean_abs(Arena *a, const char *path)
+{
+  size_t n = strlen(path);
+  char *out = ARENA_NEW(a, char, n + 2);
+  size_t o = 0;
+  const char *p = path;
+  while (*p) {
+    while (*p == '/')
+      p++;
+    const char *q = p;
+    while (*q && *q != '/')
+      q++;
+    size_t l = (size_t)(q - p);
+    if (l == 0 || (l == 1 && p[0] == '.')) {
+      /* nothing */
+    } else if (l == 2 && p[0] == '.' && p[1] == '.') {
+      while (o > 0 && out[o - 1] != '/')
+        o--;
+      if (o > 0)
+        o--;
+    } else {
+      out[o++] = '/';
+      memcpy(out + o, p, l);
+      o += l;
+    }
+    p = q;
+  }
+  if (o == 0)
+    out[o++] = '/';
+  out[o] = 0;
+  return out;
+}
+
+static void direxists(Prov *p, ProvCall *c, const Value *args, uint32_t n,
+                      ProvCallFuncResp *resp)
+{
+  (void)p;
+  if (n != 1 || !args[0].type || args[0].type->kind != TY_STRING ||
+      val_is_null(args[0]) || !val_is_known(args[0])) {
+    resp->error = "Invalid argument: direxists takes one known string";
+    return;
+  }
+  const char *input = arena_strndup(c->arena, args[0].u.s, args[0].len);
+  const char *path = input;
+  if (path[0] != '/') {
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd)) {
+      resp->error = arena_printf(c->arena, "Error expanding relative path "
+                                 "to absolute path: %s", go_errno(errno));
+      resp->error_arg = 0;
+      return;
+    }
+    path = arena_printf(c->arena, "%s/%s", cwd, path);
+  }
+  path = clean_abs(c->arena, path);
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    if (errno == ENOENT) {
+      resp->result = val_false;
+      return;
+    }
+    resp->error = arena_printf(c->arena, "Error checking for directory: "
+                               "stat %s: %s", path, go_errno(errno));
+    resp->error_arg = 0;
+    return;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    resp->result = val_true;
+    return;
+  }
+  Buf b;
+  buf_init(&b, c->arena);
+  buf_puts(&b, "Invalid file mode detected: ");
+  go_quote(&b, input);
+  buf_puts(&b, " was found, but is not a directory");
+  resp->error = buf_str(&b);
+  resp->error_arg = 0;
+}
+
+static void call_function(Prov *p, ProvCall *c, const ProvCallFuncReq *req,
+                          ProvCallFuncResp *resp)
+{
+  if (strcmp(req->name, "direxists") == 0) {
+    direxists(p, c, req->args, req->nargs, resp);
+    return;
+  }
+  prov_default_call_function(p, c, req, resp);
+}
+
 static const ProvOps ops = {
   .get_schema = get_schema,
   .validate_provider_config = prov_default_validate,
@@ -798,6 +956,7 @@ static const ProvOps ops = {
   .read_data_source = read_data,
   .stop = prov_default_stop,
   .close = prov_default_close,
+  .call_function = call_function,
 };
 
 const ProvBuiltin prov_local_builtin = {

@@ -40,6 +40,15 @@ const ProvTypeSchema *prov_schema_data_source(const ProvProviderSchema *s,
   return find_type(s->data_sources, s->ndata_sources, type_name);
 }
 
+const ProvFunction *prov_schema_function(const ProvProviderSchema *s,
+                                         const char *name)
+{
+  for (uint32_t i = 0; i < s->nfunctions; i++)
+    if (strcmp(s->functions[i].name, name) == 0)
+      return &s->functions[i];
+  return NULL;
+}
+
 const ProvAttrSchema *prov_block_attr(const ProvBlockSchema *b,
                                       const char *name)
 {
@@ -606,6 +615,28 @@ void prov_default_read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
   (void)resp;
   diag_error(c->diags, NULL, "Unsupported data source",
              "The provider has no data source \"%s\".", req->type_name);
+}
+
+void prov_default_call_function(Prov *p, ProvCall *c,
+                                const ProvCallFuncReq *req,
+                                ProvCallFuncResp *resp)
+{
+  (void)p;
+  (void)req;
+  resp->error = arena_strdup(c->arena, "provider has no functions");
+  resp->error_arg = -1;
+}
+
+void prov_call_function(Prov *p, ProvCall *c, const ProvCallFuncReq *req,
+                        ProvCallFuncResp *resp)
+{
+  resp->result = (Value){0};
+  resp->error = NULL;
+  resp->error_arg = -1;
+  if (p->ops->call_function)
+    p->ops->call_function(p, c, req, resp);
+  else
+    prov_default_call_function(p, c, req, resp);
 }
 
 const char *prov_default_stop(Prov *p, ProvCall *c)

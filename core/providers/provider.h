@@ -4,7 +4,8 @@
 ** Shaped after the provider protocol v6 (tfplugin6) calls: GetProviderSchema,
 ** ValidateProviderConfig, ValidateResourceConfig, ValidateDataResourceConfig,
 ** UpgradeResourceState, ConfigureProvider, ReadResource, PlanResourceChange,
-** ApplyResourceChange, ImportResourceState, ReadDataSource, StopProvider.
+** ApplyResourceChange, ImportResourceState, ReadDataSource, StopProvider,
+** and CallFunction (provider-defined functions, protocol 5.5 / 6.5).
 ** The built-in providers (terraform, null, local, random) implement ProvOps
 ** in-process; the HTTPS providers (net/) implement the same vtable over the
 ** network.  Requests and responses are plain data (Values from value.h,
@@ -60,6 +61,7 @@
 #include "base/arena.h"
 #include "base/diag.h"
 #include "base/value.h"
+#include "lang/funcs.h"
 
 /* ---- Schemas ---------------------------------------------------------- */
 
@@ -132,12 +134,41 @@ typedef struct ProvTypeSchema {
   ProvSchema schema;
 } ProvTypeSchema;
 
+/* ---- Provider-defined functions ------------------------------------------ */
+
+/* One parameter of a provider function (protocol Function.Parameter). */
+typedef struct ProvFuncParam {
+  const char *name;                /* display name, for messages */
+  const Type *type;                /* type constraint; &ty_dynamic: any */
+  bool allow_null_value;           /* false: the core refuses a null */
+  bool allow_unknown_values;       /* false: the core does not call the
+                                      provider with an unknown argument
+                                      and the result is unknown */
+  const char *description;         /* may be NULL */
+} ProvFuncParam;
+
+/* A function signature (protocol Function, the values of GetFunctions and
+** of GetProviderSchema's `functions` map).  Called in configuration as
+** provider::LOCAL::NAME(args). */
+typedef struct ProvFunction {
+  const char *name;
+  const ProvFuncParam *params;     /* positional, in order */
+  uint32_t nparams;
+  const ProvFuncParam *variadic;   /* zero or more trailing args; NULL */
+  const Type *return_type;         /* &ty_dynamic: decided per call */
+  const char *summary;             /* may be NULL */
+  const char *description;         /* may be NULL */
+  const char *deprecation_message; /* may be NULL: not deprecated */
+} ProvFunction;
+
 typedef struct ProvProviderSchema {
   ProvSchema provider;             /* the provider configuration block */
   const ProvTypeSchema *resources;
   uint32_t nresources;
   const ProvTypeSchema *data_sources;
   uint32_t ndata_sources;
+  const ProvFunction *functions;   /* sorted by name; may be NULL */
+  uint32_t nfunctions;
   /* Server capabilities. */
   bool plan_destroy;               /* wants PlanResourceChange for deletes */
 } ProvProviderSchema;
@@ -147,6 +178,10 @@ const ProvTypeSchema *prov_schema_resource(const ProvProviderSchema *s,
                                            const char *type_name);
 const ProvTypeSchema *prov_schema_data_source(const ProvProviderSchema *s,
                                               const char *type_name);
+
+/* The signature of provider function name, or NULL. */
+const ProvFunction *prov_schema_function(const ProvProviderSchema *s,
+                                         const char *name);
 
 /* Lookups by name within a block; NULL when absent. */
 const ProvAttrSchema *prov_block_attr(const ProvBlockSchema *b,
@@ -299,6 +334,26 @@ typedef struct ProvReadDataResp {
   Value state;               /* non-null and wholly known on success */
 } ProvReadDataResp;
 
+/* CallFunction.  args holds one value per argument in call order: the
+** positional parameters, then each variadic argument on its own (as
+** Terraform sends them), already converted to the parameter types and
+** checked against allow_null_value / allow_unknown_values by the core. */
+typedef struct ProvCallFuncReq {
+  const char *name;
+  const Value *args;
+  uint32_t nargs;
+} ProvCallFuncReq;
+/* The answer: result (of the declared return type) or, on failure, error
+** (protocol FunctionError.text) with error_arg the index into args of the
+** argument at fault, or -1 when the error is about no one argument.
+** Transport failures (the provider could not be asked) go to c->diags and
+** leave error NULL and result absent (type == NULL). */
+typedef struct ProvCallFuncResp {
+  Value result;
+  const char *error;         /* NULL on success; in c->arena */
+  int64_t error_arg;         /* -1: none */
+} ProvCallFuncResp;
+
 typedef struct Prov Prov;
 
 /* The vtable.  Every entry is mandatory (use the prov_default_* helpers
@@ -332,6 +387,14 @@ typedef struct ProvOps {
   const char *(*stop)(Prov *p, ProvCall *c);
   /* Releases the instance's resources (not a protocol call). */
   void (*close)(Prov *p);
+  /* CallFunction of a function listed in the schema.  The one optional
+  ** entry (last, so positional initialisers stay valid): NULL means
+  ** prov_default_call_function, so providers without functions need not
+  ** name it; callers go through prov_call_function().
+  ** Called during validate and plan, possibly before configure (Terraform
+  ** calls functions on unconfigured providers), from any thread. */
+  void (*call_function)(Prov *p, ProvCall *c, const ProvCallFuncReq *req,
+                        ProvCallFuncResp *resp);
 } ProvOps;
 
 /* One provider instance (one `provider` configuration, alias included). */
@@ -342,6 +405,27 @@ struct Prov {
   Arena *arena;           /* instance-lifetime memory (impl, schema) */
   atomic_bool stopping;   /* set by StopProvider; long calls poll it */
 };
+
+/* ---- Provider functions for the evaluator (provider_fn.c) -------------- */
+
+/* A provider function as an FnDef (lang/funcs.h) that fn_call runs like
+** a built-in, calling p through prov_call_function.  def comes first:
+** fn_call hands the FnDef back to the implementation as FnCall.def. */
+typedef struct ProvFnDef {
+  FnDef def;
+  const ProvFunction *f;
+  Prov *p;               /* the instance called (Terraform: unconfigured) */
+} ProvFnDef;
+
+/* Builds the definition of f of p, named full_name
+** ("provider::local::direxists", the name messages show), in a.  Errors of
+** a call come back as Terraform shows them: a FunctionError with an
+** argument as "Invalid value for \"path\" parameter: TEXT.", others as
+** "Call to function \"NAME\" failed: TEXT."; an argument with a nested
+** unknown for a parameter without allow_unknown_values gives an unknown
+** result without calling.  f and p must outlive the definition. */
+const FnDef *prov_fn_def(Arena *a, const char *full_name,
+                         const ProvFunction *f, Prov *p);
 
 /* ---- Built-in providers ------------------------------------------------ */
 
@@ -416,6 +500,16 @@ void prov_default_import(Prov *p, ProvCall *c, const ProvImportReq *req,
 ** asks: validation refuses unknown types first). */
 void prov_default_read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
                             ProvReadDataResp *resp);
+/* CallFunction for providers without functions: the function error
+** "provider has no functions" (the engine refuses unknown names before it
+** asks, so only a misbehaving caller sees it). */
+void prov_default_call_function(Prov *p, ProvCall *c,
+                                const ProvCallFuncReq *req,
+                                ProvCallFuncResp *resp);
+/* Calls p->ops->call_function, or the default when it is NULL.  resp is
+** reset first (result absent, error NULL, error_arg -1). */
+void prov_call_function(Prov *p, ProvCall *c, const ProvCallFuncReq *req,
+                        ProvCallFuncResp *resp);
 /* Sets the stopping flag; returns NULL. */
 const char *prov_default_stop(Prov *p, ProvCall *c);
 void prov_default_close(Prov *p);

@@ -4,7 +4,7 @@
 ** once an HTTP 200 body has arrived: JSON syntax, the answer's
 ** diagnostics and attribute paths, encoded values with unknown markers
 ** typed by the resource's schema, base64 private data, requires_replace,
-** imported objects.  The first input byte picks the call (so one corpus
+** imported objects, function results and errors.  The first input byte picks the call (so one corpus
 ** covers all of them), the rest is the body.  The schema is a fixed
 ** GetProviderSchema answer with every kind of attribute type and block
 ** nesting, decoded once; the GetProviderSchema call fuzzes the schema
@@ -56,6 +56,10 @@ static const char *const schema_json =
     "\"attributes\":{\"id\":{\"type\":\"string\",\"required\":true},"
     "\"tags\":{\"type\":[\"map\",[\"list\",\"string\"]],\"computed\":true}"
     "}}}},"
+    "\"functions\":{\"fz_fn\":{\"parameters\":[{\"name\":\"a\","
+    "\"type\":\"string\"}],\"variadic_parameter\":{\"name\":\"v\","
+    "\"type\":\"dynamic\"},\"return\":{\"type\":[\"object\",{\"x\":"
+    "[\"list\",\"number\"],\"d\":\"dynamic\"}]}}},"
     "\"server_capabilities\":{\"plan_destroy\":false}}";
 
 static const struct {
@@ -70,6 +74,7 @@ static const struct {
     {"ImportResourceState", "fz_all"},
     {"ReadDataSource", "fz_info"},
     {"StopProvider", NULL},
+    {"CallFunction", "fz_fn"},
 };
 
 static Arena schema_arena;

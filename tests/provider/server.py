@@ -13,6 +13,9 @@ It implements the protocol for a small device-management API:
                         (computed, +1 per update)
   data     ref_device_info   id (required) -> name, model
   provider              region (optional)
+  function device_label(site, number, suffixes...) -> "SITE-NNNN-..."
+                        (errors: empty site; a negative or fractional
+                        number, naming argument 1)
 
 Data lives in a JSON file (--data), rewritten atomically after every
 change, including the answers remembered per Idempotency-Key, so a
@@ -108,8 +111,21 @@ DEVICE_INFO = {"version": 0, "block": {"attributes": {
     "name": A("string", computed=True),
     "model": A("string", computed=True),
 }}}
+FUNCTIONS = {
+    "device_label": {
+        "parameters": [
+            {"name": "site", "type": "string",
+             "description": "site code, not empty"},
+            {"name": "number", "type": "number",
+             "description": "device number, 0 or more"}],
+        "variadic_parameter": {"name": "suffixes", "type": "string"},
+        "return": {"type": "string"},
+        "summary": "A device label: SITE-NNNN[-SUFFIX...]",
+    },
+}
 SCHEMA = {
     "protocol_version": 1,
+    "functions": FUNCTIONS,
     "provider": {"version": 0, "block": {"attributes": {
         "region": A("string", optional=True)}}},
     "resource_schemas": {"ref_device": DEVICE, "ref_entry": ENTRY},
@@ -317,6 +333,30 @@ def c_read_data(req, hdr):
                                 "model": dev["model"]}}}
 
 
+def c_get_functions(req, hdr):
+    return {"functions": FUNCTIONS, "diagnostics": []}
+
+
+def c_call_function(req, hdr):
+    if req.get("provider_config") is not None:
+        raise CallError(400, "bad_request", "functions are called unconfigured")
+    if req.get("name") != "device_label":
+        return {"error": {"text": "no function %r" % req.get("name")}}
+    args = [ev_value(a)[0] for a in req.get("arguments", [])]
+    if len(args) < 2:
+        raise CallError(400, "bad_request", "device_label takes 2+ arguments")
+    site, number = args[0], args[1]
+    if site == "":
+        return {"error": {"text": "no site given"}}
+    if number < 0 or number != int(number):
+        return {"error": {"text": "must be a whole number, 0 or more",
+                          "function_argument": 1}}
+    label = "%s-%04d" % (site.upper(), int(number))
+    for sfx in args[2:]:
+        label += "-" + sfx
+    return {"result": {"value": label}}
+
+
 def c_stop(req, hdr):
     return {"error": None}
 
@@ -334,6 +374,8 @@ CALLS = {
     "ImportResourceState": c_import,
     "ReadDataSource": c_read_data,
     "StopProvider": c_stop,
+    "GetFunctions": c_get_functions,
+    "CallFunction": c_call_function,
 }
 
 

@@ -1,0 +1,1 @@
+output "exists" { value = provider::local::direxists(".") }
