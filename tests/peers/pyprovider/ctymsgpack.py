@@ -12,8 +12,16 @@ import struct
 
 
 class _Unknown:
+    """The one unknown value: copies are itself, so `is UNKNOWN` holds."""
+
     def __repr__(self):
         return "UNKNOWN"
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
 
 
 UNKNOWN = _Unknown()

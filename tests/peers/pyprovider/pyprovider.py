@@ -17,7 +17,8 @@ go-plugin's handshake: the magic cookie check, the line
 `1|N|unix|SOCKET|grpc[|CERT]` on stdout, AutoMTLS when PLUGIN_CLIENT_CERT
 is set (a self-signed P-521 certificate from openssl, sent base64 DER in
 the sixth field, client certificate required), the GRPCController Shutdown
-service and the grpc.health.v1 service.
+service and the grpc.health.v1 service.  PYPROVIDER_NO_TLS=1 makes it
+ignore PLUGIN_CLIENT_CERT, as plugins from before AutoMTLS do.
 
 The objects it manages live in STATE_DIR/pytest-state.json, STATE_DIR
 being the provider's `state_dir` argument or $PYPROVIDER_STATE_DIR, so that
@@ -767,7 +768,8 @@ def main():
     sock = os.path.join(tmp, "plugin.sock")
     cert = ""
     client_pem = os.environ.get("PLUGIN_CLIENT_CERT")
-    if client_pem:
+    # PYPROVIDER_NO_TLS=1 plays an old plugin that ignores AutoMTLS.
+    if client_pem and not os.environ.get("PYPROVIDER_NO_TLS"):
         creds, cert = server_tls(tmp, client_pem)
         server.add_secure_port("unix:" + sock, creds)
     else:
