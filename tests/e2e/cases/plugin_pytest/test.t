@@ -42,7 +42,7 @@ attributes and a data source.
   Changes to Outputs:
     + id = (known after apply)
   pytest_thing.a: Creating...
-  pytest_thing.a: Creation complete after 0s [id=thing-1]
+  pytest_thing\.a: Creation complete after \d+s \[id=thing\-1\] (re)
   
   Apply complete! Resources: 1 added, 0 changed, 0 destroyed.
   
@@ -108,8 +108,8 @@ Nothing changed; then an update in place, then a replacement.
     # pytest_thing.a must be replaced
         ~ name     = "alpha" -> "beta" # forces replacement
   Plan: 1 to add, 0 to change, 1 to destroy.
-  pytest_thing.a: Destruction complete after 0s
-  pytest_thing.a: Creation complete after 0s [id=thing-2]
+  pytest_thing\.a: Destruction complete after \d+s (re)
+  pytest_thing\.a: Creation complete after \d+s \[id=thing\-2\] (re)
   Apply complete! Resources: 1 added, 0 changed, 1 destroyed.
 
 Drift, import and a schema upgrade.
@@ -132,7 +132,7 @@ Drift, import and a schema upgrade.
   $ python3 -c 'import json; p = "terraform.tfstate"; d = json.load(open(p)); i = d["resources"][0]["instances"][0]; i["schema_version"] = 0; a = i["attributes"]; a["title"] = a.pop("name"); json.dump(d, open(p, "w"))'
   $ rm calls.log; PYPROVIDER_CALL_LOG=$PWD/calls.log cairn apply -auto-approve | grep -e Plan: -e complete
   Plan: 0 to add, 1 to change, 0 to destroy.
-  pytest_thing.a: Modifications complete after 0s [id=thing-2]
+  pytest_thing\.a: Modifications complete after \d+s \[id=thing\-2\] (re)
   Apply complete! Resources: 0 added, 1 changed, 0 destroyed.
   $ grep -e Upgrade calls.log
   UpgradeResourceState pytest_thing version=0

@@ -74,9 +74,9 @@ it log the calls it gets.
   Changes to Outputs:
     + upper = (known after apply)
   pytest_thing.a: Creating...
-  pytest_thing.a: Creation complete after 0s [id=thing-1]
+  pytest_thing\.a: Creation complete after \d+s \[id=thing\-1\] (re)
   data.pytest_echo.e: Reading...
-  data.pytest_echo.e: Read complete after 0s
+  data\.pytest_echo\.e: Read complete after \d+s (re)
   
   Apply complete! Resources: 1 added, 0 changed, 0 destroyed.
   
@@ -132,9 +132,9 @@ An update in place: the serial is computed again.
 
   $ cairn apply -auto-approve p.plan | grep -v '^$'
   pytest_thing.a: Modifying... [id=thing-1]
-  pytest_thing.a: Modifications complete after 0s [id=thing-1]
+  pytest_thing\.a: Modifications complete after \d+s \[id=thing\-1\] (re)
   data.pytest_echo.e: Reading...
-  data.pytest_echo.e: Read complete after 0s
+  data\.pytest_echo\.e: Read complete after \d+s (re)
   Apply complete! Resources: 0 added, 1 changed, 0 destroyed.
   Outputs:
   upper = "ALPHA"
@@ -147,9 +147,9 @@ A new name forces replacement.
         ~ id       = "thing-1" -> (known after apply)
         ~ name     = "alpha" -> "beta" # forces replacement
   Plan: 1 to add, 0 to change, 1 to destroy.
-  pytest_thing.a: Destruction complete after 0s
-  pytest_thing.a: Creation complete after 0s [id=thing-2]
-  data.pytest_echo.e: Read complete after 0s
+  pytest_thing\.a: Destruction complete after \d+s (re)
+  pytest_thing\.a: Creation complete after \d+s \[id=thing\-2\] (re)
+  data\.pytest_echo\.e: Read complete after \d+s (re)
   Apply complete! Resources: 1 added, 0 changed, 1 destroyed.
 
 Drift: the object changes behind cairn's back.
@@ -176,7 +176,7 @@ Drift: the object changes behind cairn's back.
       }
   Unless you have made equivalent changes to your configuration, or ignored the
   $ cairn apply -refresh-only -auto-approve | grep -e 'has changed' -e 'complete'
-  data.pytest_echo.e: Read complete after 0s
+  data\.pytest_echo\.e: Read complete after \d+s (re)
     # pytest_thing.a has changed
   Apply complete! Resources: 0 added, 0 changed, 0 destroyed.
   $ cairn state show pytest_thing.a | grep -e size -e port -e '{'
@@ -233,8 +233,8 @@ is read.
   $ grep Upgrade calls.log
   UpgradeResourceState pytest_thing version=0
   $ cairn apply -auto-approve | grep complete
-  pytest_thing.a: Modifications complete after 0s [id=thing-2]
-  data.pytest_echo.e: Read complete after 0s
+  pytest_thing\.a: Modifications complete after \d+s \[id=thing\-2\] (re)
+  data\.pytest_echo\.e: Read complete after \d+s (re)
   Apply complete! Resources: 0 added, 1 changed, 0 destroyed.
   $ grep -A1 '"schema_version"' terraform.tfstate | grep -c '"schema_version": 1'
   1
