@@ -31,7 +31,7 @@ resource "pytest_thing" "a" {
 }
 
 data "pytest_echo" "e" {
-  input = pytest_thing.a.name
+  input = "alpha"
 }
 
 output "upper" {

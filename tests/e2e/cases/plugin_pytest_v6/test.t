@@ -13,21 +13,14 @@ it log the calls it gets.
   - Using cairn.test/test/pytest from plugin PEERS/terraform-provider-pytest-v6
   cairn has been successfully initialized!
   $ PYPROVIDER_CALL_LOG=$PWD/calls.log cairn apply -auto-approve
+  data.pytest_echo.e: Reading...
+  data\.pytest_echo\.e: Read complete after \d+s (re)
   
   cairn used the selected providers to generate the following execution plan.
   Resource actions are indicated with the following symbols:
     + create
-   <= read (data resources)
   
   cairn will perform the following actions:
-  
-    # data.pytest_echo.e will be read during apply
-    # (depends on a resource or a module with changes pending)
-   <= data "pytest_echo" "e" {
-        + input  = "alpha"
-        + length = (known after apply)
-        + upper  = (known after apply)
-      }
   
     # pytest_thing.a will be created
     + resource "pytest_thing" "a" {
@@ -72,11 +65,9 @@ it log the calls it gets.
   Plan: 1 to add, 0 to change, 0 to destroy.
   
   Changes to Outputs:
-    + upper = (known after apply)
+    + upper = "ALPHA"
   pytest_thing.a: Creating...
   pytest_thing\.a: Creation complete after \d+s \[id=thing\-1\] (re)
-  data.pytest_echo.e: Reading...
-  data\.pytest_echo\.e: Read complete after \d+s (re)
   
   Apply complete! Resources: 1 added, 0 changed, 0 destroyed.
   
@@ -108,14 +99,16 @@ output.
   [1]
 
 Nothing changed: refresh and plan agree; the private data went back to
-the plugin with the read and the plan (it checks them).
+the plugin with the read and the plan (it checks them).  The data source
+reads "alpha" during the plan: its configuration is known, and referring
+to nothing managed, it waits for nothing.
 
   $ rm calls.log; PYPROVIDER_CALL_LOG=$PWD/calls.log cairn plan | grep -e 'No changes'
   No changes. Your infrastructure matches the configuration.
-  $ grep -e Read -e Plan calls.log
-  ReadResource pytest_thing private={"id":"thing-1","serial":1}
+  $ grep -e Read -e Plan calls.log | sort
   PlanResourceChange pytest_thing update prior_private={"id":"thing-1","serial":1}
   ReadDataSource pytest_echo input='alpha'
+  ReadResource pytest_thing private={"id":"thing-1","serial":1}
 
 The plan in JSON: nested attributes and blocks, the sensitive value
 masked, computed values unknown.
@@ -133,8 +126,6 @@ An update in place: the serial is computed again.
   $ cairn apply -auto-approve p.plan | grep -v '^$'
   pytest_thing.a: Modifying... [id=thing-1]
   pytest_thing\.a: Modifications complete after \d+s \[id=thing\-1\] (re)
-  data.pytest_echo.e: Reading...
-  data\.pytest_echo\.e: Read complete after \d+s (re)
   Apply complete! Resources: 0 added, 1 changed, 0 destroyed.
   Outputs:
   upper = "ALPHA"
@@ -143,13 +134,13 @@ A new name forces replacement.
 
   $ sed -i 's/"alpha"/"beta"/' main.tf
   $ cairn apply -auto-approve | grep -e 'must be replaced' -e 'forces replacement' -e 'id  *=' -e Plan: -e complete
+  data\.pytest_echo\.e: Read complete after \d+s (re)
     # pytest_thing.a must be replaced
         ~ id       = "thing-1" -> (known after apply)
         ~ name     = "alpha" -> "beta" # forces replacement
   Plan: 1 to add, 0 to change, 1 to destroy.
   pytest_thing\.a: Destruction complete after \d+s (re)
   pytest_thing\.a: Creation complete after \d+s \[id=thing\-2\] (re)
-  data\.pytest_echo\.e: Read complete after \d+s (re)
   Apply complete! Resources: 1 added, 0 changed, 1 destroyed.
 
 Drift: the object changes behind cairn's back.
@@ -203,6 +194,8 @@ private data comes with it.  An id the plugin does not know is an error.
   Successfully removed 1 resource instance(s).
   $ cairn import pytest_thing.a thing-404
   pytest_thing.a: Importing from ID "thing-404"...
+  data.pytest_echo.e: Reading...
+  data\.pytest_echo\.e: Read complete after \d+s (re)
   
   Error: Cannot import non-existent remote object
   
@@ -233,8 +226,8 @@ is read.
   $ grep Upgrade calls.log
   UpgradeResourceState pytest_thing version=0
   $ cairn apply -auto-approve | grep complete
-  pytest_thing\.a: Modifications complete after \d+s \[id=thing\-2\] (re)
   data\.pytest_echo\.e: Read complete after \d+s (re)
+  pytest_thing\.a: Modifications complete after \d+s \[id=thing\-2\] (re)
   Apply complete! Resources: 0 added, 1 changed, 0 destroyed.
   $ grep -A1 '"schema_version"' terraform.tfstate | grep -c '"schema_version": 1'
   1
