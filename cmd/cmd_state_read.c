@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/json.h"
+#include "net/provreg.h"
 #include "providers/provider.h"
 #include "state/state.h"
 #include "views/render.h"
@@ -139,34 +140,40 @@ static int run_list(Cli *cli, int argc, char **argv)
 }
 
 /* ---- state show ----------------------------------------------------------
-** The object is drawn by core/views/render with the provider's schema when the
-** resource belongs to a built-in provider (attributes decoded against it,
-** so nested blocks and schema-sensitive attributes render as Terraform
-** does); other providers' objects are drawn from the stored JSON alone.
+** The object is drawn by core/views/render with its provider's schema
+** (attributes decoded against it, so nested blocks and schema-sensitive
+** attributes render as Terraform does), whatever serves the provider: a
+** built-in, a remote provider (the schema `cairn init` cached) or a plugin
+** (started for its schema, as Terraform does).  When the provider cannot
+** be opened or the object does not fit its schema, the object is drawn
+** from the stored JSON alone.
 */
 
-/* The schema of r's type when its provider is a built-in, with the
-** object's attributes decoded against it in *val; NULL (and *val left
-** alone) otherwise or when decoding fails. */
-static const ProvBlockSchema *builtin_schema(Arena *a, const StResource *r,
-                                             const StObject *o, Value *val)
+/* The schema of r's type, with the object's attributes decoded against it
+** in *val; NULL (and *val left alone) when there is none. */
+static const ProvBlockSchema *object_schema(Arena *a, const StResource *r,
+                                            const StObject *o, Value *val)
 {
   size_t b, e;
   const char *fqn = cmd_state_provider_fqn(a, r->provider, &b, &e);
-  const ProvBuiltin *bi = fqn ? prov_lookup_builtin(fqn) : NULL;
-  if (!bi || val_is_null(o->attrs))
+  if (!fqn || val_is_null(o->attrs))
     return NULL;
-  Prov *p = prov_open_builtin(a, bi);
-  Diags d;
+  Diags d, hd;
   diag_init(&d, a);
+  diag_init(&hd, a);
+  ProvReg reg;
+  const ProvBlockSchema *blk = NULL;
+  /* A broken host configuration still leaves the built-ins. */
+  preg_init(&reg, a, NULL, &hd);
+  Prov *p = preg_open(&reg, fqn, &d);
   ProvCall call = {a, &d, NULL};
   const ProvProviderSchema *ps = NULL;
-  p->ops->get_schema(p, &call, &ps);
+  if (p)
+    p->ops->get_schema(p, &call, &ps);
   const ProvTypeSchema *ts =
       !ps ? NULL
           : r->mode == ST_DATA ? prov_schema_data_source(ps, r->type)
                                : prov_schema_resource(ps, r->type);
-  const ProvBlockSchema *blk = NULL;
   if (ts && !diag_has_errors(&d)) {
     Buf js;
     buf_init(&js, a);
@@ -178,7 +185,7 @@ static const ProvBlockSchema *builtin_schema(Arena *a, const StResource *r,
       blk = ts->schema.block;
     }
   }
-  prov_close(p);
+  preg_close(&reg);
   return blk;
 }
 
@@ -187,7 +194,7 @@ static void show_object(Cli *cli, Buf *out, const StResource *r, StKey key,
 {
   Arena *a = cli->arena;
   Value v = o->attrs;
-  const ProvBlockSchema *schema = builtin_schema(a, r, o, &v);
+  const ProvBlockSchema *schema = object_schema(a, r, o, &v);
   if (val_is_null(v) && !val_is_null(o->attrs_flat))
     v = o->attrs_flat; /* legacy flatmap: shown as stored */
   v = st_mark_sensitive(a, v, o);

@@ -167,9 +167,13 @@ bool grpc_call(const GrpcTarget *t, const char *path, const uint8_t *req,
   CURL *h = curl_easy_init();
   if (!h)
     return fail(r, GRPC_TRANSPORT, "libcurl could not make a handle");
-  const char *url = t->unix_path
-                        ? arena_printf(a, "http://localhost%s", path)
-                        : arena_printf(a, "http://%s%s", t->tcp_address, path);
+  bool tls = t->ca_pem != NULL;
+  /* With TLS the name checked is always go-plugin's "localhost"; a TCP
+  ** address is reached through CONNECT_TO. */
+  const char *url =
+      t->unix_path || tls
+          ? arena_printf(a, "%s://localhost%s", tls ? "https" : "http", path)
+          : arena_printf(a, "http://%s%s", t->tcp_address, path);
   char tmo[48];
   snprintf(tmo, sizeof tmo, "grpc-timeout: %ldm", timeout_ms);
   struct curl_slist *hdr = NULL, *n;
@@ -185,12 +189,42 @@ bool grpc_call(const GrpcTarget *t, const char *path, const uint8_t *req,
     }
     hdr = n;
   }
-  if (t->unix_path)
+  struct curl_slist *connect_to = NULL;
+  if (t->unix_path) {
     curl_easy_setopt(h, CURLOPT_UNIX_SOCKET_PATH, t->unix_path);
+  } else if (tls) {
+    connect_to = curl_slist_append(
+        NULL, arena_printf(a, "::%s", t->tcp_address));
+    curl_easy_setopt(h, CURLOPT_CONNECT_TO, connect_to);
+  }
   curl_easy_setopt(h, CURLOPT_URL, url);
-  curl_easy_setopt(h, CURLOPT_HTTP_VERSION,
-                   (long)CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE);
-  curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http");
+  if (tls) {
+    /* With the terminating NUL: mbedTLS takes a buffer for PEM only when
+    ** its last byte is NUL, and libcurl passes the blob's length on. */
+    struct curl_blob ca = {(void *)t->ca_pem, strlen(t->ca_pem) + 1,
+                           CURL_BLOB_NOCOPY};
+    struct curl_blob crt = {(void *)t->cert_pem, strlen(t->cert_pem) + 1,
+                            CURL_BLOB_NOCOPY};
+    struct curl_blob key = {(void *)t->key_pem, strlen(t->key_pem) + 1,
+                            CURL_BLOB_NOCOPY};
+    curl_easy_setopt(h, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "https");
+    curl_easy_setopt(h, CURLOPT_SSLVERSION, (long)CURL_SSLVERSION_TLSv1_2);
+    /* The plugin's certificate is the only root: no system CA store. */
+    curl_easy_setopt(h, CURLOPT_CAINFO, NULL);
+    curl_easy_setopt(h, CURLOPT_CAPATH, NULL);
+    curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &ca);
+    curl_easy_setopt(h, CURLOPT_SSLCERTTYPE, "PEM");
+    curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &crt);
+    curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
+    curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &key);
+    curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
+    curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
+  } else {
+    curl_easy_setopt(h, CURLOPT_HTTP_VERSION,
+                     (long)CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE);
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http");
+  }
   curl_easy_setopt(h, CURLOPT_POST, 1L);
   curl_easy_setopt(h, CURLOPT_POSTFIELDS, (const char *)frame);
   curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)(len + 5));
@@ -209,8 +243,15 @@ bool grpc_call(const GrpcTarget *t, const char *path, const uint8_t *req,
   curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
   CURLcode rc = curl_easy_perform(h);
   curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &c.http_status);
+  long httpv = 0;
+  curl_easy_getinfo(h, CURLINFO_HTTP_VERSION, &httpv);
   curl_easy_cleanup(h);
   curl_slist_free_all(hdr);
+  curl_slist_free_all(connect_to);
+  /* ALPN may settle on HTTP/1.1, on which gRPC does not exist. */
+  if (rc == CURLE_OK && tls && httpv != CURL_HTTP_VERSION_2_0)
+    return fail(r, GRPC_BAD_RESPONSE,
+                "the plugin's TLS server did not agree to HTTP/2 (ALPN h2)");
 
   if (c.too_large)
     return fail(r, GRPC_BAD_RESPONSE,

@@ -2,9 +2,10 @@
 ** grpc: unary gRPC calls over HTTP/2, as a provider plugin serves them
 ** (net/plugin.h starts the plugin and gives its address).
 **
-** libcurl (with nghttp2) speaks HTTP/2 with prior knowledge (h2c: go-plugin
-** serves plain HTTP/2 on its unix socket, or on a loopback TCP address,
-** when no client certificate was passed).  One call is one POST of
+** libcurl (with nghttp2) speaks HTTP/2 in TLS when the target carries
+** AutoMTLS certificates (go-plugin serves TLS when it was given a client
+** certificate), else with prior knowledge (h2c: plain HTTP/2), on the
+** plugin's unix socket or loopback TCP address.  One call is one POST of
 ** /SERVICE/METHOD with content-type application/grpc and te: trailers;
 ** the message travels in gRPC's 5-byte length-prefixed frame (flag byte 0:
 ** uncompressed; a compressed answer is refused), and the outcome is the
@@ -36,6 +37,13 @@ typedef struct GrpcTarget {
   const char *unix_path;     /* socket path, or NULL */
   const char *tcp_address;   /* "host:port" when unix_path is NULL */
   size_t max_msg;            /* 0: GRPC_DEFAULT_MAX_MSG */
+  /* AutoMTLS (net/mtls.h): with ca_pem set, every call is TLS 1.2+ with
+  ** ALPN h2 to the name "localhost" (go-plugin's), ca_pem the only trusted
+  ** root (the plugin's own certificate: pinned), and cert_pem/key_pem the
+  ** client certificate presented.  NULL: plain h2c. */
+  const char *ca_pem;
+  const char *cert_pem;
+  const char *key_pem;
 } GrpcTarget;
 
 typedef enum GrpcOutcome {

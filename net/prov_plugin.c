@@ -3,6 +3,7 @@
 ** gRPC).  Contracts in prov_plugin.h.
 */
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -14,6 +15,7 @@
 #include "base/json.h"
 #include "grpc.h"
 #include "msgpack.h"
+#include "mtls.h"
 #include "plugin.h"
 #include "prov_plugin.h"
 
@@ -137,37 +139,93 @@ static void pb_free(void *ud, void *ptr)
 
 /* ---- starting the plugin ------------------------------------------------ */
 
+/* Terraform's switch for plugins that cannot do AutoMTLS: with
+** TF_DISABLE_PLUGIN_TLS set (to anything), no client certificate is passed
+** and the plugin serves plain HTTP/2. */
+static bool mtls_wanted(void)
+{
+  const char *e = getenv("TF_DISABLE_PLUGIN_TLS");
+  return !e || !*e;
+}
+
+static void start_failed(Pplugin *h)
+{
+  plugin_stop(h->proc, 2000);
+  h->proc = NULL;
+  h->failed = true;
+}
+
+/* Starts the plugin, with AutoMTLS as go-plugin's client does it: a fresh
+** client certificate in PLUGIN_CLIENT_CERT, the plugin's certificate from
+** the handshake pinned as the only root.  Called with h->mu held. */
+static void start(Prov *p, Pplugin *h, ProvCall *c)
+{
+  static const int versions[] = {5, 6};
+  PluginLaunch l = {0};
+  l.path = h->path;
+  l.name = p->addr;
+  l.versions = versions;
+  l.nversions = 2;
+  bool mtls = mtls_wanted();
+  MtlsCert mc = {0};
+  const char *why = NULL;
+  if (mtls && !mtls_generate(p->arena, &mc, &why)) {
+    diag_error(c->diags, NULL, "Failed to start provider plugin",
+               "cairn could not make the client certificate for the "
+               "plugin %s (mutual TLS): %s.", p->addr, why);
+    h->failed = true;
+    return;
+  }
+  l.client_cert = mtls ? mc.cert_pem : NULL;
+  h->proc = plugin_start(p->arena, &l, c->diags);
+  if (!h->proc) {
+    h->failed = true;
+    return;
+  }
+  if (h->proc->unix_socket)
+    h->target.unix_path = h->proc->address;
+  else
+    h->target.tcp_address = h->proc->address;
+  if (mtls && !h->proc->server_cert) {
+    /* go-plugin's client would go on with TLS and no root to trust, and
+    ** fail at the first call: saying it here is clearer. */
+    diag_error(c->diags, NULL, "Failed to start provider plugin",
+               "The plugin %s (%s) answered its handshake without a server "
+               "certificate, although cairn passed it a client certificate "
+               "for mutual TLS (AutoMTLS): it does not speak AutoMTLS. Set "
+               "TF_DISABLE_PLUGIN_TLS=1 to talk to it over plain HTTP/2, "
+               "as Terraform allows.",
+               p->addr, h->path);
+    start_failed(h);
+  } else if (mtls) {
+    const char *pem;
+    if (!mtls_server_pem(p->arena, h->proc->server_cert, &pem, &why)) {
+      diag_error(c->diags, NULL, "Failed to start provider plugin",
+                 "The plugin %s (%s) answered a server certificate that "
+                 "cairn cannot use: %s.",
+                 p->addr, h->path, why);
+      start_failed(h);
+      return;
+    }
+    h->target.ca_pem = pem;
+    h->target.cert_pem = mc.cert_pem;
+    h->target.key_pem = mc.key_pem;
+  } else if (h->proc->server_cert) {
+    diag_error(c->diags, NULL, "Failed to start provider plugin",
+               "The plugin %s (%s) answered with a TLS certificate although "
+               "TF_DISABLE_PLUGIN_TLS is set and cairn passed it no client "
+               "certificate.",
+               p->addr, h->path);
+    start_failed(h);
+  }
+}
+
 static bool started(Prov *p, ProvCall *c)
 {
   Pplugin *h = impl(p);
   pthread_mutex_lock(&h->mu);
   if (!h->proc && !h->failed) {
-    static const int versions[] = {5, 6};
-    PluginLaunch l = {0};
-    l.path = h->path;
-    l.name = p->addr;
-    l.versions = versions;
-    l.nversions = 2;
-    h->proc = plugin_start(p->arena, &l, c->diags);
-    if (!h->proc) {
-      h->failed = true;
-    } else if (h->proc->unix_socket) {
-      h->target.unix_path = h->proc->address;
-    } else {
-      h->target.tcp_address = h->proc->address;
-    }
-    if (h->proc && h->proc->server_cert) {
-      /* cairn passes no client certificate, so a plugin that answers with
-      ** one wants TLS that this build does not speak yet. */
-      diag_error(c->diags, NULL, "Failed to start provider plugin",
-                 "The plugin %s (%s) answered with a TLS certificate, but "
-                 "cairn talks to plugins over plain HTTP/2 only (AutoMTLS "
-                 "is not supported yet).",
-                 p->addr, h->path);
-      plugin_stop(h->proc, 2000);
-      h->proc = NULL;
-      h->failed = true;
-    }
+    start(p, h, c);
   } else if (h->failed) {
     diag_error(c->diags, NULL, "Failed to start provider plugin",
                "The plugin %s (%s) could not be started; see the earlier "

@@ -171,6 +171,64 @@ void eng_attribute_prov_diags(Diags *d, Diag *mark, const Node *n,
   }
 }
 
+/* Where a provider's attribute path leads in a native-syntax body: the
+** attribute's expression, or the nested block the path stops in (blocks
+** of a list by index, of a map by label; a set's elements have no key, so
+** a path into one stops at the first block of that type).  NULL when the
+** path names nothing written in the body (a computed attribute, a JSON
+** body). */
+static const SrcRange *path_range(const HclBody *b, const ValPath *p)
+{
+  const SrcRange *at = NULL;
+  uint32_t i = 0;
+  while (b && !b->json && i < p->n && p->steps[i].kind == PS_ATTR) {
+    const char *name = p->steps[i].name;
+    for (uint32_t k = 0; k < b->nattrs; k++)
+      if (strcmp(b->attrs[k]->name, name) == 0)
+        return &b->attrs[k]->expr->range;
+    const PathStep *next = i + 1 < p->n ? &p->steps[i + 1] : NULL;
+    const HclBlock *found = NULL;
+    int64_t seen = 0;
+    for (uint32_t k = 0; k < b->nblocks && !found; k++) {
+      const HclBlock *bl = b->blocks[k];
+      if (strcmp(bl->type, name) != 0)
+        continue;
+      if (next && next->kind == PS_INDEX) {
+        if (seen++ == next->index)
+          found = bl;
+      } else if (next && next->kind == PS_KEY) {
+        if (bl->nlabels && strcmp(bl->labels[0], next->name) == 0)
+          found = bl;
+      } else {
+        found = bl;
+      }
+    }
+    if (!found)
+      return at;
+    at = &found->type_range;
+    b = found->body;
+    i += next && next->kind != PS_ATTR ? 2 : 1;
+  }
+  return at;
+}
+
+void eng_attribute_path_diags(Diags *d, Diag *mark, const ProvCall *c,
+                              const Node *n, const Inst *in)
+{
+  for (Diag *g = mark ? mark->next : d->head; g; g = g->next) {
+    const ValPath *vp = prov_diag_path(c, g);
+    const SrcRange *r =
+        vp && n->res && !g->subject.file ? path_range(n->res->body, vp)
+                                         : NULL;
+    if (r) {
+      g->subject = *r;
+      if (in)
+        diag_set_address(d, g, in->addr);
+    }
+  }
+  eng_attribute_prov_diags(d, mark, n, in);
+}
+
 const char *const eng_bug_suffix =
     "\n\nThis is a bug in the provider, which should be reported in the "
     "provider's own issue tracker.";

@@ -512,8 +512,10 @@ bool eng_plan_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
   }
   {
     ProvCall c = {a, d, NULL};
+    Diag *mark = d->tail;
     n->ps->prov->ops->validate_resource_config(n->ps->prov, &c, n->type,
                                                val_unmark_deep(a, config));
+    eng_attribute_path_diags(d, mark, &c, n, in);
     if (diag_has_errors(d))
       return false;
   }

@@ -271,6 +271,10 @@ Diag *eng_inst_error(Diags *d, const Node *n, const Inst *in,
 /* Attributes provider diagnostics after mark (NULL: all) to n and in. */
 void eng_attribute_prov_diags(Diags *d, Diag *mark, const Node *n,
                               const Inst *in);
+/* The same, but a diagnostic that carries an attribute path (c->paths)
+** points at that attribute's expression in the resource's body. */
+void eng_attribute_path_diags(Diags *d, Diag *mark, const ProvCall *c,
+                              const Node *n, const Inst *in);
 /* The "This is a bug in the provider" ending of contract errors. */
 extern const char *const eng_bug_suffix;
 

@@ -10,6 +10,7 @@ not fixed yet, listed in tests/fuzz/crashers/) goes to
 OUTDIR/known/<target>/<case> instead, so the smoke and the campaign can
 run everything else.  --case writes only that case (to OUTDIR/<case>).
 """
+import base64
 import json
 import os
 import sys
@@ -152,11 +153,17 @@ def zip_cases():
                                   zipfile.ZIP_DEFLATED)
 
 
+def mtls_cases():
+    yield "base64_2mb", "QUFB" * (MB // 2)
+    yield "der_seq_1mb", base64.b64encode(b"\x30\x83" + b"\xff" * MB).decode()
+
+
 TARGETS = {
     "hcl": hcl_cases, "hcl_json": hcl_json_cases, "json": json_cases,
     "state": state_cases, "tfvars": tfvars_cases, "hostcfg": hostcfg_cases,
     "prov_answer": prov_cases, "planfile": planfile_cases,
     "zip": zip_cases,
+    "mtls": mtls_cases,
 }
 
 # Crashes not fixed yet (tests/fuzz/crashers/<target>/README.md).

@@ -4,23 +4,27 @@
 ** test_plugin): a unary call and its framing, an unknown method's
 ** grpc-status from a trailers-only answer, the message size limit,
 ** go-plugin's GRPCController/Shutdown making the plugin exit by itself,
-** and a call to a plugin that is gone.
+** a call to a plugin that is gone, and AutoMTLS (net/mtls.h): TLS with the
+** plugin's certificate pinned and cairn's presented, refused when another
+** root is pinned or no client certificate is shown.
 */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
 #include "net/grpc.h"
+#include "net/mtls.h"
 #include "net/plugin.h"
 #include "t.h"
 
 static Arena A;
 static const char *peers;
 
-static PluginProc *start(const char *name)
+static PluginProc *start_cert(const char *name, const char *client_cert)
 {
   static const int vs[] = {5, 6};
   PluginLaunch l = {0};
+  l.client_cert = client_cert;
   l.path = arena_printf(&A, "%s/%s", peers, name);
   l.name = name;
   l.versions = vs;
@@ -30,6 +34,11 @@ static PluginProc *start(const char *name)
   PluginProc *p = plugin_start(&A, &l, &d);
   T_CHECK(p != NULL);
   return p;
+}
+
+static PluginProc *start(const char *name)
+{
+  return start_cert(name, NULL);
 }
 
 static GrpcTarget target(PluginProc *p, size_t max)
@@ -96,6 +105,64 @@ static void test_v6(void)
                    "/tfplugin6.Provider/GetProviderSchema");
 }
 
+/* go-plugin serves TLS when given PLUGIN_CLIENT_CERT, and answers its own
+** certificate in the sixth field of the handshake. */
+static void test_mtls(const char *name, const char *path)
+{
+  MtlsCert mc, other;
+  const char *why = NULL;
+  T_CHECK(mtls_generate(&A, &mc, &why));
+  T_CHECK(mtls_generate(&A, &other, &why));
+  PluginProc *p = start_cert(name, mc.cert_pem);
+  if (!p)
+    return;
+  T_CHECK(p->server_cert != NULL);
+  const char *pem = NULL;
+  T_CHECK(p->server_cert && mtls_server_pem(&A, p->server_cert, &pem, &why));
+  GrpcTarget t = target(p, 0);
+  t.ca_pem = pem;
+  t.cert_pem = mc.cert_pem;
+  t.key_pem = mc.key_pem;
+  GrpcResult r;
+  T_CHECK(pem && grpc_call(&t, path, NULL, 0, 30000, &A, &r));
+  T_EQ_INT(r.outcome, GRPC_OK);
+  T_CHECK(r.body && memmem(r.body, r.len, "null_resource", 13) != NULL);
+
+  /* Plain h2c to a TLS server: no answer. */
+  GrpcTarget plain = target(p, 0);
+  T_CHECK(!grpc_call(&plain, path, NULL, 0, 30000, &A, &r));
+  T_EQ_INT(r.outcome, GRPC_TRANSPORT);
+
+  /* Another root pinned: cairn refuses the plugin's certificate. */
+  GrpcTarget wrong = t;
+  wrong.ca_pem = other.cert_pem;
+  T_CHECK(!grpc_call(&wrong, path, NULL, 0, 30000, &A, &r));
+  T_EQ_INT(r.outcome, GRPC_TRANSPORT);
+
+  /* A client certificate the plugin was not given: it refuses us. */
+  GrpcTarget stranger = t;
+  stranger.cert_pem = other.cert_pem;
+  stranger.key_pem = other.key_pem;
+  T_CHECK(!grpc_call(&stranger, path, NULL, 0, 30000, &A, &r));
+  T_CHECK(r.outcome == GRPC_TRANSPORT || r.outcome == GRPC_BAD_RESPONSE);
+
+  grpc_call(&t, "/plugin.GRPCController/Shutdown", NULL, 0, 30000, &A, &r);
+  T_CHECK(r.outcome == GRPC_OK || r.outcome == GRPC_TRANSPORT);
+  int st = plugin_stop(p, 10000);
+  T_CHECK(WIFEXITED(st));
+}
+
+static void test_mtls_v5(void)
+{
+  test_mtls("terraform-provider-null", "/tfplugin5.Provider/GetSchema");
+}
+
+static void test_mtls_v6(void)
+{
+  test_mtls("terraform-provider-null-v6",
+            "/tfplugin6.Provider/GetProviderSchema");
+}
+
 static void test_status_names(void)
 {
   T_EQ_STR(grpc_status_name(0), "OK");
@@ -117,6 +184,8 @@ int main(void)
   }
   T_RUN(test_v5);
   T_RUN(test_v6);
+  T_RUN(test_mtls_v5);
+  T_RUN(test_mtls_v6);
   T_RUN(test_status_names);
   return t_done("test_grpc");
 }

@@ -56,7 +56,7 @@ Terraform does.
   $ cairn apply -auto-approve > out 2>&1; echo "exit $?"
   exit 1
   $ grep -e complete -e Error -e 'failed to respond' out
-  null_resource.a: Creation complete after 0s \[id=\d+\] (re)
+  null_resource.a: Creation complete after \d+s \[id=\d+\] (re)
   Error: Plugin did not respond
   The plugin encountered an error, and failed to respond to the plugin.(*GRPCProvider).PlanResourceChange call. The plugin logs may contain more details.
   $ cairn state list

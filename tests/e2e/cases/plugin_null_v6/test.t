@@ -16,7 +16,7 @@ Plan and apply: the data source is read, the resource created.
 
   $ cairn apply -auto-approve 2>&1 | grep -v '^$'
   data.null_data_source.d: Reading...
-  data.null_data_source.d: Read complete after 0s [id=static]
+  data\.null_data_source\.d: Read complete after \d+s \[id=static\] (re)
   cairn used the selected providers to generate the following execution plan.
   Resource actions are indicated with the following symbols:
     + create
@@ -36,7 +36,7 @@ Plan and apply: the data source is read, the resource created.
   Warning: Deprecated
   The null_data_source was historically used to construct intermediate values to re-use elsewhere in configuration, the same can now be achieved using locals
   null_resource.a: Creating...
-  null_resource.a: Creation complete after 0s \[id=\d+\] (re)
+  null_resource.a: Creation complete after \d+s \[id=\d+\] (re)
   Apply complete! Resources: 1 added, 0 changed, 0 destroyed.
   Outputs:
   d = tomap({
@@ -55,12 +55,12 @@ A changed trigger replaces the resource (the plugin says requires_replace).
 
   $ sed -i 's/x = "1"/x = "2"/' main.tf
   $ cairn apply -auto-approve -compact-warnings 2>&1 | grep -e 'must be replaced' -e 'forces replacement' -e Plan: -e complete
-  data.null_data_source.d: Read complete after 0s [id=static]
+  data\.null_data_source\.d: Read complete after \d+s \[id=static\] (re)
     # null_resource.a must be replaced
         ~ triggers = { # forces replacement
   Plan: 1 to add, 0 to change, 1 to destroy.
-  null_resource.a: Destruction complete after 0s
-  null_resource.a: Creation complete after 0s \[id=\d+\] (re)
+  null_resource\.a: Destruction complete after \d+s (re)
+  null_resource.a: Creation complete after \d+s \[id=\d+\] (re)
   Apply complete! Resources: 1 added, 0 changed, 1 destroyed.
 
 Import: null_resource does not support it, and the plugin says so.
