@@ -29,6 +29,7 @@ extern const CmdEntry cmd_apply;
 extern const CmdEntry cmd_help;
 extern const CmdEntry cmd_import;
 extern const CmdEntry cmd_fmt;
+extern const CmdEntry cmd_gateway;
 extern const CmdEntry cmd_init;
 extern const CmdEntry cmd_console;
 extern const CmdEntry cmd_force_unlock;
@@ -57,6 +58,7 @@ static const CmdEntry *const commands[] = {
     &cmd_destroy,
     &cmd_fmt,
     &cmd_force_unlock,
+    &cmd_gateway,
     &cmd_graph,
     &cmd_help,
     &cmd_import,

@@ -31,6 +31,7 @@
 #include <stdbool.h>
 
 #include "base/arena.h"
+#include "plugin.h"
 #include "providers/provider.h"
 
 /* An instance of the provider addr (fully qualified) served by the plugin
@@ -45,5 +46,14 @@ bool pplugin_is(const Prov *p);
 
 /* The protocol version the plugin chose (5 or 6), 0 before it started. */
 int pplugin_version(Prov *p);
+
+/* The gateway's sandbox for the process: the env, dir, set_ids, uid and
+** gid fields of sb (net/plugin.h; the rest is ignored), borrowed: they
+** must live as long as p.  Call before the first call. */
+void pplugin_set_sandbox(Prov *p, const PluginLaunch *sb);
+
+/* False once the plugin failed to start or its process exited (a crash
+** mid-call): the instance will not serve again and should be closed. */
+bool pplugin_alive(Prov *p);
 
 #endif

@@ -29,7 +29,7 @@ bool preg_init(ProvReg *r, Arena *a, const char *config_flag, Diags *d)
     return false;
   for (uint32_t i = 0; i < r->cfg.nproviders; i++) {
     const HcfgProvider *p = &r->cfg.providers[i];
-    if (!p->plugin && prov_lookup_builtin(p->source)) {
+    if (!p->plugin && !p->endpoint && prov_lookup_builtin(p->source)) {
       SrcRange rng = {p->file, {p->line, 1, 0}, {p->line, 1, 0}};
       diag_warning(d, &rng, "Host configuration maps a built-in provider",
                    "%s:%u: \"%s\" is built into cairn; the section is "
@@ -62,7 +62,9 @@ const char *preg_plugin(ProvReg *r, const char *source)
 bool preg_is_remote(ProvReg *r, const char *source)
 {
   const HcfgProvider *hp = hcfg_provider(&r->cfg, r->arena, source);
-  return hp && !hp->plugin && !prov_lookup_builtin(source);
+  /* An endpoint wins over a built-in as a plugin does (a gateway serving
+  ** the upstream provider, docs/gateway.md). */
+  return hp && !hp->plugin && (hp->endpoint || !prov_lookup_builtin(source));
 }
 
 Prov *preg_open(ProvReg *r, const char *source, Diags *d)
@@ -80,7 +82,8 @@ Prov *preg_open(ProvReg *r, const char *source, Diags *d)
     return p;
   }
   const ProvBuiltin *b = prov_lookup_builtin(source);
-  if (b) {
+  const HcfgProvider *hep = hcfg_provider(&r->cfg, r->arena, source);
+  if (b && !(hep && hep->endpoint)) {
     Prov *p = prov_open_builtin(r->arena, b);
     remember(r, p);
     return p;
