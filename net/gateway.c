@@ -127,10 +127,10 @@ static Prov *open_plugin(void *ctx, Arena *a, const char *key, void *argp)
   (void)key;
   OpenArg *o = argp;
   const GwConfig *c = o->gw->c;
-  char *pdir = arena_strdup(a, o->p->addr);
-  for (char *s = pdir; *s; s++)
-    if (*s == '/')
-      *s = '_';
+  /* Short: go-plugin's unix socket lives in it, and a socket path has
+  ** at most 107 bytes.  The provider's type names it; the tag (a hash
+  ** of the address and the configuration) makes it unique. */
+  const char *pdir = strrchr(o->p->addr, '/') + 1;
   const char *dir = arena_printf(a, "%s/%s/%s-%s", c->work_dir, o->client,
                                  pdir, o->tag);
   if (!make_dir(c, dir)) {
@@ -397,12 +397,17 @@ static void http_error(HttpdExchange *x, int status, const char *code,
   json_w_end_object(&w);
 }
 
-static const char *config_key(Gw *gw, Arena *a, const char *canon)
+/* A keyed hash (HMAC-SHA256 with a secret made at start) of the provider
+** and its configuration: it names the process in logs and directories
+** without letting anyone test guesses of a configuration against it. */
+static const char *config_key(Gw *gw, Arena *a, const char *addr,
+                              const char *canon)
 {
   unsigned char mac[32];
+  const char *msg = arena_printf(a, "%s\n%s", addr, canon);
   mbedtls_md_hmac(mbedtls_md_info_from_type(MBEDTLS_MD_SHA256), gw->secret,
-                  sizeof gw->secret, (const unsigned char *)canon,
-                  strlen(canon), mac);
+                  sizeof gw->secret, (const unsigned char *)msg, strlen(msg),
+                  mac);
   char *hex = ARENA_NEW(a, char, 17);
   for (int i = 0; i < 8; i++)
     snprintf(hex + 2 * i, 3, "%02x", mac[i]);
@@ -555,7 +560,7 @@ static void serve_call(Gw *gw, HttpdExchange *x, Ctx *k)
                               configure ? "config" : "provider_config", why));
       return;
     }
-    tag = config_key(gw, a, canon);
+    tag = config_key(gw, a, addr, canon);
   }
   if (configure) {
     Value tv = gw_jget(req, "terraform_version");
