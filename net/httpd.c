@@ -118,7 +118,7 @@ HttpdParse httpd_parse(Arena *a, const char *buf, size_t len,
       const char *v = sp2 + 1;
       size_t vn = n - (size_t)(v - line);
       if (vn != 8 || strncmp(v, "HTTP/1.", 7) != 0) {
-        if (vn >= 5 && strncmp(v, "HTTP/", 5) == 0) {
+        if (vn >= 5 && strncmp(v, "HTTP/", 5) == 0 && !memchr(v, ' ', vn)) {
           *why = "only HTTP/1.0 and HTTP/1.1 are served";
           return HTTPD_UNSUPPORTED;
         }
