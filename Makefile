@@ -183,10 +183,14 @@ FUZZ_WARN := $(WARN) -Wno-format-nonliteral -Wno-unused-function \
 FUZZ_CFLAGS := $(FUZZ_WARN) $(DEFS) -O1 -g $(FUZZ_SAN) \
   -fsanitize=fuzzer-no-link \
   -isystem $(VROOT)/host/include
-FUZZ_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(SRC_CORE) $(SRC_NET))
+FUZZ_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(SRC_CORE) $(SRC_NET) $(GEN_PB_C))
 FUZZ_SECONDS ?= 300
 
-build/fuzz/obj/%.o: %.c | $(VROOT)/host/.stamp
+# The plugin client (net/prov_plugin.c) needs the generated protobuf-c code.
+build/fuzz/obj/build/gen/%.o: build/gen/%.c | $(VROOT)/host/.stamp
+	@mkdir -p $(@D)
+	$(if $(V),,@echo "  CC[fuzz] $<";)$(FUZZ_CC) $(FUZZ_CFLAGS) -w $(DEPF) -c $< -o $@
+build/fuzz/obj/%.o: %.c | $(VROOT)/host/.stamp $(GEN_PB_H)
 	@mkdir -p $(@D)
 	$(if $(V),,@echo "  CC[fuzz] $<";)$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPF) -c $< -o $@
 build/fuzz/%: build/fuzz/obj/tests/fuzz/%.o $(FUZZ_OBJ) | $(VROOT)/host/.stamp

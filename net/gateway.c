@@ -682,7 +682,7 @@ static void serve_call(Gw *gw, HttpdExchange *x, Ctx *k)
   if (fresh) {
     bool ok = true;
     if (configure) {
-      Value ans;
+      Value ans = {0};
       Diags td;
       diag_init(&td, a);
       if (g.status != 200 ||
