@@ -45,6 +45,15 @@ static int run(Cli *cli, int argc, char **argv)
   }
   GwConfig *c = gw_load(cli->arena, config, &d);
   if (!c) {
+    /* The text, for the snippets under the diagnostics. */
+    Buf text;
+    buf_init(&text, cli->arena);
+    FILE *f = fopen(config, "r");
+    if (f && buf_read_fd(&text, fileno(f), 1 << 20) == 0)
+      diag_files_add(&cli->files, config, buf_str(&text),
+                     (uint32_t)text.len);
+    if (f)
+      fclose(f);
     cli_diags(cli, &d);
     return 1;
   }

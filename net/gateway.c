@@ -583,7 +583,7 @@ static void serve_call(Gw *gw, HttpdExchange *x, Ctx *k)
     case IK_DONE:
       x->status = 200;
       buf_put(&x->body_out, ans, len);
-      k->note = "the answer of an earlier attempt (idempotency key)";
+      k->note = "answered from the idempotency cache";
       return;
     case IK_BUSY:
       x->retry_after = "1";

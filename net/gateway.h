@@ -42,6 +42,7 @@ typedef struct GwProvider {
   const char *addr;          /* fully-qualified source address */
   const char *plugin;        /* absolute path of the plugin binary */
   long timeout_ms;           /* per call; 0: the plugin client's default */
+  unsigned line;             /* of its section, for messages */
 } GwProvider;
 
 typedef struct GwClient {
@@ -51,6 +52,7 @@ typedef struct GwClient {
   const char **providers;    /* allowed source addresses (normalised) */
   int nproviders;
   bool all_providers;        /* providers = * */
+  unsigned line;             /* of its section, for messages */
 } GwClient;
 
 typedef struct GwConfig {

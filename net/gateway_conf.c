@@ -280,13 +280,25 @@ GwConfig *gw_load(Arena *a, const char *path, Diags *d)
           diag_error(d, &s->range, "Invalid gateway configuration",
                      "%s:%u: provider \"%s\" is configured twice.", path,
                      s->line, addr);
+      c->providers[c->nproviders].line = s->line;
       c->providers[c->nproviders++].addr = addr;
     } else if ((name = section_name(a, s->name, "client"))) {
+      /* The name becomes a directory under work_dir. */
+      bool ok = name[0] != '.';
+      for (const char *q = name; *q; q++)
+        ok &= isalnum((unsigned char)*q) || *q == '-' || *q == '_' ||
+              *q == '.';
+      if (!ok)
+        diag_error(d, &s->range, "Invalid gateway configuration",
+                   "%s:%u: a client name may hold letters, digits, '-', '_' "
+                   "and '.' (not first), not \"%s\".",
+                   path, s->line, name);
       for (int j = 0; j < c->nclients; j++)
         if (strcmp(c->clients[j].name, name) == 0)
           diag_error(d, &s->range, "Invalid gateway configuration",
                      "%s:%u: client \"%s\" is configured twice.", path,
                      s->line, name);
+      c->clients[c->nclients].line = s->line;
       c->clients[c->nclients++].name = name;
     } else {
       diag_error(d, &s->range, "Invalid gateway configuration",
@@ -296,7 +308,6 @@ GwConfig *gw_load(Arena *a, const char *path, Diags *d)
                  path, s->line, s->name);
     }
   }
-  (void)gateway_line;
 
   for (uint32_t i = 0; i < f.nentries; i++) {
     const IniEntry *e = &f.entries[i];
@@ -382,34 +393,34 @@ GwConfig *gw_load(Arena *a, const char *path, Diags *d)
   } req[] = {{c->listen, "listen"}, {c->cert_file, "cert_file"},
              {c->key_file, "key_file"}, {c->work_dir, "work_dir"}};
   for (size_t i = 0; i < sizeof req / sizeof *req; i++)
-    if (!req[i].v)
+    if (!req[i].v && !ini_get(&f, "gateway", req[i].key))
       diag_error(d, NULL, "Invalid gateway configuration",
                  "%s:%u: [gateway] needs \"%s\".", path, gateway_line,
                  req[i].key);
   for (int i = 0; i < c->nproviders; i++)
     if (!c->providers[i].plugin)
       diag_error(d, NULL, "Invalid gateway configuration",
-                 "%s: provider \"%s\" needs \"plugin\" (the binary that "
-                 "serves it).",
-                 path, c->providers[i].addr);
+                 "%s:%u: provider \"%s\" needs \"plugin\" (the binary "
+                 "that serves it).",
+                 path, c->providers[i].line, c->providers[i].addr);
   for (int i = 0; i < c->nclients; i++) {
     GwClient *cl = &c->clients[i];
     if (!cl->token && !cl->cn)
       diag_error(d, NULL, "Invalid gateway configuration",
-                 "%s: client \"%s\" needs token_file or certificate_cn "
+                 "%s:%u: client \"%s\" needs token_file or certificate_cn "
                  "(how it proves who it is).",
-                 path, cl->name);
+                 path, cl->line, cl->name);
     if (cl->cn && !cl->token && !c->client_ca_file)
       diag_error(d, NULL, "Invalid gateway configuration",
-                 "%s: client \"%s\" is identified by its certificate, but "
-                 "[gateway] names no client_ca_file to verify it.",
-                 path, cl->name);
+                 "%s:%u: client \"%s\" is identified by its certificate, "
+                 "but [gateway] names no client_ca_file to verify it.",
+                 path, cl->line, cl->name);
     for (int j = 0; j < cl->nproviders; j++)
       if (!gw_provider(c, cl->providers[j]))
         diag_error(d, NULL, "Invalid gateway configuration",
-                   "%s: client \"%s\" may use \"%s\", which no [provider] "
-                   "section serves.",
-                   path, cl->name, cl->providers[j]);
+                   "%s:%u: client \"%s\" may use \"%s\", which no "
+                   "[provider] section serves.",
+                   path, cl->line, cl->name, cl->providers[j]);
   }
   if (c->nproviders == 0)
     diag_error(d, NULL, "Invalid gateway configuration",
@@ -422,19 +433,19 @@ GwConfig *gw_load(Arena *a, const char *path, Diags *d)
   if (geteuid() == 0) {
     if (!c->plugin_user) {
       diag_error(d, NULL, "Invalid gateway configuration",
-                 "%s: the gateway runs as root, so [gateway] needs "
+                 "%s:%u: the gateway runs as root, so [gateway] needs "
                  "plugin_user (an unprivileged user to run plugins as).",
-                 path);
+                 path, gateway_line);
     } else {
       struct passwd *pw = getpwnam(c->plugin_user);
       if (!pw)
         diag_error(d, NULL, "Invalid gateway configuration",
-                   "%s: plugin_user \"%s\" does not exist.", path,
-                   c->plugin_user);
+                   "%s:%u: plugin_user \"%s\" does not exist.", path,
+                   gateway_line, c->plugin_user);
       else if (pw->pw_uid == 0)
         diag_error(d, NULL, "Invalid gateway configuration",
-                   "%s: plugin_user \"%s\" is root: plugins must run "
-                   "unprivileged.", path, c->plugin_user);
+                   "%s:%u: plugin_user \"%s\" is root: plugins must run "
+                   "unprivileged.", path, gateway_line, c->plugin_user);
       else {
         c->set_ids = true;
         c->uid = pw->pw_uid;
