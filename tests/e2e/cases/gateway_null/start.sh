@@ -1,10 +1,13 @@
 #!/bin/sh
-# start.sh [NAME]: starts `cairn gateway` on 127.0.0.1 (any port) serving
-# the real terraform-provider-null ($CAIRN_TESTPEER_NULL), with the test
-# certificates in certs/ (tests/provider/mkcerts.sh), a client "edge" whose
-# token is in ./token, and an idle timeout of 1 s.  $GW_EXTRA is appended
-# to the [gateway] section.  Writes gw.pid, gw.log, port, and cairn.ini
-# (the client's host configuration pointing hashicorp/null at it).
+# start.sh: starts `cairn gateway` on 127.0.0.1 (any port) serving the
+# real terraform-provider-null ($CAIRN_TESTPEER_NULL; $NULL_PLUGIN picks
+# another binary, e.g. terraform-provider-null-v6 for tfplugin6), with the
+# test certificates in certs/ (tests/provider/mkcerts.sh), a client "edge"
+# whose token is in ./token, and an idle timeout of 1 s.  $GW_EXTRA is
+# appended to the [gateway] section, $CLIENT_EXTRA to the client section
+# (it may open other sections), $INI_EXTRA to the client's host
+# configuration.  Waits (polling its log) until it listens; writes gw.pid,
+# gw.log, port, and cairn.ini (pointing hashicorp/null at the gateway).
 [ -d certs ] || sh "$TESTDIR/../../../provider/mkcerts.sh" certs
 [ -f token ] || { head -c 24 /dev/urandom | base64 > token; chmod 600 token; }
 # The plugins' working directories must be reachable by the unprivileged
@@ -23,7 +26,7 @@ $user
 ${GW_EXTRA:-}
 
 [provider "hashicorp/null"]
-plugin = $CAIRN_TESTPEER_NULL/terraform-provider-null
+plugin = $CAIRN_TESTPEER_NULL/${NULL_PLUGIN:-terraform-provider-null}
 
 [client "edge"]
 token_file = token

@@ -84,3 +84,18 @@ Eight clients at once, each in its own directory with its own state.
   $ grep -c 'call=ApplyResourceChange status=200' gw.log
   8
   $ sh $TESTDIR/stop.sh
+
+The same provider over tfplugin6 (terraform-provider-null-v6) behind the
+gateway: the client cannot tell the difference.
+
+  $ rm -rf c[0-9] .terraform* terraform.tfstate*
+  $ NULL_PLUGIN=terraform-provider-null-v6 sh $TESTDIR/start.sh
+  $ CAIRN_CONFIG=cairn.ini cairn init > /dev/null 2>&1; echo "exit $?"
+  exit 0
+  $ CAIRN_CONFIG=cairn.ini cairn apply -auto-approve -compact-warnings 2>&1 | grep -e 'null_resource.a: Creation' -e 'Apply complete'
+  null_resource.a: Creation complete after 0s \[id=\d+\] (re)
+  Apply complete! Resources: 1 added, 0 changed, 0 destroyed.
+  $ CAIRN_CONFIG=cairn.ini cairn destroy -auto-approve -compact-warnings 2>&1 | tail -1
+  Destroy complete! Resources: 1 destroyed.
+  $ cairn state list
+  $ sh $TESTDIR/stop.sh
