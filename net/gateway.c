@@ -167,6 +167,19 @@ static void pool_log(void *ctx, const char *key, const char *event)
   logf_(ctx, "gateway: plugin %s %s", key, event);
 }
 
+/* procpool_get, skipping instances whose process died while idle (killed,
+** crashed): they are retired and a new one is started. */
+static ProcpoolEntry *get_live(Gw *gw, const char *key, OpenArg *o,
+                               bool *fresh, bool *full)
+{
+  for (;;) {
+    ProcpoolEntry *e = procpool_get(gw->pool, key, o, fresh, full);
+    if (!e || *fresh || pplugin_alive(procpool_prov(e)))
+      return e;
+    procpool_put(gw->pool, e, true);
+  }
+}
+
 /* ---- schemas ----------------------------------------------------------------- */
 
 /* The provider's schema, fetched once through an unconfigured instance
@@ -182,7 +195,7 @@ static GwProvState *schema_of(Gw *gw, GwProvState *ps, const char *client,
   OpenArg o = {gw, ps->p, client, "unconfigured"};
   const char *key = arena_printf(a, "%s|%s|unconfigured", client, ps->p->addr);
   bool fresh, full;
-  ProcpoolEntry *e = procpool_get(gw->pool, key, &o, &fresh, &full);
+  ProcpoolEntry *e = get_live(gw, key, &o, &fresh, &full);
   if (!e) {
     pthread_mutex_unlock(&ps->mu);
     diag_error(d, NULL, full ? "full" : "open", "%s",
@@ -598,7 +611,7 @@ static void serve_call(Gw *gw, HttpdExchange *x, Ctx *k)
   OpenArg o = {gw, gp, k->client->name, tag};
   const char *key = arena_printf(a, "%s|%s|%s", k->client->name, addr, tag);
   bool fresh, full;
-  ProcpoolEntry *e = procpool_get(gw->pool, key, &o, &fresh, &full);
+  ProcpoolEntry *e = get_live(gw, key, &o, &fresh, &full);
   if (!e) {
     if (idem)
       idem_end(gw, k->client->name, idem, NULL, 0);
