@@ -121,8 +121,9 @@ Httpd *httpd_new(Arena *a, const HttpdConfig *c, Diags *d);
 /* The port listened on (useful with port 0). */
 int httpd_port(const Httpd *h);
 
-/* Serves until httpd_stop, then drains (see above).  Returns false with
-** diagnostics when the thread pool cannot start. */
+/* Serves until httpd_stop, then drains (see above) and frees the TLS
+** state: an Httpd serves once.  Returns false with diagnostics when the
+** thread pool cannot start. */
 bool httpd_run(Httpd *h, Diags *d);
 
 /* Asks httpd_run to stop; async-signal-safe. */

@@ -148,6 +148,22 @@ static bool listen_on(Httpd *h, Diags *d)
   return false;
 }
 
+/* Gives mbedTLS's allocations back (after a failed start, or the end of
+** httpd_run); NULL for the failure paths' convenience. */
+static Httpd *free_tls(Httpd *h)
+{
+  mbedtls_ssl_config_free(&h->conf);
+  mbedtls_x509_crt_free(&h->cert);
+  mbedtls_x509_crt_free(&h->ca);
+  mbedtls_pk_free(&h->key);
+  mbedtls_ctr_drbg_free(&h->drbg);
+  mbedtls_entropy_free(&h->entropy);
+  if (h->lfd >= 0)
+    close(h->lfd);
+  h->lfd = -1;
+  return NULL;
+}
+
 Httpd *httpd_new(Arena *a, const HttpdConfig *c, Diags *d)
 {
   Httpd *h = ARENA_NEW(a, Httpd, 1);
@@ -167,14 +183,14 @@ Httpd *httpd_new(Arena *a, const HttpdConfig *c, Diags *d)
   if (rc != 0) {
     diag_error(d, NULL, "TLS setup failed", "Cannot seed the random "
                "generator: %s.", tls_err(a, rc));
-    return NULL;
+    return free_tls(h);
   }
   rc = mbedtls_x509_crt_parse_file(&h->cert, c->cert_file);
   if (rc != 0) {
     diag_error(d, NULL, "Invalid gateway certificate",
                "Cannot read the certificate %s: %s.", c->cert_file,
                tls_err(a, rc));
-    return NULL;
+    return free_tls(h);
   }
   rc = mbedtls_pk_parse_keyfile(&h->key, c->key_file, NULL,
                                 mbedtls_ctr_drbg_random, &h->drbg);
@@ -182,7 +198,7 @@ Httpd *httpd_new(Arena *a, const HttpdConfig *c, Diags *d)
     diag_error(d, NULL, "Invalid gateway key",
                "Cannot read the private key %s: %s.", c->key_file,
                tls_err(a, rc));
-    return NULL;
+    return free_tls(h);
   }
   if (c->client_ca_file) {
     rc = mbedtls_x509_crt_parse_file(&h->ca, c->client_ca_file);
@@ -190,7 +206,7 @@ Httpd *httpd_new(Arena *a, const HttpdConfig *c, Diags *d)
       diag_error(d, NULL, "Invalid client CA",
                  "Cannot read the client CA %s: %s.", c->client_ca_file,
                  tls_err(a, rc));
-      return NULL;
+      return free_tls(h);
     }
   }
   rc = mbedtls_ssl_config_defaults(&h->conf, MBEDTLS_SSL_IS_SERVER,
@@ -201,7 +217,7 @@ Httpd *httpd_new(Arena *a, const HttpdConfig *c, Diags *d)
   if (rc != 0) {
     diag_error(d, NULL, "TLS setup failed", "%s (does the key match the "
                "certificate?).", tls_err(a, rc));
-    return NULL;
+    return free_tls(h);
   }
   mbedtls_ssl_conf_rng(&h->conf, mbedtls_ctr_drbg_random, &h->drbg);
   mbedtls_ssl_conf_min_tls_version(&h->conf, MBEDTLS_SSL_VERSION_TLS1_2);
@@ -214,10 +230,10 @@ Httpd *httpd_new(Arena *a, const HttpdConfig *c, Diags *d)
   if (pipe2(h->wake, O_CLOEXEC | O_NONBLOCK) != 0) {
     diag_error(d, NULL, "Cannot start the gateway", "pipe: %s.",
                strerror(errno));
-    return NULL;
+    return free_tls(h);
   }
   if (!listen_on(h, d))
-    return NULL;
+    return free_tls(h);
   h->nconns = c->max_connections > 0 ? c->max_connections : 256;
   h->conns = ARENA_NEW(a, Conn, (size_t)h->nconns);
   return h;
@@ -606,5 +622,10 @@ bool httpd_run(Httpd *h, Diags *d)
     if (h->conns[i].in)
       arena_release(&h->conns[i].arena);
   arena_release(&pa);
+  /* The server is done: mbedTLS's own allocations go back. */
+  free_tls(h);
+  close(h->wake[0]);
+  close(h->wake[1]);
+  h->wake[0] = h->wake[1] = -1;
   return true;
 }

@@ -54,8 +54,8 @@ no process may stop by itself here.
   $ CAIRN_CONFIG=cairn.ini cairn apply -auto-approve > out 2>&1; echo "exit $?"
   exit 0
   $ grep -e 'Creation complete' -e 'Apply complete' out
-  null_resource.a: Creation complete after 0s \[id=\d+\] (re)
-  null_resource.b: Creation complete after 0s \[id=\d+\] (re)
+  null_resource.a: Creation complete after \d+s \[id=\d+\] (re)
+  null_resource.b: Creation complete after \d+s \[id=\d+\] (re)
   Apply complete! Resources: 2 added, 0 changed, 0 destroyed.
   $ grep -c 'stopped (broken)' gw.log
   1

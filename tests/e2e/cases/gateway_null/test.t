@@ -19,9 +19,9 @@ plugin on the gateway.
 
   $ CAIRN_CONFIG=cairn.ini cairn apply -auto-approve -compact-warnings 2>&1 | grep -e Read -e Creat -e complete
   data.null_data_source.d: Reading...
-  data.null_data_source.d: Read complete after 0s [id=static]
+  data\.null_data_source\.d: Read complete after \d+s \[id=static\] (re)
   null_resource.a: Creating...
-  null_resource.a: Creation complete after 0s \[id=\d+\] (re)
+  null_resource.a: Creation complete after \d+s \[id=\d+\] (re)
   Apply complete! Resources: 1 added, 0 changed, 0 destroyed.
   $ cairn state list
   data.null_data_source.d
@@ -45,8 +45,8 @@ No changes; then a changed trigger replaces the resource.
   $ CAIRN_CONFIG=cairn.ini cairn apply -auto-approve -compact-warnings 2>&1 | grep -e 'must be replaced' -e Plan: -e 'null_resource.a: .*complete' -e 'Apply complete'
     # null_resource.a must be replaced
   Plan: 1 to add, 0 to change, 1 to destroy.
-  null_resource.a: Destruction complete after 0s
-  null_resource.a: Creation complete after 0s \[id=\d+\] (re)
+  null_resource\.a: Destruction complete after \d+s (re)
+  null_resource.a: Creation complete after \d+s \[id=\d+\] (re)
   Apply complete! Resources: 1 added, 0 changed, 1 destroyed.
 
 Idle plugins stop after the idle timeout (1 s here) and start again on the
@@ -96,7 +96,7 @@ gateway: the client cannot tell the difference.
   $ CAIRN_CONFIG=cairn.ini cairn init > /dev/null 2>&1; echo "exit $?"
   exit 0
   $ CAIRN_CONFIG=cairn.ini cairn apply -auto-approve -compact-warnings 2>&1 | grep -e 'null_resource.a: Creation' -e 'Apply complete'
-  null_resource.a: Creation complete after 0s \[id=\d+\] (re)
+  null_resource.a: Creation complete after \d+s \[id=\d+\] (re)
   Apply complete! Resources: 1 added, 0 changed, 0 destroyed.
   $ CAIRN_CONFIG=cairn.ini cairn destroy -auto-approve -compact-warnings 2>&1 | tail -1
   Destroy complete! Resources: 1 destroyed.
