@@ -29,6 +29,7 @@ extern const CmdEntry cmd_apply;
 extern const CmdEntry cmd_help;
 extern const CmdEntry cmd_import;
 extern const CmdEntry cmd_fmt;
+extern const CmdEntry cmd_gateway;
 extern const CmdEntry cmd_init;
 extern const CmdEntry cmd_metadata;
 extern const CmdEntry cmd_metadata_functions;
@@ -59,6 +60,7 @@ static const CmdEntry *const commands[] = {
     &cmd_destroy,
     &cmd_fmt,
     &cmd_force_unlock,
+    &cmd_gateway,
     &cmd_graph,
     &cmd_help,
     &cmd_import,

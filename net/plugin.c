@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <grp.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -329,6 +330,48 @@ static bool parse_handshake(Arena *a, const PluginLaunch *l, PluginProc *p,
   return true;
 }
 
+/* Writes a message to fd 2 in a forked child (only async-signal-safe
+** calls between fork and exec: the parent has other threads). */
+static void child_die(const char *what)
+{
+  const char *e = strerror(errno);
+  ssize_t r = write(2, what, strlen(what));
+  r = write(2, ": ", 2);
+  r = write(2, e, strlen(e));
+  r = write(2, "\n", 1);
+  (void)r;
+  _exit(127);
+}
+
+/* fork+exec with the sandbox of l (working directory, ids): what
+** posix_spawn cannot do.  Returns 0 or an errno value. */
+static int spawn_sandboxed(const PluginLaunch *l, int out, int err,
+                           char **argv, char **envp, pid_t *pid)
+{
+  pid_t c = fork();
+  if (c < 0)
+    return errno;
+  if (c == 0) {
+    int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (nul < 0 || dup2(nul, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+      child_die("cannot set up the plugin's standard files");
+    if (l->dir && chdir(l->dir) != 0)
+      child_die("cannot enter the plugin's working directory");
+    if (l->set_ids) {
+      if (setgroups(0, NULL) != 0 || setgid(l->gid) != 0 ||
+          setuid(l->uid) != 0)
+        child_die("cannot switch to the plugin user");
+      /* Dropping root must be final. */
+      if (l->uid != 0 && setuid(0) == 0)
+        child_die("the plugin user could regain root");
+    }
+    execve(l->path, argv, envp);
+    child_die("cannot run the plugin");
+  }
+  *pid = c;
+  return 0;
+}
+
 PluginProc *plugin_start(Arena *a, const PluginLaunch *l, Diags *d)
 {
   struct stat st;
@@ -345,17 +388,18 @@ PluginProc *plugin_start(Arena *a, const PluginLaunch *l, Diags *d)
   static const char *const ours[] = {
     PLUGIN_MAGIC_COOKIE_KEY "=", "PLUGIN_PROTOCOL_VERSIONS=",
     "PLUGIN_MIN_PORT=", "PLUGIN_MAX_PORT=", "PLUGIN_CLIENT_CERT="};
+  char *const *base = l->env ? (char *const *)l->env : environ;
   size_t ne = 0;
-  while (environ[ne])
+  while (base[ne])
     ne++;
   char **envp = ARENA_NEW(a, char *, ne + 6);
   size_t k = 0;
   for (size_t i = 0; i < ne; i++) {
     bool skip = false;
     for (size_t j = 0; j < sizeof ours / sizeof *ours; j++)
-      skip |= strncmp(environ[i], ours[j], strlen(ours[j])) == 0;
+      skip |= strncmp(base[i], ours[j], strlen(ours[j])) == 0;
     if (!skip)
-      envp[k++] = environ[i];
+      envp[k++] = base[i];
   }
   envp[k++] = arena_printf(a, PLUGIN_MAGIC_COOKIE_KEY "=%s",
                            l->magic_cookie ? l->magic_cookie
@@ -381,15 +425,20 @@ PluginProc *plugin_start(Arena *a, const PluginLaunch *l, Diags *d)
     return fail(a, d, NULL, false, arena_printf(a, "pipe: %s",
                                                 strerror(errno)));
   }
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-  posix_spawn_file_actions_adddup2(&fa, err[1], 2);
   char *argv[2] = {(char *)l->path, NULL};
   pid_t pid;
-  int rc = posix_spawn(&pid, l->path, &fa, NULL, argv, envp);
-  posix_spawn_file_actions_destroy(&fa);
+  int rc;
+  if (l->env || l->dir || l->set_ids) {
+    rc = spawn_sandboxed(l, out[1], err[1], argv, envp, &pid);
+  } else {
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, err[1], 2);
+    rc = posix_spawn(&pid, l->path, &fa, NULL, argv, envp);
+    posix_spawn_file_actions_destroy(&fa);
+  }
   close(out[1]);
   close(err[1]);
   if (rc != 0) {

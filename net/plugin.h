@@ -55,6 +55,17 @@ typedef struct PluginLaunch {
   const char *client_cert;   /* PEM for PLUGIN_CLIENT_CERT, or NULL */
   int timeout_ms;            /* handshake timeout; 0: 60 s (go-plugin's) */
   const char *magic_cookie;  /* NULL: Terraform's (tests pass a wrong one) */
+  /* The sandbox (the gateway's; all zero for cairn's own plugins):
+  ** env, when set, replaces cairn's environment ("NAME=VALUE", NULL-ended;
+  ** the go-plugin variables are added); dir is the working directory;
+  ** with set_ids the child drops its supplementary groups and switches to
+  ** gid/uid before exec.  Any of them makes the launch fork+exec instead
+  ** of posix_spawn (which cannot change ids). */
+  const char *const *env;
+  const char *dir;
+  bool set_ids;
+  uid_t uid;
+  gid_t gid;
 } PluginLaunch;
 
 typedef struct PluginProc {

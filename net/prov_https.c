@@ -1768,3 +1768,35 @@ bool phttps_decode_answer(ProvCall *c, const char *addr,
   req_end(&r);
   return ok;
 }
+
+/* ---- the encoding, for the server side (net/gateway) -------------------- */
+
+bool phttps_ev_write(JsonW *w, Value v, const Type *t, Diags *d)
+{
+  return write_ev(w, v, t, d);
+}
+
+bool phttps_ev_decode(Arena *a, Arena *scratch, Value ev, const Type *t,
+                      Value *out, const char **why)
+{
+  *out = (Value){0};
+  *why = NULL;
+  if (is_absent(ev))
+    return true;
+  if (!is_obj(ev) || !jget(ev, "value").type) {
+    *why = "an encoded value must be an object {\"value\": ..., "
+           "\"unknown\": ...}";
+    return false;
+  }
+  Dec D = {a, scratch, {0}, NULL, 0};
+  buf_init(&D.path, scratch);
+  if (!dec(&D, jget(ev, "value"), jget(ev, "unknown"), t, out)) {
+    *out = (Value){0};
+    *why = arena_printf(scratch, "%s%s", D.err,
+                        D.path.len ? arena_printf(scratch, " (at %s)",
+                                                  buf_str(&D.path))
+                                   : "");
+    return false;
+  }
+  return true;
+}

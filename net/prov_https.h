@@ -31,6 +31,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/json.h"
 #include "config/hostcfg.h"
 #include "http.h"
 #include "providers/provider.h"
@@ -87,6 +88,18 @@ bool phttps_decode_answer(ProvCall *c, const char *addr,
                           const ProvProviderSchema *s, const char *call,
                           const char *type_name, const char *body,
                           size_t len);
+
+/* The encoded values of section 3 of docs/provider-protocol.md, for the
+** server side (net/gateway): writes v of type t as {"value":..,
+** "unknown":..} (JSON null when v is the zero Value, i.e. absent) into w,
+** which must have JSON_W_UNKNOWN_NULL; false with d's error when v cannot
+** be encoded. */
+bool phttps_ev_write(JsonW *w, Value v, const Type *t, Diags *d);
+/* Decodes ev (a json_parse value; the zero Value or null: absent, giving
+** the zero Value) as type t into a (scratch for messages).  False with
+** *why (in scratch) on a malformed value. */
+bool phttps_ev_decode(Arena *a, Arena *scratch, Value ev, const Type *t,
+                      Value *out, const char **why);
 
 /* Test hook: the sleep function every client of p uses (backoff,
 ** Retry-After, rate limit). */

@@ -84,6 +84,7 @@ typedef struct Pplugin {
   bool failed;               /* the start failed: not retried */
   GrpcTarget target;
   const ProvProviderSchema *schema;
+  PluginLaunch sandbox;      /* env, dir, ids (pplugin_set_sandbox) */
 } Pplugin;
 
 static const ProvOps pplugin_ops;
@@ -124,6 +125,25 @@ int pplugin_version(Prov *p)
   return v;
 }
 
+void pplugin_set_sandbox(Prov *p, const PluginLaunch *sb)
+{
+  Pplugin *h = impl(p);
+  h->sandbox.env = sb->env;
+  h->sandbox.dir = sb->dir;
+  h->sandbox.set_ids = sb->set_ids;
+  h->sandbox.uid = sb->uid;
+  h->sandbox.gid = sb->gid;
+}
+
+bool pplugin_alive(Prov *p)
+{
+  Pplugin *h = impl(p);
+  pthread_mutex_lock(&h->mu);
+  bool ok = !h->failed && (!h->proc || !plugin_exited(h->proc, NULL));
+  pthread_mutex_unlock(&h->mu);
+  return ok;
+}
+
 /* ---- protobuf-c memory from arenas -------------------------------------- */
 
 static void *pb_alloc(void *ud, size_t n)
@@ -161,7 +181,8 @@ static void start_failed(Pplugin *h)
 static void start(Prov *p, Pplugin *h, ProvCall *c)
 {
   static const int versions[] = {5, 6};
-  PluginLaunch l = {0};
+  /* the gateway's sandbox (env, dir, ids), empty otherwise */
+  PluginLaunch l = h->sandbox;
   l.path = h->path;
   l.name = p->addr;
   l.versions = versions;

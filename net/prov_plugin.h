@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "base/arena.h"
+#include "plugin.h"
 #include "providers/provider.h"
 
 /* An instance of the provider addr (fully qualified) served by the plugin
@@ -69,5 +70,14 @@ bool pplugin_encode_call(ProvCall *c, const ProvFunction *f,
 bool pplugin_decode_call(ProvCall *c, const ProvFunction *f,
                          const uint8_t *msg, size_t len,
                          ProvCallFuncResp *resp);
+
+/* The gateway's sandbox for the process: the env, dir, set_ids, uid and
+** gid fields of sb (net/plugin.h; the rest is ignored), borrowed: they
+** must live as long as p.  Call before the first call. */
+void pplugin_set_sandbox(Prov *p, const PluginLaunch *sb);
+
+/* False once the plugin failed to start or its process exited (a crash
+** mid-call): the instance will not serve again and should be closed. */
+bool pplugin_alive(Prov *p);
 
 #endif

@@ -38,7 +38,8 @@ bool preg_init(ProvReg *r, Arena *a, const char *config_flag, Diags *d)
     return false;
   for (uint32_t i = 0; i < r->cfg.nproviders; i++) {
     const HcfgProvider *p = &r->cfg.providers[i];
-    if (!p->plugin && !p->plugin_dir && prov_lookup_builtin(p->source)) {
+    if (!p->plugin && !p->plugin_dir && !p->endpoint &&
+        prov_lookup_builtin(p->source)) {
       SrcRange rng = {p->file, {p->line, 1, 0}, {p->line, 1, 0}};
       diag_warning(d, &rng, "Host configuration maps a built-in provider",
                    "%s:%u: \"%s\" is built into cairn; the section is "
@@ -71,8 +72,10 @@ const char *preg_plugin(ProvReg *r, const char *source)
 bool preg_is_remote(ProvReg *r, const char *source)
 {
   const HcfgProvider *hp = hcfg_provider(&r->cfg, r->arena, source);
+  /* An endpoint wins over a built-in as a plugin does (a gateway serving
+  ** the upstream provider, docs/gateway.md). */
   return hp && !hp->plugin && !hp->plugin_dir &&
-         !prov_lookup_builtin(source);
+         (hp->endpoint || !prov_lookup_builtin(source));
 }
 
 const char *preg_plugin_dir(ProvReg *r, const char *source)
@@ -213,7 +216,8 @@ Prov *preg_open(ProvReg *r, const char *source, Diags *d)
     return exe ? preg_open_plugin(r, norm, exe) : NULL;
   }
   const ProvBuiltin *b = prov_lookup_builtin(source);
-  if (b) {
+  const HcfgProvider *hep = hcfg_provider(&r->cfg, r->arena, source);
+  if (b && !(hep && hep->endpoint)) {
     Prov *p = prov_open_builtin(r->arena, b);
     remember(r, p);
     return p;
