@@ -406,11 +406,10 @@ static void redact_block(Value v, const ProvBlockSchema *b)
   }
 }
 
-static Tfplugin6__DynamicValue *dv_out(ProvCall *c, Value v,
-                                       const ProvBlockSchema *blk, bool *ok)
+/* v as a msgpack DynamicValue of type t. */
+static Tfplugin6__DynamicValue *dv_out_type(ProvCall *c, Value v,
+                                            const Type *t, bool *ok)
 {
-  const Type *t = blk->implied;
-  redact_block(v, blk);
   Tfplugin6__DynamicValue *dv = ARENA_NEW(c->arena, Tfplugin6__DynamicValue,
                                           1);
   Tfplugin6__DynamicValue init = TFPLUGIN6__DYNAMIC_VALUE__INIT;
@@ -424,6 +423,15 @@ static Tfplugin6__DynamicValue *dv_out(ProvCall *c, Value v,
   dv->msgpack.data = (uint8_t *)b.p;
   dv->msgpack.len = b.len;
   return dv;
+}
+
+/* v, an object of block blk, as a DynamicValue; its sensitive strings are
+** remembered for redacting the plugin's output first. */
+static Tfplugin6__DynamicValue *dv_out(ProvCall *c, Value v,
+                                       const ProvBlockSchema *blk, bool *ok)
+{
+  redact_block(v, blk);
+  return dv_out_type(c, v, blk->implied, ok);
 }
 
 /* Decodes dv against t; an absent dv leaves *out the zero Value. */
@@ -1088,7 +1096,7 @@ static bool call_request(ProvCall *c, const ProvFunction *f,
                  (unsigned)f->nparams, (unsigned)req->nargs);
       return false;
     }
-    q->arguments[i] = dv_out(c, req->args[i], pp->type, &ok);
+    q->arguments[i] = dv_out_type(c, req->args[i], pp->type, &ok);
   }
   return ok;
 }
