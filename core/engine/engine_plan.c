@@ -512,8 +512,21 @@ bool eng_plan_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
   }
   {
     ProvCall c = {a, d, NULL};
+    Diag *mark = d->tail;
     n->ps->prov->ops->validate_resource_config(n->ps->prov, &c, n->type,
                                                val_unmark_deep(a, config));
+    /* Terraform shows a diagnostic about an attribute on that attribute's
+    ** line ("on main.tf line 3"), the others on the resource block. */
+    for (const ProvDiagPath *dp = c.paths; dp; dp = dp->next) {
+      const HclAttribute *at =
+          dp->path.n && dp->path.steps[0].kind == PS_ATTR && r->body
+              ? hcl_body_attr(r->body, dp->path.steps[0].name)
+              : NULL;
+      for (Diag *g = mark ? mark->next : d->head; at && g; g = g->next)
+        if (g == dp->diag && !g->subject.file)
+          g->subject = at->range;
+    }
+    eng_attribute_prov_diags(d, mark, n, in);
     if (diag_has_errors(d))
       return false;
   }

@@ -547,6 +547,22 @@ Diag *prov_diag_attr(ProvCall *c, DiagSeverity sev, ValPath path,
   return g;
 }
 
+void prov_warn_deprecated(ProvCall *c, const ProvBlockSchema *b, Value config)
+{
+  if (val_is_null(config) || !val_is_known(config))
+    return;
+  for (uint32_t i = 0; i < b->nattrs; i++) {
+    const ProvAttrSchema *at = &b->attrs[i];
+    if (!(at->flags & PROV_DEPRECATED) || !at->deprecation_message)
+      continue;
+    Value v = prov_get(config, at->name);
+    if (val_is_null(v) || !val_is_known(v))
+      continue;   /* the framework warns only about known values */
+    prov_diag_attr(c, DIAG_WARNING, prov_path_attr(c->arena, at->name),
+                   "Attribute Deprecated", "%s", at->deprecation_message);
+  }
+}
+
 const ValPath *prov_diag_path(const ProvCall *c, const Diag *g)
 {
   for (const ProvDiagPath *p = c->paths; p; p = p->next)

@@ -402,6 +402,12 @@ const ValPath *prov_diag_path(const ProvCall *c, const Diag *g);
 /* A one-step path .name (name must outlive the path). */
 ValPath prov_path_attr(Arena *a, const char *name);
 
+/* The plugin framework's deprecation warning, as its ValidateResourceConfig
+** gives it: "Attribute Deprecated" with the attribute's
+** deprecation_message, on its path, for every top-level attribute of b
+** marked PROV_DEPRECATED whose value in config is known and not null. */
+void prov_warn_deprecated(ProvCall *c, const ProvBlockSchema *b, Value config);
+
 /* Defaults for vtable entries with nothing to do. */
 void prov_default_validate(Prov *p, ProvCall *c, Value config);
 void prov_default_validate_type(Prov *p, ProvCall *c, const char *type_name,
