@@ -523,8 +523,10 @@ bool eng_plan_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
               ? hcl_body_attr(r->body, dp->path.steps[0].name)
               : NULL;
       for (Diag *g = mark ? mark->next : d->head; at && g; g = g->next)
-        if (g == dp->diag && !g->subject.file)
+        if (g == dp->diag && !g->subject.file) {
           g->subject = at->range;
+          diag_set_address(d, g, in->addr);
+        }
     }
     eng_attribute_prov_diags(d, mark, n, in);
     if (diag_has_errors(d))
