@@ -1501,7 +1501,8 @@ static const ProvOps phttps_ops = {
     h_get_schema,  h_validate_provider, h_validate_resource, h_validate_data,
     h_upgrade,     h_configure,         h_read,              h_plan,
     h_apply,       h_import,            h_read_data,         h_stop,
-    h_close};
+    h_close,
+    NULL};   /* no MoveResourceState yet: the default refusal */
 
 /* ---- endpoint from the host configuration ------------------------------ */
 

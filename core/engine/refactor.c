@@ -557,8 +557,11 @@ static void validate(Ctx *c)
       x->range = *rng;
       *slot = x;
     }
-    if (rf_ep_is_res(&s->from) && (strcmp(s->from.type, s->to.type) != 0 ||
-                                   s->from.mode != s->to.mode))
+    /* Managed resources may change type (Terraform 1.8+: the target's
+    ** provider converts the object, engine_move.c); data sources not. */
+    if (rf_ep_is_res(&s->from) &&
+        (s->from.mode != s->to.mode ||
+         (s->from.mode == ST_DATA && strcmp(s->from.type, s->to.type) != 0)))
       diag_error(c->d, rng, "Resource type mismatch",
                  "This statement declares a move from %s to %s, which is a "
                  "%s of a different type.",

@@ -291,6 +291,24 @@ typedef struct ProvImportResp {
   uint32_t nimported;
 } ProvImportResp;
 
+/* MoveResourceState (Terraform 1.8+): a `moved` block across resource
+** types asks the target resource's provider to turn the source object
+** into an object of the target type. */
+typedef struct ProvMoveReq {
+  const char *source_provider;   /* fully-qualified source provider address
+                                    ("registry.terraform.io/hashicorp/null") */
+  const char *source_type;       /* "null_resource" */
+  int64_t source_schema_version;
+  const char *source_json;       /* the source object's attributes JSON */
+  size_t source_len;
+  ProvBytes source_private;
+  const char *target_type;       /* a resource type of this provider */
+} ProvMoveReq;
+typedef struct ProvMoveResp {
+  Value target_state;            /* of the target type's implied type */
+  ProvBytes target_private;
+} ProvMoveResp;
+
 typedef struct ProvReadDataReq {
   const char *type_name;
   Value config;
@@ -301,8 +319,8 @@ typedef struct ProvReadDataResp {
 
 typedef struct Prov Prov;
 
-/* The vtable.  Every entry is mandatory (use the prov_default_* helpers
-** below where a provider has nothing to do).  `type_name` arguments are
+/* The vtable.  Every entry but move_resource_state is mandatory (use the
+** prov_default_* helpers below where a provider has nothing to do).  `type_name` arguments are
 ** known to the schema: the engine never asks for a type the provider did
 ** not list. */
 typedef struct ProvOps {
@@ -332,6 +350,11 @@ typedef struct ProvOps {
   const char *(*stop)(Prov *p, ProvCall *c);
   /* Releases the instance's resources (not a protocol call). */
   void (*close)(Prov *p);
+  /* MoveResourceState; the one optional entry: NULL means the provider
+  ** supports no cross-type moves (prov_move_resource_state then gives
+  ** the default refusal).  Plugins and HTTPS providers leave it NULL. */
+  void (*move_resource_state)(Prov *p, ProvCall *c, const ProvMoveReq *req,
+                              ProvMoveResp *resp);
 } ProvOps;
 
 /* One provider instance (one `provider` configuration, alias included). */
@@ -414,6 +437,12 @@ void prov_default_validate_type(Prov *p, ProvCall *c, const char *type_name,
                                 Value config);
 void prov_default_configure(Prov *p, ProvCall *c,
                             const ProvConfigureReq *req);
+/* Calls p's move_resource_state, or when it has none refuses the move
+** with the plugin framework's "Unable to Move Resource State" (what a
+** provider without state moves answers). */
+void prov_move_resource_state(Prov *p, ProvCall *c, const ProvMoveReq *req,
+                              ProvMoveResp *resp);
+
 /* ImportResourceState for types without import: Terraform's
 ** "Resource Import Not Implemented" error. */
 void prov_default_import(Prov *p, ProvCall *c, const ProvImportReq *req,
