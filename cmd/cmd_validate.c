@@ -135,6 +135,56 @@ static void enter_module(void *ctx, const CfgTree *t)
   ps->m = t->m;
 }
 
+/* The open built-in provider serving r (after open_schema), or NULL. */
+static Prov *prov_of(Provs *ps, const CfgResource *r)
+{
+  const ProvBuiltin *b = prov_lookup_builtin(source_of(ps, r));
+  for (int i = 0; b && i < ps->n; i++)
+    if (ps->items[i].b == b)
+      return ps->items[i].p;
+  return NULL;
+}
+
+/* Terraform's validate walk asks each resource's provider to validate its
+** configuration (ValidateResourceConfig), with unknown references: the
+** built-in providers' validators and deprecation warnings show here, not
+** only at plan.  A diagnostic about an attribute is shown on its line. */
+static void provider_checks(Provs *ps, const CfgTree *t, Diags *d)
+{
+  enter_module(ps, t);
+  for (uint32_t i = 0; i < t->m->nresources; i++) {
+    const CfgResource *r = &t->m->resources[i];
+    const ProvBlockSchema *s = schema_of(ps, r->mode, r);
+    Prov *p = s && s != VLD_SCHEMA_SKIP ? prov_of(ps, r) : NULL;
+    Value cfg;
+    if (!p || !vld_resource_config(ps->a, t->m, r, s, &cfg))
+      continue;
+    ProvCall c = {ps->a, d, NULL};
+    Diag *mark = d->tail;
+    if (r->mode == CFG_MANAGED)
+      p->ops->validate_resource_config(p, &c, r->type, cfg);
+    else
+      p->ops->validate_data_resource_config(p, &c, r->type, cfg);
+    const char *addr = arena_printf(ps->a, "%s%s%s%s.%s", t->path,
+                                    t->path[0] ? "." : "",
+                                    r->mode == CFG_DATA ? "data." : "",
+                                    r->type, r->name);
+    for (Diag *g = mark ? mark->next : d->head; g; g = g->next) {
+      const ValPath *vp = prov_diag_path(&c, g);
+      const HclAttribute *at =
+          vp && vp->n && vp->steps[0].kind == PS_ATTR && r->body
+              ? hcl_body_attr(r->body, vp->steps[0].name)
+              : NULL;
+      if (!g->subject.file)
+        g->subject = at ? at->range : r->range;
+      diag_set_address(d, g, addr);
+    }
+  }
+  for (uint32_t i = 0; i < t->m->ncalls; i++)
+    if (t->children && t->children[i])
+      provider_checks(ps, t->children[i], d);
+}
+
 static int run(Cli *cli, int argc, char **argv)
 {
   bool json = false, no_color = false, no_tests = false;
@@ -170,6 +220,8 @@ static int run(Cli *cli, int argc, char **argv)
       ps.m = t->m;
       ps.d = &d;
       vld_tree(cli->arena, t, schema_of, types_of, enter_module, &ps, &d);
+      if (!diag_has_errors(&d))
+        provider_checks(&ps, t, &d);
     }
   }
   for (int i = 0; i < ps.n; i++)

@@ -1665,7 +1665,8 @@ static const ProvOps phttps_ops = {
     h_get_schema,  h_validate_provider, h_validate_resource, h_validate_data,
     h_upgrade,     h_configure,         h_read,              h_plan,
     h_apply,       h_import,            h_read_data,         h_stop,
-    h_close,       h_call_function};
+    h_close,       h_call_function,
+    NULL};   /* no MoveResourceState: the default refusal */
 
 /* ---- endpoint from the host configuration ------------------------------ */
 

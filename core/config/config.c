@@ -182,19 +182,14 @@ CfgModule *cfg_load_dir(Arena *a, const char *dir, SrcFiles *files, Diags *d)
   ** decoding one file at a time. */
   HclFile **parsed = ARENA_NEW(a, HclFile *, n ? n : 1);
   Diags *fd = ARENA_NEW(a, Diags, n ? n : 1);
+  bool *is_override = ARENA_NEW(a, bool, n ? n : 1);
   for (uint32_t i = 0; i < n; i++) {
     const char *nm = names[i];
     bool json = has_suffix(nm, ".tf.json");
     const char *base = json ? arena_strndup(a, nm, strlen(nm) - 8)
                             : arena_strndup(a, nm, strlen(nm) - 3);
     diag_init(&fd[i], d->arena);
-    if (strcmp(base, "override") == 0 || has_suffix(base, "_override")) {
-      diag_error(&fd[i], NULL, "Override files are not supported",
-                 "cairn does not merge override files yet; \"%s\" would "
-                 "change the configuration, so it is refused rather than "
-                 "ignored.", nm);
-      continue;
-    }
+    is_override[i] = cfg_is_override_name(base);
     const char *path = strcmp(dir, ".") == 0
                            ? nm : arena_printf(a, "%s/%s", dir, nm);
     size_t len = 0;
@@ -206,13 +201,33 @@ CfgModule *cfg_load_dir(Arena *a, const char *dir, SrcFiles *files, Diags *d)
     cfg_register_source(files, parsed[i]);
   }
   reserve(&L, parsed, n);
-  for (uint32_t i = 0; i < n; i++) {
-    diag_move(d, &fd[i]);
-    if (!parsed[i])
-      continue;
-    *CFG_PUSH(&L, L.m->files, L.m->nfiles, L.cap_files) = parsed[i];
-    cfg_decode_file(&L, parsed[i]);
-  }
+  /* Terraform loads the primary files, then merges each override file in
+  ** name order into the result (parser_config_dir.go, Module.mergeFile).
+  ** Every file stays in m->files, in name order, for hashing and views. */
+  for (uint32_t i = 0; i < n; i++)
+    if (parsed[i])
+      *CFG_PUSH(&L, L.m->files, L.m->nfiles, L.cap_files) = parsed[i];
+  for (int pass = 0; pass < 2; pass++)
+    for (uint32_t i = 0; i < n; i++) {
+      if (is_override[i] != (pass == 1))
+        continue;
+      diag_move(d, &fd[i]);
+      if (!parsed[i])
+        continue;
+      if (!pass) {
+        cfg_decode_file(&L, parsed[i]);
+        continue;
+      }
+      Loader O = {0};
+      O.a = a;
+      O.d = d;
+      O.override = true;
+      O.m = ARENA_NEW(a, CfgModule, 1);
+      O.m->dir = L.m->dir;
+      cfg_decode_file(&O, parsed[i]);
+      cfg_merge_override(&L, &O);
+    }
+  cfg_check_versions(&L);
   return L.m;
 }
 

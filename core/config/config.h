@@ -52,6 +52,8 @@ typedef struct CfgVariable {
   const char *description;
   bool sensitive;
   bool nullable;                 /* default true */
+  bool sensitive_set, nullable_set;   /* written (override files merge
+                                         only what they set) */
   bool ephemeral;
   CfgRules validations;
   SrcRange range;                /* the block header */
@@ -68,6 +70,7 @@ typedef struct CfgOutput {
   const HclExpr *expr;
   const char *description;
   bool sensitive;
+  bool sensitive_set;
   bool ephemeral;
   CfgTraversals depends_on;
   CfgRules preconditions;
@@ -120,6 +123,7 @@ typedef struct CfgResource {
   bool create_before_destroy;
   bool create_before_destroy_set;
   bool prevent_destroy;
+  bool prevent_destroy_set;
   bool ignore_all_changes;
   CfgTraversals ignore_changes;  /* relative traversals (attr paths) */
   const HclExpr **replace_triggered_by;
@@ -209,7 +213,9 @@ typedef struct CfgModule {
 } CfgModule;
 
 /* Loads and decodes every *.tf and *.tf.json file in dir (sorted by name;
-** *_override.tf files merged after the others as Terraform does).  Source
+** override.tf and *_override.tf files, and their .tf.json forms, merged
+** into the result afterwards, in name order, as Terraform's mergeFile
+** does: docs/override-files.md).  Source
 ** texts are registered in files for diagnostics.  Returns the module even
 ** when there were errors (check d). */
 CfgModule *cfg_load_dir(Arena *a, const char *dir, SrcFiles *files,

@@ -307,6 +307,21 @@ static void provider_ref(Loader *L, const HclExpr *x, const char *arg,
 
 /* ---- blocks ------------------------------------------------------------ */
 
+/* Terraform's schemaForOverrides: in an override file every argument is
+** optional (an override sets only what it changes). */
+static const HclBodySchema *for_override(Loader *L, const HclBodySchema *s)
+{
+  if (!L->override)
+    return s;
+  HclAttrSchema *as = ARENA_NEW(L->a, HclAttrSchema, s->nattrs + 1);
+  for (uint32_t i = 0; i < s->nattrs; i++)
+    as[i] = (HclAttrSchema){s->attrs[i].name, false};
+  HclBodySchema *o = ARENA_NEW(L->a, HclBodySchema, 1);
+  *o = *s;
+  o->attrs = as;
+  return o;
+}
+
 static void decode_terraform(Loader *L, const HclBlock *b)
 {
   static const HclAttrSchema as[] = {
@@ -324,24 +339,9 @@ static void decode_terraform(Loader *L, const HclBlock *b)
   CfgModule *m = L->m;
   HclAttribute *rv = hcl_content_attr(&c, "required_version");
   const char *v;
-  if (rv && const_string(L, rv, &v)) {
-    *CFG_PUSH(L, m->required_versions, m->nrequired_versions, L->cap_rv) = v;
-    /* Terraform checks every module's required_version against its own
-    ** version before anything else uses the configuration. */
-    int ok = cfg_version_check(v, CFG_TERRAFORM_VERSION);
-    if (ok < 0)
-      diag_error(L->d, &rv->expr->range, "Invalid version constraint",
-                 "This string does not use correct version constraint "
-                 "syntax.");
-    else if (ok == 0)
-      diag_error(L->d, &rv->expr->range, "Unsupported Terraform Core version",
-                 "This configuration does not support Terraform version %s. "
-                 "To proceed, either choose another supported Terraform "
-                 "version or update this version constraint. Version "
-                 "constraints are normally set for good reason, so updating "
-                 "the constraint may lead to other errors or unexpected "
-                 "behavior.", CFG_TERRAFORM_VERSION);
-  }
+  if (rv && const_string(L, rv, &v))
+    *CFG_PUSH(L, L->rv, L->nrv, L->cap_rv) =
+        (CfgVersionReq){v, rv->expr->range};
   for (uint32_t i = 0; i < c.nblocks; i++) {
     HclBlock *blk = c.blocks[i];
     if (strcmp(blk->type, "backend") == 0) {
@@ -510,9 +510,9 @@ static void decode_variable(Loader *L, const HclBlock *b)
   if ((at = hcl_content_attr(&c, "description")))
     const_string(L, at, &v.description);
   if ((at = hcl_content_attr(&c, "sensitive")))
-    const_bool(L, at, &v.sensitive);
+    v.sensitive_set = const_bool(L, at, &v.sensitive);
   if ((at = hcl_content_attr(&c, "nullable")))
-    const_bool(L, at, &v.nullable);
+    v.nullable_set = const_bool(L, at, &v.nullable);
   if ((at = hcl_content_attr(&c, "ephemeral")))
     const_bool(L, at, &v.ephemeral);
   if ((at = hcl_content_attr(&c, "type"))) {
@@ -599,7 +599,7 @@ static void decode_output(Loader *L, const HclBlock *b)
   static const HclBlockSchema bs[] = {{"precondition", NULL, 0}};
   static const HclBodySchema s = {as, 5, bs, 1};
   HclBodyContent c;
-  hcl_body_content(L->a, b->body, &s, &c, L->d);
+  hcl_body_content(L->a, b->body, for_override(L, &s), &c, L->d);
   CfgModule *m = L->m;
   CfgOutput o = {0};
   o.name = b->labels[0];
@@ -620,7 +620,7 @@ static void decode_output(Loader *L, const HclBlock *b)
   if ((at = hcl_content_attr(&c, "description")))
     const_string(L, at, &o.description);
   if ((at = hcl_content_attr(&c, "sensitive")))
-    const_bool(L, at, &o.sensitive);
+    o.sensitive_set = const_bool(L, at, &o.sensitive);
   if ((at = hcl_content_attr(&c, "ephemeral")))
     const_bool(L, at, &o.ephemeral);
   if ((at = hcl_content_attr(&c, "depends_on")))
@@ -687,7 +687,7 @@ static void decode_lifecycle(Loader *L, CfgResource *r, const HclBlock *b)
       r->create_before_destroy_set = true;
   }
   if ((at = hcl_content_attr(&c, "prevent_destroy")))
-    const_bool(L, at, &r->prevent_destroy);
+    r->prevent_destroy_set = const_bool(L, at, &r->prevent_destroy);
   if ((at = hcl_content_attr(&c, "enabled")))
     r->enabled = at->expr;
   if ((at = hcl_content_attr(&c, "ignore_changes"))) {
@@ -894,7 +894,8 @@ static void decode_module(Loader *L, const HclBlock *b)
   static const HclBodySchema s = {as, 6, bs, 3};
   HclBodyContent c;
   HclBody *remain = NULL;
-  hcl_body_partial_content(L->a, b->body, &s, &c, &remain, L->d);
+  hcl_body_partial_content(L->a, b->body, for_override(L, &s), &c, &remain,
+                           L->d);
   CfgModule *m = L->m;
   CfgModuleCall mc = {0};
   mc.name = b->labels[0];
@@ -1054,6 +1055,32 @@ static void decode_check(Loader *L, const HclBlock *b)
     diag_error(L->d, &ck.range, "Missing required block",
                "A check block must contain at least one assert block.");
   *CFG_PUSH(L, L->m->checks, L->m->nchecks, L->cap_checks) = ck;
+}
+
+void cfg_check_versions(Loader *L)
+{
+  CfgModule *m = L->m;
+  m->required_versions = ARENA_NEW(L->a, const char *, L->nrv ? L->nrv : 1);
+  m->nrequired_versions = L->nrv;
+  for (uint32_t i = 0; i < L->nrv; i++) {
+    const CfgVersionReq *r = &L->rv[i];
+    m->required_versions[i] = r->constraint;
+    /* Terraform checks every module's required_version against its own
+    ** version before anything else uses the configuration. */
+    int ok = cfg_version_check(r->constraint, CFG_TERRAFORM_VERSION);
+    if (ok < 0)
+      diag_error(L->d, &r->range, "Invalid version constraint",
+                 "This string does not use correct version constraint "
+                 "syntax.");
+    else if (ok == 0)
+      diag_error(L->d, &r->range, "Unsupported Terraform Core version",
+                 "This configuration does not support Terraform version %s. "
+                 "To proceed, either choose another supported Terraform "
+                 "version or update this version constraint. Version "
+                 "constraints are normally set for good reason, so updating "
+                 "the constraint may lead to other errors or unexpected "
+                 "behavior.", CFG_TERRAFORM_VERSION);
+  }
 }
 
 void cfg_decode_file(Loader *L, HclFile *f)

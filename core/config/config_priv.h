@@ -14,10 +14,22 @@
 
 #include "config.h"
 
+/* A required_version constraint and where it was written: checked once
+** the module's files (and override files, which replace the list) are
+** merged, as Terraform checks the merged module. */
+typedef struct CfgVersionReq {
+  const char *constraint;
+  SrcRange range;
+} CfgVersionReq;
+
 typedef struct Loader {
   Arena *a;
   Diags *d;
   CfgModule *m;
+  bool override;                 /* decoding an override file: arguments
+                                    Terraform requires are optional */
+  CfgVersionReq *rv;             /* required_version constraints */
+  uint32_t nrv;
   uint32_t cap_vars, cap_locals, cap_outputs, cap_res, cap_calls, cap_prov,
       cap_req, cap_moved, cap_removed, cap_imports, cap_checks, cap_files,
       cap_rv;
@@ -46,5 +58,18 @@ const char *cfg_pos_string(Arena *a, SrcRange r);
 /* Decodes the top-level blocks of f into L's module (config_decode.c);
 ** errors go to L->d. */
 void cfg_decode_file(Loader *L, HclFile *f);
+
+/* Checks the required_version constraints collected in L->rv against
+** CFG_TERRAFORM_VERSION and records them in the module (config_decode.c). */
+void cfg_check_versions(Loader *L);
+
+/* True when name (a file name without .tf / .tf.json) names an override
+** file: "override" or "*_override" (config_merge.c). */
+bool cfg_is_override_name(const char *base);
+
+/* Merges the module ov, decoded from one override file, into L's module
+** as Terraform's Module.mergeFile does; ovl is the override file's loader
+** (its required_version list).  Errors go to L->d (config_merge.c). */
+void cfg_merge_override(Loader *L, Loader *ovl);
 
 #endif

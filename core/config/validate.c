@@ -639,6 +639,23 @@ static void decode_with_unknowns(V *v, const HclBody *body,
   dec_body(&ctx, body, s, &out);
 }
 
+bool vld_resource_config(Arena *a, const CfgModule *m, const CfgResource *r,
+                         const ProvBlockSchema *s, Value *out)
+{
+  Diags scratch;
+  diag_init(&scratch, a);
+  EvalCtx ctx;
+  eval_ctx_init(&ctx, a, &scratch);
+  Scope sc = {r->count != NULL, r->for_each != NULL, false, false};
+  Res rs = {m, a, sc};
+  ctx.resolve = resolve_unknown;
+  ctx.resolve_data = &rs;
+  ctx.fn.base_dir = m->dir;
+  ctx.fn.pure_only = true;
+  return r->body && dec_body(&ctx, r->body, s, out) &&
+         !diag_has_errors(&scratch);
+}
+
 static const char *provider_display(V *v, const CfgResource *r)
 {
   const char *name = cfg_resource_provider_name(r);

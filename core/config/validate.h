@@ -82,6 +82,14 @@ typedef void (*VldEnterFn)(void *ctx, const CfgTree *t);
 bool vld_tree(Arena *a, const CfgTree *t, VldSchemaFn schema_of,
               VldTypesFn types_of, VldEnterFn enter, void *ctx, Diags *d);
 
+/* The configuration object of r's body as validation sees it (every
+** reference unknown, as decode_with_unknowns), for the provider's
+** ValidateResourceConfig at `validate` time.  False, with *out
+** unset, when the body does not decode (vld_tree reports why).  Scratch
+** and result in a. */
+bool vld_resource_config(Arena *a, const CfgModule *m, const CfgResource *r,
+                         const ProvBlockSchema *s, Value *out);
+
 /* Orders d as Terraform's tfdiags Sort does before showing diagnostics:
 ** warnings first, then sourceless ones, then by file (fewer path
 ** segments first, then name) and position; stable otherwise. */

@@ -667,7 +667,7 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
   if (!eng_parse_targets(e, e->o.targets, e->o.ntargets, d) ||
       !rf_check_removed(a, e->tree, d) ||
       !rf_apply_moves(a, e->tree, e->state, &e->moves, d) ||
-      !collect_imports(e, d)) {
+      !eng_move_types(e, e->state, d) || !collect_imports(e, d)) {
     *out = NULL;   /* Terraform's Plan returns no plan for these */
     return false;
   }
@@ -847,7 +847,8 @@ bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
   /* the plan was made after moving; move the working state the same way
   ** and make that durable before any operation */
   memset(&e->moves, 0, sizeof e->moves);
-  if (!rf_apply_moves(a, e->tree, state, &e->moves, d))
+  if (!rf_apply_moves(a, e->tree, state, &e->moves, d) ||
+      !eng_move_types(e, state, d))
     return false;
   if (e->moves.n && !stmgr_commit(m, state, d))
     return false;

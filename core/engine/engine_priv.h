@@ -306,6 +306,14 @@ void eng_scope_ctx(EvalCtx *ctx, Scope *s, Engine *e, const Node *n,
 void eng_inst_scope(EvalCtx *ctx, Scope *s, Engine *e, const Node *n,
                     const Inst *in, Arena *a, Diags *d);
 
+/* ---- engine_move.c: moves across resource types ------------------------ */
+
+/* Hands every object of s that e->moves moved from another resource type
+** to its new type's provider (MoveResourceState) and stores the object it
+** returns; false with diagnostics (the provider's, on the resource) when
+** a provider refuses. */
+bool eng_move_types(Engine *e, State *s, Diags *d);
+
 /* ---- engine_graph.c: graph construction -------------------------------- */
 
 /* The slot (mod_path, fqn, alias), opened on first use; moves e->slots. */

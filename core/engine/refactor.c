@@ -310,7 +310,7 @@ static const char *ep_abs(Arena *a, const char *prefix, const Ep *e)
 
 /* ---- Statements ------------------------------------------------------------ */
 
-static void synth(Arena *a, Stmt *st, int which)
+void rf_synth(Arena *a, Stmt *st, int which)
 {
   const Ep *e = which ? &st->to : &st->from;
   uint32_t n = st->depth + e->nmods;
@@ -362,8 +362,8 @@ static void collect(Ctx *c, const CfgTree *t)
     uint32_t k = t->depth;
     for (const CfgTree *p = t; p->parent; p = p->parent)
       s.decl_names[--k] = p->call->name;
-    synth(c->a, &s, 0);
-    synth(c->a, &s, 1);
+    rf_synth(c->a, &s, 0);
+    rf_synth(c->a, &s, 1);
     if (c->n == c->cap) {
       uint32_t nc = c->cap ? c->cap * 2 : 16;
       c->st = arena_grow(c->a, c->st, sizeof *c->st, _Alignof(Stmt), c->cap,
@@ -557,8 +557,11 @@ static void validate(Ctx *c)
       x->range = *rng;
       *slot = x;
     }
-    if (rf_ep_is_res(&s->from) && (strcmp(s->from.type, s->to.type) != 0 ||
-                                   s->from.mode != s->to.mode))
+    /* Managed resources may change type (Terraform 1.8+: the target's
+    ** provider converts the object, engine_move.c); data sources not. */
+    if (rf_ep_is_res(&s->from) &&
+        (s->from.mode != s->to.mode ||
+         (s->from.mode == ST_DATA && strcmp(s->from.type, s->to.type) != 0)))
       diag_error(c->d, rng, "Resource type mismatch",
                  "This statement declares a move from %s to %s, which is a "
                  "%s of a different type.",
@@ -592,10 +595,17 @@ bool rf_apply_moves(Arena *a, const CfgTree *t, State *s, RfMoves *out,
   c.cap = count_moved(t);
   c.st = ARENA_NEW(&tmp, Stmt, c.cap + 1);
   collect(&c, t);
-  if (d->errors > before || c.n == 0)
+  if (d->errors > before)
     goto done;
   validate(&c);
   if (d->errors > before)
+    goto done;
+  /* Implied statements come after the explicit ones (Terraform appends
+  ** them) and need no validation: they only ever name declared
+  ** resources. */
+  if (s)
+    rf_add_implied(&c, s);
+  if (c.n == 0)
     goto done;
   Graph g;
   rf_build_graph(&c, &g);

@@ -11,7 +11,9 @@
 ** either side has a key (so `x.y` -> `x.y[0]` is a count <-> no-count
 ** move).  rf_apply_moves validates the whole set, then moves objects in
 ** the State in dependency order (chains A->B, B->C and moves nested in
-** other moves), records the net effect per instance (A->C), and skips a
+** other moves) followed by Terraform's implied count <-> no-count moves
+** for resources no block names, records the net effect per instance
+** (A->C), and skips a
 ** move whose destination is already taken, reporting it with Terraform's
 ** "Unresolved resource instance address changes" warning.
 **

@@ -116,6 +116,15 @@ typedef struct Ctx {
   uint32_t n, cap;
 } Ctx;
 
+/* Fills st->syn[which] (0 from, 1 to): the declaring module's steps as
+** wildcards, then the endpoint's own module steps. */
+void rf_synth(Arena *a, Stmt *st, int which);
+
+/* Appends Terraform's implied statements (count added: no key -> [0];
+** count removed: [0] -> no key) for the resources of s that c's explicit
+** statements do not name (refactor_implied.c). */
+void rf_add_implied(Ctx *c, const State *s);
+
 /* The child tree and the module call named `name` of t (NULL if none). */
 const CfgTree *rf_child_named(const CfgTree *t, const char *name);
 const CfgModuleCall *rf_call_named(const CfgTree *t, const char *name);

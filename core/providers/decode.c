@@ -608,6 +608,16 @@ static Value decode_body(EvalCtx *ctx, const HclBody *body,
     if (!as || idx < 0)
       continue;
     vals[idx] = decode_attr(ctx, at, as, t->types[idx], unknown);
+    /* A computed-only attribute is the provider's to decide: Terraform
+    ** refuses any value for it, known or not, before asking the
+    ** provider (an explicit null is the same as leaving it out). */
+    if ((as->flags & PROV_COMPUTED) &&
+        !(as->flags & (PROV_OPTIONAL | PROV_REQUIRED)) &&
+        !val_is_null(vals[idx]))
+      diag_error(ctx->diags, &at->range, "Value for unconfigurable attribute",
+                 "Can't configure a value for \"%s\": its value will be "
+                 "decided automatically based on the result of applying "
+                 "this configuration.", as->name);
   }
   XBlock *sel = ARENA_NEW(a, XBlock, xs.n + 1);
   for (uint32_t i = 0; i < s->nblocks; i++) {

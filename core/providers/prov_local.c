@@ -405,9 +405,9 @@ static void check_exactly_one(ProvCall *c, Value cfg, const char *const *names,
 static void validate_resource(Prov *p, ProvCall *c, const char *type_name,
                               Value cfg)
 {
-  (void)p;
   if (val_is_null(cfg) || !val_is_known(cfg))
     return;
+  prov_warn_deprecated(c, res_block(p, type_name), cfg);
   static const char *const four[] = {"content", "content_base64",
                                      "sensitive_content", "source"};
   static const char *const three[] = {"content", "content_base64", "source"};

@@ -571,11 +571,26 @@ static bool is_stringish(int t) { return t == R_STRING || t == R_PASSWORD; }
 static void validate_resource(Prov *p, ProvCall *c, const char *type_name,
                               Value cfg)
 {
-  (void)p;
   int t = type_index(type_name);
   if (val_is_null(cfg) || !val_is_known(cfg))
     return;
+  prov_warn_deprecated(c, block_of(p, type_name), cfg);
   if (is_stringish(t)) {
+    /* Upstream's AtLeastOneOfTrue on numeric: numeric, special, upper and
+    ** lower all configured false leave nothing to draw from. */
+    static const char *const sets[] = {"special", "upper", "lower",
+                                       "numeric"};
+    int off = 0;
+    for (int i = 0; i < 4; i++) {
+      Value v = prov_get(cfg, sets[i]);
+      off += !val_is_null(v) && val_is_known(v) && !v.u.b;
+    }
+    if (off == 4)
+      prov_diag_attr(c, DIAG_ERROR, prov_path_attr(c->arena, "numeric"),
+                     "Invalid Attribute Combination",
+                     "At least one attribute out of "
+                     "[special,upper,lower,numeric] must be specified as "
+                     "true");
     Value lv = prov_get(cfg, "length");
     int64_t len;
     if (val_is_null(lv) || !val_is_known(lv) || !val_num_int(lv, &len))
@@ -607,6 +622,17 @@ static void validate_resource(Prov *p, ProvCall *c, const char *type_name,
       prov_diag_attr(c, DIAG_ERROR, prov_path_attr(c->arena, "length"),
                      "Invalid Attribute Value",
                      "Attribute length value must be at least 1, got: %lld",
+                     (long long)n);
+  } else if (t == R_SHUFFLE) {
+    /* Upstream has no validator and panics on a negative count; cairn
+    ** refuses it in the framework's int64validator.AtLeast words. */
+    Value rc = prov_get(cfg, "result_count");
+    int64_t n;
+    if (!val_is_null(rc) && val_is_known(rc) && val_num_int(rc, &n) && n < 0)
+      prov_diag_attr(c, DIAG_ERROR, prov_path_attr(c->arena, "result_count"),
+                     "Invalid Attribute Value",
+                     "Attribute result_count value must be at least 0, "
+                     "got: %lld",
                      (long long)n);
   } else if (t == R_ID) {
     Value bl = prov_get(cfg, "byte_length");
@@ -727,7 +753,36 @@ static const char lower_chars[] = "abcdefghijklmnopqrstuvwxyz";
 static const char upper_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 static const char special_default[] = "!@#$%&*()-_=+[]{}<>:?";
 
-/* random.CreateString. */
+/* One character set as UTF-8 characters: s[off[i] .. off[i + 1]) is
+** character i.  Upstream draws characters, not bytes (random provider
+** PR #742), so an override_special of "\u00b0" gives `length` degree
+** signs, never half of one. */
+typedef struct CharSet {
+  const char *s;
+  uint32_t *off;
+  uint32_t n;                    /* characters */
+} CharSet;
+
+static CharSet charset(Arena *a, const char *s, size_t len)
+{
+  CharSet cs = {s, ARENA_NEW(a, uint32_t, len + 1), 0};
+  for (size_t i = 0; i < len; i++)
+    if (((unsigned char)s[i] & 0xc0) != 0x80)   /* not a continuation */
+      cs.off[cs.n++] = (uint32_t)i;
+  cs.off[cs.n] = (uint32_t)len;
+  return cs;
+}
+
+/* Appends one character of cs drawn from r. */
+static void draw(Buf *out, Rng *r, const CharSet *cs)
+{
+  uint32_t k = (uint32_t)rng_below(r, cs->n);
+  buf_put(out, cs->s + cs->off[k], cs->off[k + 1] - cs->off[k]);
+}
+
+/* random.CreateString: `length` characters (at least the sum of the
+** minimums), each minimum drawn from its own set, the rest from the
+** union of the enabled sets, then shuffled. */
 static bool create_string(ProvCall *c, Value pl, const char **out,
                           size_t *outn)
 {
@@ -765,24 +820,34 @@ static bool create_string(ProvCall *c, Value pl, const char **out,
     return false;
   }
   size_t n = (size_t)(length > total ? length : total);
-  char *res = ARENA_NEW(a, char, n + 1);
+  /* The characters drawn, one after another, then shuffled as units. */
+  Buf drawn;
+  buf_init(&drawn, a);
+  uint32_t *start = ARENA_NEW(a, uint32_t, n + 1);
   size_t k = 0;
   Rng r = {0};
   for (int i = 0; i < 4; i++) {
-    size_t sn = strlen(mins[i].set);
-    for (int64_t j = 0; j < mins[i].min; j++)
-      res[k++] = mins[i].set[rng_below(&r, sn)];
+    CharSet cs = charset(a, mins[i].set, strlen(mins[i].set));
+    for (int64_t j = 0; j < mins[i].min; j++) {
+      start[k++] = (uint32_t)drawn.len;
+      draw(&drawn, &r, &cs);
+    }
   }
-  const char *cs = buf_str(&chars);
-  while (k < n)
-    res[k++] = cs[rng_below(&r, chars.len)];
+  CharSet all = charset(a, buf_str(&chars), chars.len);
+  while (k < n) {
+    start[k++] = (uint32_t)drawn.len;
+    draw(&drawn, &r, &all);
+  }
+  start[n] = (uint32_t)drawn.len;
   uint32_t *idx = ARENA_NEW(a, uint32_t, n);
   rng_shuffle_idx(&r, idx, (uint32_t)n);
-  char *shuf = ARENA_NEW(a, char, n + 1);
+  Buf shuf;
+  buf_init(&shuf, a);
   for (size_t i = 0; i < n; i++)
-    shuf[i] = res[idx[i]];
-  *out = shuf;
-  *outn = n;
+    buf_put(&shuf, drawn.p + start[idx[i]],
+            start[idx[i] + 1] - start[idx[i]]);
+  *out = buf_str(&shuf);
+  *outn = shuf.len;
   return true;
 }
 
@@ -929,10 +994,10 @@ static void create(ProvCall *c, int t, Value pl, ProvApplyResp *resp)
   case R_SHUFFLE: {
     Value in = prov_get(pl, "input");
     uint32_t n = val_is_null(in) ? 0 : in.len;
-    int64_t count = get_int(pl, "result_count", 0);
-    if (count <= 0)
-      count = n;
-    if (n == 0)
+    /* Unset: as many as the input has; an explicit 0 gives an empty list
+    ** (upstream PR #537: result_count is never rewritten). */
+    int64_t count = get_int(pl, "result_count", n);
+    if (count < 0 || n == 0)
       count = 0;
     if (count > (1 << 20)) {
       random_read_error(c, "result_count too large");
@@ -1099,12 +1164,14 @@ static void import(Prov *p, ProvCall *c, const ProvImportReq *req,
                  retry_msg, bad ? n : at);
       return;
     }
-    static const char *const names[] = {"byte_length", "keepers", "prefix"};
-    Value vals[3] = {val_int((int64_t)blen),
-                     val_map(a, &ty_string, NULL, 0),
+    /* keepers stays null, as every other random import leaves it: an
+    ** empty map would differ from a configuration without keepers and
+    ** plan an update right after the import. */
+    static const char *const names[] = {"byte_length", "prefix"};
+    Value vals[2] = {val_int((int64_t)blen),
                      prefix && *prefix ? val_cstr(a, prefix)
                                        : val_null(&ty_string)};
-    st = build(p, a, req->type_name, 3, names, vals);
+    st = build(p, a, req->type_name, 2, names, vals);
     st = id_values(a, st, bytes, blen, prefix, id);
     break;
   }

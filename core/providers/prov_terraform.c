@@ -194,6 +194,59 @@ static void import(Prov *p, ProvCall *c, const ProvImportReq *req,
   resp->nimported = 1;
 }
 
+/* MoveResourceState: terraform_data takes over null_resource objects of
+** the official hashicorp/null provider (Terraform 1.9): the id is kept,
+** triggers becomes triggers_replace (as an object, which is what a
+** `triggers_replace = { ... }` configuration gives, so the next plan has
+** nothing to change), input and output stay null.  Texts are Terraform's
+** (internal/builtin/providers/terraform/resource_data.go). */
+static const Type null_triggers = {.kind = TY_MAP, .elem = &ty_string};
+static const ProvAttrSchema null_attrs[] = {
+  {.name = "id", .type = &ty_string, .flags = PROV_COMPUTED},
+  {.name = "triggers", .type = &null_triggers, .flags = PROV_OPTIONAL},
+};
+static const ProvBlockSchema null_block = {.attrs = null_attrs, .nattrs = 2};
+
+static void move_state(Prov *p, ProvCall *c, const ProvMoveReq *req,
+                       ProvMoveResp *resp)
+{
+  (void)p;
+  Arena *a = c->arena;
+  size_t n = strlen(req->source_provider), k = strlen("hashicorp/null");
+  if (n < k || strcmp(req->source_provider + n - k, "hashicorp/null") != 0) {
+    diag_error(c->diags, NULL, "Unsupported source provider for move "
+               "operation", "Only moving from the official hashicorp/null "
+               "provider to terraform_data is supported.");
+    return;
+  }
+  if (strcmp(req->source_type, "null_resource") != 0) {
+    diag_error(c->diags, NULL, "Unsupported source resource type for move "
+               "operation", "Only moving from the null_resource managed "
+               "resource to terraform_data is supported.");
+    return;
+  }
+  Value src;
+  if (!prov_decode_state(c, &null_block, req->source_json, req->source_len,
+                         &src))
+    return;
+  Value trig = prov_get(src, "triggers");
+  Value tr = val_dynamic_null;
+  if (!val_is_null(trig)) {
+    const char **names = ARENA_NEW(a, const char *, trig.len + 1);
+    Value *vals = ARENA_NEW(a, Value, trig.len + 1);
+    for (uint32_t i = 0; i < trig.len; i++) {
+      names[i] = trig.u.entries[i].key;
+      vals[i] = trig.u.entries[i].val;
+    }
+    tr = val_object(a, trig.len, names, vals);
+  }
+  static const char *const names[] = {"id", "input", "output",
+                                      "triggers_replace"};
+  Value vals[4] = {prov_get(src, "id"), val_dynamic_null, val_dynamic_null,
+                   tr};
+  resp->target_state = val_object(a, 4, names, vals);
+}
+
 /* ---- terraform_remote_state -------------------------------------------- */
 
 /* A string attribute of the backend config (object or map), or NULL. */
@@ -422,6 +475,7 @@ static const ProvOps ops = {
   .read_data_source = read_data,
   .stop = prov_default_stop,
   .close = prov_default_close,
+  .move_resource_state = move_state,
 };
 
 const ProvBuiltin prov_terraform_builtin = {

@@ -556,6 +556,40 @@ Diag *prov_diag_attr(ProvCall *c, DiagSeverity sev, ValPath path,
   return g;
 }
 
+void prov_move_resource_state(Prov *p, ProvCall *c, const ProvMoveReq *req,
+                              ProvMoveResp *resp)
+{
+  if (p->ops->move_resource_state) {
+    p->ops->move_resource_state(p, c, req, resp);
+    return;
+  }
+  diag_error(c->diags, NULL, "Unable to Move Resource State",
+             "The target resource implementation does not include move "
+             "resource state support. The resource implementation can be "
+             "updated by the provider developers to include this support "
+             "with the ResourceWithMoveState interface.\n\n"
+             "Source Provider Address: %s\nSource Resource Type: %s\n"
+             "Source Resource Schema Version: %lld\nTarget Resource Type: %s",
+             req->source_provider, req->source_type,
+             (long long)req->source_schema_version, req->target_type);
+}
+
+void prov_warn_deprecated(ProvCall *c, const ProvBlockSchema *b, Value config)
+{
+  if (val_is_null(config) || !val_is_known(config))
+    return;
+  for (uint32_t i = 0; i < b->nattrs; i++) {
+    const ProvAttrSchema *at = &b->attrs[i];
+    if (!(at->flags & PROV_DEPRECATED) || !at->deprecation_message)
+      continue;
+    Value v = prov_get(config, at->name);
+    if (val_is_null(v) || !val_is_known(v))
+      continue;   /* the framework warns only about known values */
+    prov_diag_attr(c, DIAG_WARNING, prov_path_attr(c->arena, at->name),
+                   "Attribute Deprecated", "%s", at->deprecation_message);
+  }
+}
+
 const ValPath *prov_diag_path(const ProvCall *c, const Diag *g)
 {
   for (const ProvDiagPath *p = c->paths; p; p = p->next)

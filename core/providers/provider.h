@@ -326,6 +326,24 @@ typedef struct ProvImportResp {
   uint32_t nimported;
 } ProvImportResp;
 
+/* MoveResourceState (Terraform 1.8+): a `moved` block across resource
+** types asks the target resource's provider to turn the source object
+** into an object of the target type. */
+typedef struct ProvMoveReq {
+  const char *source_provider;   /* fully-qualified source provider address
+                                    ("registry.terraform.io/hashicorp/null") */
+  const char *source_type;       /* "null_resource" */
+  int64_t source_schema_version;
+  const char *source_json;       /* the source object's attributes JSON */
+  size_t source_len;
+  ProvBytes source_private;
+  const char *target_type;       /* a resource type of this provider */
+} ProvMoveReq;
+typedef struct ProvMoveResp {
+  Value target_state;            /* of the target type's implied type */
+  ProvBytes target_private;
+} ProvMoveResp;
+
 typedef struct ProvReadDataReq {
   const char *type_name;
   Value config;
@@ -356,8 +374,8 @@ typedef struct ProvCallFuncResp {
 
 typedef struct Prov Prov;
 
-/* The vtable.  Every entry is mandatory (use the prov_default_* helpers
-** below where a provider has nothing to do).  `type_name` arguments are
+/* The vtable.  Every entry but call_function and move_resource_state is mandatory (use the
+** prov_default_* helpers below where a provider has nothing to do).  `type_name` arguments are
 ** known to the schema: the engine never asks for a type the provider did
 ** not list. */
 typedef struct ProvOps {
@@ -395,6 +413,11 @@ typedef struct ProvOps {
   ** calls functions on unconfigured providers), from any thread. */
   void (*call_function)(Prov *p, ProvCall *c, const ProvCallFuncReq *req,
                         ProvCallFuncResp *resp);
+  /* MoveResourceState; the one optional entry: NULL means the provider
+  ** supports no cross-type moves (prov_move_resource_state then gives
+  ** the default refusal).  Plugins and HTTPS providers leave it NULL. */
+  void (*move_resource_state)(Prov *p, ProvCall *c, const ProvMoveReq *req,
+                              ProvMoveResp *resp);
 } ProvOps;
 
 /* One provider instance (one `provider` configuration, alias included). */
@@ -486,12 +509,24 @@ const ValPath *prov_diag_path(const ProvCall *c, const Diag *g);
 /* A one-step path .name (name must outlive the path). */
 ValPath prov_path_attr(Arena *a, const char *name);
 
+/* The plugin framework's deprecation warning, as its ValidateResourceConfig
+** gives it: "Attribute Deprecated" with the attribute's
+** deprecation_message, on its path, for every top-level attribute of b
+** marked PROV_DEPRECATED whose value in config is known and not null. */
+void prov_warn_deprecated(ProvCall *c, const ProvBlockSchema *b, Value config);
+
 /* Defaults for vtable entries with nothing to do. */
 void prov_default_validate(Prov *p, ProvCall *c, Value config);
 void prov_default_validate_type(Prov *p, ProvCall *c, const char *type_name,
                                 Value config);
 void prov_default_configure(Prov *p, ProvCall *c,
                             const ProvConfigureReq *req);
+/* Calls p's move_resource_state, or when it has none refuses the move
+** with the plugin framework's "Unable to Move Resource State" (what a
+** provider without state moves answers). */
+void prov_move_resource_state(Prov *p, ProvCall *c, const ProvMoveReq *req,
+                              ProvMoveResp *resp);
+
 /* ImportResourceState for types without import: Terraform's
 ** "Resource Import Not Implemented" error. */
 void prov_default_import(Prov *p, ProvCall *c, const ProvImportReq *req,

@@ -21,6 +21,67 @@ static CfgModule *load(Arena *a, Diags *d, SrcFiles *fs, const char *dir)
   return cfg_load_dir(a, dir, fs, d);
 }
 
+/* Override files as Terraform merges them (configs/module_merge.go,
+** module_merge_body.go): attributes replaced one by one, nested blocks
+** of a type replaced as a group (dynamic ones included), lifecycle
+** settings only where set, provisioners replaced, locals and
+** required_version lists replaced, required_providers per provider; an
+** overridden type re-checks the default, depends_on cannot be
+** overridden. */
+static void test_override_files(void)
+{
+  Arena a;
+  Diags d;
+  SrcFiles fs;
+  CfgModule *m = load(&a, &d, &fs, "tests/config/override");
+  T_EQ_INT(m->nfiles, 3);
+  T_EQ_INT(count_summary(&d, "Unsupported override"), 1);
+  T_EQ_INT(count_summary(&d, "Invalid default value for variable"), 1);
+  T_EQ_INT(count_summary(&d, "Unsupported Terraform Core version"), 0);
+  T_EQ_INT(d.errors, 2);
+  for (const Diag *g = d.head; g; g = g->next)
+    if (strcmp(g->summary, "Invalid default value for variable") == 0)
+      T_CHECK(strncmp(g->detail, "Overriding this variable's type "
+                      "constraint has made its default value invalid: ",
+                      60) == 0);
+  T_EQ_INT(m->nrequired_versions, 1);
+  T_EQ_STR(m->required_versions[0], ">= 1.0");
+  T_EQ_STR(cfg_provider_source(m, "thing"), "acme/thing2");
+  T_CHECK(m->required_providers[0].version == NULL);
+  const CfgLocal *l = cfg_local(m, "greeting");
+  T_CHECK(l && l->expr->range.file && strstr(l->expr->range.file,
+                                             "override.tf"));
+  const CfgOutput *o = cfg_output(m, "o");
+  T_CHECK(o && o->sensitive && o->expr);
+  T_EQ_STR(o ? o->description : "", "kept");
+  const CfgResource *r = cfg_resource(m, CFG_MANAGED, "thing_x", "a");
+  T_CHECK(r != NULL);
+  if (!r) {
+    arena_release(&a);
+    return;
+  }
+  T_CHECK(r->create_before_destroy && r->create_before_destroy_set);
+  T_CHECK(!r->prevent_destroy && r->prevent_destroy_set);
+  T_EQ_INT(r->nprovisioners, 1);
+  const HclBody *b = r->body;
+  T_CHECK(hcl_body_attr(b, "keep") != NULL);
+  const HclAttribute *sw = hcl_body_attr(b, "swap");
+  T_CHECK(sw && strstr(sw->range.file, "override.tf"));
+  /* every rule block, the dynamic one too, gave way to the override's
+  ** one; other stayed */
+  int rules = 0, others = 0, dyn = 0;
+  for (uint32_t i = 0; i < b->nblocks; i++) {
+    const HclBlock *blk = b->blocks[i];
+    rules += strcmp(blk->type, "rule") == 0;
+    others += strcmp(blk->type, "other") == 0;
+    dyn += strcmp(blk->type, "dynamic") == 0;
+  }
+  T_EQ_INT(rules, 1);
+  T_EQ_INT(others, 1);
+  T_EQ_INT(dyn, 0);
+  arena_release(&a);
+}
+
 static void test_basic_module(void)
 {
   Arena a;
@@ -224,6 +285,7 @@ static void test_load_order_and_sizes(void)
 int main(void)
 {
   T_RUN(test_basic_module);
+  T_RUN(test_override_files);
   T_RUN(test_errors);
   T_RUN(test_default_conversion);
   T_RUN(test_version_constraints);

@@ -476,20 +476,33 @@ static void test_still_declared_instance(void)
   env_done(&e);
 }
 
+/* Terraform 1.8+: a managed resource may move to another type (its new
+** provider converts the object, engine_move.c); a data source may not,
+** and neither may a move between modes. */
 static void test_type_mismatch(void)
 {
-  static const char *const spec[] = {
+  static const char *const ok_spec[] = {
       "main.tf",
       "resource \"other_thing\" \"a\" {}\n"
       "moved {\n  from = null_resource.a\n  to   = other_thing.a\n}\n",
       NULL};
   Env e;
-  env_init(&e, spec);
+  env_init(&e, ok_spec);
+  T_CHECK(apply(&e));
+  T_EQ_INT(count_summary(&e.d, "Resource type mismatch"), 0);
+  env_done(&e);
+  static const char *const bad_spec[] = {
+      "main.tf",
+      "data \"other_thing\" \"a\" {}\n"
+      "moved {\n  from = data.null_data_source.a\n"
+      "  to   = data.other_thing.a\n}\n",
+      NULL};
+  env_init(&e, bad_spec);
   T_CHECK(!apply(&e));
   const Diag *g = find_diag(&e.d, "Resource type mismatch");
-  T_EQ_STR(g ? g->detail : "",
-           "This statement declares a move from null_resource.a to "
-           "other_thing.a, which is a resource of a different type.");
+  T_CHECK(g && strstr(g->detail, "This statement declares a move from "
+                                 "data.null_data_source.a to "
+                                 "data.other_thing.a"));
   env_done(&e);
 }
 

@@ -1,21 +1,21 @@
 Import blocks (with for_each) are planned as imports and recorded at
 apply; `cairn import ADDR ID` imports one object without applying
 anything else; the errors for a missing configuration and an address
-already managed.
+already managed.  random_id's import leaves keepers null (upstream), so
+importing it plans no change.
 
   $ cp blocks.tf.txt main.tf
   $ cairn plan -out=p -no-color > plan.txt; echo "exit $?"
   exit 0
   $ grep -E '^  #|^Plan' plan.txt
-    # random_id.x will be updated in-place
-    # (imported from "p-9hUg")
+    # random_id.x will be imported
     # random_string.s["a"] will be imported
     # random_string.s["b"] will be imported
-  Plan: 3 to import, 0 to add, 1 to change, 0 to destroy.
+  Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.
   $ cairn show -json p | python3 -c '
   > import json,sys
   > for r in json.load(sys.stdin)["resource_changes"]: print(r["address"], r["change"]["actions"], r["change"].get("importing"))'
-  random_id.x ['update'] {'id': 'p-9hUg'}
+  random_id.x ['no-op'] {'id': 'p-9hUg'}
   random_string.s["a"] ['no-op'] {'id': 'val-a'}
   random_string.s["b"] ['no-op'] {'id': 'val-b'}
   $ cairn apply p > out; echo "exit $?"
@@ -27,7 +27,7 @@ already managed.
   random_string.s["a"]: Import complete [id=val-a]
   random_string.s["b"]: Importing... [id=val-b]
   random_string.s["b"]: Import complete [id=val-b]
-  Apply complete! Resources: 3 imported, 0 added, 1 changed, 0 destroyed.
+  Apply complete! Resources: 3 imported, 0 added, 0 changed, 0 destroyed.
   $ cairn state list
   random_id.x
   random_string.s["a"]

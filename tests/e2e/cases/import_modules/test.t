@@ -4,10 +4,9 @@ keys included); a target no configured instance has is an error.
   $ cairn plan -no-color 2>&1 | grep -E '#|^Plan|Error'
     # module.m[0].random_id.x will be created
     # module.m[0].random_string.s["a"] will be created
-    # module.n.random_id.x will be updated in-place
-    # (imported from "p-9hUg")
+    # module.n.random_id.x will be imported
     # module.n.random_string.s["a"] will be imported
-  Plan: 2 to import, 2 to add, 1 to change, 0 to destroy.
+  Plan: 2 to import, 2 to add, 0 to change, 0 to destroy.
   $ cairn import -no-color 'module.m[0].random_id.x' p-9hUg | grep -E 'Import|Prepared'
   module.m[0].random_id.x: Importing from ID "p-9hUg"...
   module.m[0].random_id.x: Import prepared!
