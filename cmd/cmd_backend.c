@@ -5,6 +5,7 @@
 #include "cmd_backend.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,21 +13,40 @@
 #include <unistd.h>
 
 #include "base/json.h"
+#include "config/hostcfg.h"
 #include "lang/eval.h"
+#include "net/be_http.h"
 #include "state/state.h"
 #include "state/stmgr.h"
 #include "state/workspace.h"
 
-/* A backend type's arguments, all strings, sorted by name (the order
-** cty's hash uses for object attributes). */
+/* A backend type's arguments, sorted by name (the order cty's hash uses
+** for object attributes), with their types: kinds[i] is 's' (string), 'b'
+** (bool) or 'n' (number).  Values are kept as text: bools "true"/"false",
+** numbers in their shortest decimal form. */
 typedef struct BeSchema {
   const char *type;
   const char *const *attrs;
   int nattrs;
+  const char *kinds;
 } BeSchema;
 
 static const char *const local_attrs[] = {"path", "workspace_dir"};
-static const BeSchema schemas[] = {{"local", local_attrs, 2}};
+/* Terraform's internal/backend/remote-state/http schema. */
+static const char *const http_attrs[] = {
+    "address",        "client_ca_certificate_pem", "client_certificate_pem",
+    "client_private_key_pem", "lock_address", "lock_method", "password",
+    "retry_max",      "retry_wait_max", "retry_wait_min",
+    "skip_cert_verification", "unlock_address", "unlock_method",
+    "update_method",  "username"};
+enum {
+  H_ADDRESS, H_CA, H_CERT, H_KEY, H_LOCK_ADDRESS, H_LOCK_METHOD, H_PASSWORD,
+  H_RETRY_MAX, H_RETRY_WAIT_MAX, H_RETRY_WAIT_MIN, H_SKIP, H_UNLOCK_ADDRESS,
+  H_UNLOCK_METHOD, H_UPDATE_METHOD, H_USERNAME, H_N
+};
+static const BeSchema schemas[] = {
+    {"local", local_attrs, 2, "ss"},
+    {"http", http_attrs, H_N, "sssssssnnnbssss"}};
 
 /* Terraform's reason texts (meta_backend.go errBackendInit). */
 static const char init_detail[] =
@@ -59,8 +79,72 @@ static int attr_index(const BeSchema *s, const char *name)
   return -1;
 }
 
-/* A string argument: constants only, as Terraform decodes backend bodies
+static bool string_arg(Cli *cli, const HclAttribute *at, const char **out,
+                       Diags *d);
+
+/* The canonical text of a bool or number argument given as text (from
+** -backend-config or a string in the block: cty converts them), or NULL
+** when it is not one. */
+static const char *typed_text(Cli *cli, char kind, const char *t)
+{
+  if (kind == 'b')
+    return strcmp(t, "true") == 0 ? "true"
+           : strcmp(t, "false") == 0 ? "false" : NULL;
+  char *end;
+  errno = 0;
+  long long v = strtoll(t, &end, 10);
+  if (!*t || *end || errno)
+    return NULL;
+  return arena_printf(cli->arena, "%lld", v);
+}
+
+static bool type_error(Diags *d, const HclAttribute *at, const char *name,
+                       char kind)
+{
+  diag_error(d, at ? &at->expr->range : NULL, "Incorrect attribute value type",
+             "Inappropriate value for attribute \"%s\": %s required.", name,
+             kind == 'b' ? "bool" : kind == 'n' ? "whole number" : "string");
+  return false;
+}
+
+/* An argument: constants only, as Terraform decodes backend bodies
 ** without an evaluation context.  *out stays NULL when absent or null. */
+static bool value_arg(Cli *cli, const HclAttribute *at, char kind,
+                      const char **out, Diags *d)
+{
+  *out = NULL;
+  if (!at)
+    return true;
+  EvalCtx ctx;
+  eval_ctx_init(&ctx, cli->arena, d);
+  ctx.no_vars = true;
+  Value v;
+  if (!eval_expr(&ctx, at->expr, &v))
+    return false;
+  if (val_is_null(v))
+    return true;
+  if (!val_is_known(v))
+    return type_error(d, at, at->name, kind);
+  if (kind == 'b' && v.type->kind == TY_BOOL) {
+    *out = v.u.b ? "true" : "false";
+    return true;
+  }
+  if (kind == 'n' && v.type->kind == TY_NUMBER) {
+    Buf b;
+    buf_init(&b, cli->arena);
+    val_num_format(&b, v);
+    *out = typed_text(cli, 'n', buf_str(&b));
+    return *out ? true : type_error(d, at, at->name, kind);
+  }
+  if (kind != 's' && v.type->kind == TY_STRING) {
+    *out = typed_text(cli, kind, v.u.s);
+    return *out ? true : type_error(d, at, at->name, kind);
+  }
+  if (kind != 's')
+    return type_error(d, at, at->name, kind);
+  return string_arg(cli, at, out, d);
+}
+
 static bool string_arg(Cli *cli, const HclAttribute *at, const char **out,
                        Diags *d)
 {
@@ -101,7 +185,7 @@ static bool decode_body(Cli *cli, const BeSchema *s, const HclBody *body,
   for (int i = 0; i < s->nattrs; i++) {
     HclAttribute *at = hcl_content_attr(&c, s->attrs[i]);
     const char *v;
-    if (!string_arg(cli, at, &v, d))
+    if (!value_arg(cli, at, s->kinds[i], &v, d))
       return false;
     if (at)
       vals[i] = v;
@@ -127,7 +211,10 @@ static bool apply_overrides(Cli *cli, const BeSchema *s,
                    "type.", name);
         return false;
       }
-      vals[i] = arena_strdup(cli->arena, eq + 1);
+      vals[i] = s->kinds[i] == 's' ? arena_strdup(cli->arena, eq + 1)
+                                    : typed_text(cli, s->kinds[i], eq + 1);
+      if (!vals[i])
+        return type_error(d, NULL, name, s->kinds[i]);
       continue;
     }
     FILE *f = fopen(it, "rb");
@@ -167,10 +254,15 @@ static uint64_t config_hash(Arena *a, const BeSchema *s, const char **vals)
   json_write_string(&b, s->type, strlen(s->type));
   buf_puts(&b, ";<");
   for (int i = 0; i < s->nattrs; i++) {
-    if (vals[i])
-      json_write_string(&b, vals[i], strlen(vals[i]));
-    else
+    /* go-cty: bools "T"/"F", numbers in decimal, strings quoted. */
+    if (!vals[i])
       buf_putc(&b, '~');
+    else if (s->kinds[i] == 'b')
+      buf_putc(&b, strcmp(vals[i], "true") == 0 ? 'T' : 'F');
+    else if (s->kinds[i] == 'n')
+      buf_puts(&b, vals[i]);
+    else
+      json_write_string(&b, vals[i], strlen(vals[i]));
     buf_putc(&b, ';');
   }
   buf_puts(&b, ">;>");
@@ -294,10 +386,12 @@ static bool write_record(Cli *cli, const Record *old, const BeSchema *s,
       buf_printf(&b, "%s\n            ", i ? "," : "");
       json_write_string(&b, s->attrs[i], strlen(s->attrs[i]));
       buf_puts(&b, ": ");
-      if (vals[i])
-        json_write_string(&b, vals[i], strlen(vals[i]));
-      else
+      if (!vals[i])
         buf_puts(&b, "null");
+      else if (s->kinds[i] != 's')
+        buf_puts(&b, vals[i]);
+      else
+        json_write_string(&b, vals[i], strlen(vals[i]));
     }
     buf_printf(&b, "\n        },\n        \"hash\": %llu\n    }",
                (unsigned long long)hash);
@@ -339,8 +433,23 @@ static const char **recorded_vals(Cli *cli, const BeSchema *s,
                                   const Record *r)
 {
   const char **v = ARENA_NEW(cli->arena, const char *, (size_t)s->nattrs);
-  for (int i = 0; i < s->nattrs; i++)
+  for (int i = 0; i < s->nattrs; i++) {
     v[i] = str_attr(r->config, s->attrs[i]);
+    bool f = false;
+    Value x = val_is_null(r->config) || r->config.type->kind != TY_OBJECT
+                  ? val_dynamic_null
+                  : val_attr(r->config, s->attrs[i], &f);
+    if (!f || val_is_null(x))
+      continue;
+    if (s->kinds[i] == 'b' && x.type->kind == TY_BOOL)
+      v[i] = x.u.b ? "true" : "false";
+    else if (s->kinds[i] == 'n' && x.type->kind == TY_NUMBER) {
+      Buf b;
+      buf_init(&b, cli->arena);
+      val_num_format(&b, x);
+      v[i] = typed_text(cli, 'n', buf_str(&b));
+    }
+  }
   return v;
 }
 
@@ -353,10 +462,14 @@ static bool same_vals(const BeSchema *s, const char **x, const char **y)
   return true;
 }
 
-static bool make_backend(const BeSchema *s, const char **vals, Backend *b,
-                         Diags *d, const CfgBackend *cb)
+static bool make_http(Cli *cli, const char **vals, Backend *b, Diags *d,
+                      const CfgBackend *cb);
+
+static bool make_backend(Cli *cli, const BeSchema *s, const char **vals,
+                         Backend *b, Diags *d, const CfgBackend *cb)
 {
-  (void)s;
+  if (s && strcmp(s->type, "http") == 0)
+    return make_http(cli, vals, b, d, cb);
   const SrcRange *at = cb ? &cb->range : NULL;
   if (vals[0] && !*vals[0]) {
     diag_error(d, at, "Invalid local state file path",
@@ -370,6 +483,117 @@ static bool make_backend(const BeSchema *s, const char **vals, Backend *b,
   }
   be_local(b, vals[0], vals[1]);
   b->configured = cb != NULL;
+  return true;
+}
+
+/* Terraform's GetAttrEnvDefaultFallback: the argument, else the
+** environment variable (when set, even empty), else def. */
+static const char *env_arg(const char *v, const char *env, const char *def)
+{
+  if (v)
+    return v;
+  const char *e = env ? getenv(env) : NULL;
+  return e ? e : def;
+}
+
+static bool num_arg(Cli *cli, const char *v, const char *env, long def,
+                    const char *name, long *out, Diags *d)
+{
+  const char *t = env_arg(v, env, NULL);
+  *out = def;
+  if (!t)
+    return true;
+  const char *c = typed_text(cli, 'n', t);
+  if (!c) {
+    diag_error(d, NULL, "Invalid http backend configuration",
+               "invalid %s: \"%s\" is not a whole number", name, t);
+    return false;
+  }
+  *out = strtol(c, NULL, 10);
+  return true;
+}
+
+/* The process's http backend: its libcurl handle is released by
+** cmd_backend_close (the Backend lives for the whole command, cached in
+** cli->backend). */
+static BeHttp *open_http;
+
+void cmd_backend_close(Cli *cli)
+{
+  (void)cli;
+  stmgr_bind_remote(NULL, NULL);
+  behttp_close(open_http);
+  open_http = NULL;
+}
+
+/* The http backend: Terraform's arguments and TF_HTTP_* variables, the
+** host configuration's opt-in for skip_cert_verification, and the working
+** copy under the data directory, bound to the remote for every StMgr. */
+static bool make_http(Cli *cli, const char **v, Backend *b, Diags *d,
+                      const CfgBackend *cb)
+{
+  BeHttpConfig c;
+  memset(&c, 0, sizeof c);
+  c.address = env_arg(v[H_ADDRESS], "TF_HTTP_ADDRESS", "");
+  c.update_method = env_arg(v[H_UPDATE_METHOD], "TF_HTTP_UPDATE_METHOD",
+                            "POST");
+  c.lock_address = env_arg(v[H_LOCK_ADDRESS], "TF_HTTP_LOCK_ADDRESS", NULL);
+  c.lock_method = env_arg(v[H_LOCK_METHOD], "TF_HTTP_LOCK_METHOD", "LOCK");
+  c.unlock_address = env_arg(v[H_UNLOCK_ADDRESS], "TF_HTTP_UNLOCK_ADDRESS",
+                             NULL);
+  c.unlock_method = env_arg(v[H_UNLOCK_METHOD], "TF_HTTP_UNLOCK_METHOD",
+                            "UNLOCK");
+  c.username = env_arg(v[H_USERNAME], "TF_HTTP_USERNAME", "");
+  c.password = env_arg(v[H_PASSWORD], "TF_HTTP_PASSWORD", "");
+  c.client_ca_certificate_pem = env_arg(
+      v[H_CA], "TF_HTTP_CLIENT_CA_CERTIFICATE_PEM", "");
+  c.client_certificate_pem = env_arg(v[H_CERT],
+                                     "TF_HTTP_CLIENT_CERTIFICATE_PEM", "");
+  c.client_private_key_pem = env_arg(v[H_KEY],
+                                     "TF_HTTP_CLIENT_PRIVATE_KEY_PEM", "");
+  if (!num_arg(cli, v[H_RETRY_MAX], "TF_HTTP_RETRY_MAX", 2, "retry_max",
+               &c.retry_max, d) ||
+      !num_arg(cli, v[H_RETRY_WAIT_MIN], "TF_HTTP_RETRY_WAIT_MIN", 1,
+               "retry_wait_min", &c.retry_wait_min, d) ||
+      !num_arg(cli, v[H_RETRY_WAIT_MAX], "TF_HTTP_RETRY_WAIT_MAX", 30,
+               "retry_wait_max", &c.retry_wait_max, d))
+    return false;
+  /* No environment variable for it, as in Terraform; and off unless the
+  ** host's owner allows it: a working directory must not be able to turn
+  ** TLS verification off on its own. */
+  c.skip_cert_verification = v[H_SKIP] && strcmp(v[H_SKIP], "true") == 0;
+  if (c.skip_cert_verification) {
+    HostCfg hc;
+    Diags hd;
+    diag_init(&hd, cli->arena);
+    bool ok = hcfg_load(cli->arena, NULL, &hc, &hd);
+    if (!ok) {
+      diag_move(d, &hd);
+      return false;
+    }
+    if (!hc.allow_skip_cert_verification) {
+      diag_error(d, cb ? &cb->range : NULL,
+                 "TLS verification cannot be skipped",
+                 "The http backend sets skip_cert_verification = true, but "
+                 "the host configuration%s%s does not allow it. Trust the "
+                 "server's CA instead (client_ca_certificate_pem), or set "
+                 "backend_skip_cert_verification = true under [defaults] "
+                 "in the host configuration (docs/backends.md).",
+                 hc.path ? " " : "", hc.path ? hc.path : "");
+      return false;
+    }
+  }
+  StRemote *r = ARENA_NEW(cli->arena, StRemote, 1);
+  BeHttp *h = behttp_open(cli->arena, &c, r, d);
+  if (!h)
+    return false;
+  behttp_close(open_http);
+  open_http = h;
+  const char *path = arena_printf(cli->arena, "%s/http/terraform.tfstate",
+                                  ws_data_dir(cli->arena, NULL));
+  be_remote(b, "http", r, path);
+  b->configured = true;
+  stmgr_bind_remote(path, r);
   return true;
 }
 
@@ -416,8 +640,15 @@ const Backend *cmd_backend(Cli *cli, const CfgModule *m,
     hash = config_hash(cli->arena, s, vals);
   }
   if (phase == CMD_BACKEND_INIT) {
-    /* validate: the configuration alone */
-    if (!make_backend(s, s ? vals : (const char *[]){NULL, NULL}, b, d, cb))
+    /* validate: the configuration alone (a remote type is not reached) */
+    if (s && strcmp(s->type, "local") != 0) {
+      b->type = s->type;
+      b->configured = true;
+      cli->backend = b;
+      return b;
+    }
+    if (!make_backend(cli, s, s ? vals : (const char *[]){NULL, NULL}, b,
+                      d, cb))
       return NULL;
     cli->backend = b;
     return b;
@@ -442,9 +673,14 @@ const Backend *cmd_backend(Cli *cli, const CfgModule *m,
                "init\"", init_detail, reason);
     return NULL;
   }
-  if (!make_backend(s, s ? recorded_vals(cli, s, &r)
+  if (!make_backend(cli, s, s ? recorded_vals(cli, s, &r)
                          : (const char *[]){NULL, NULL}, b, d, cb))
     return NULL;
+  if (b->remote) {
+    const char *ws = ws_current(cli->arena, NULL, d);
+    if (!ws || !be_check_workspace(b, ws, d))
+      return NULL;
+  }
   cli->backend = b;
   return b;
 }
@@ -502,7 +738,7 @@ const Backend *cmd_backend_init(Cli *cli, const CfgModule *m,
   uint64_t hash = config_hash(cli->arena, s, vals);
   if (!apply_overrides(cli, s, o->backend_config, vals, d))
     return NULL;
-  if (!make_backend(s, vals, b, d, cb))
+  if (!make_backend(cli, s, vals, b, d, cb))
     return NULL;
   bool same = r.type && strcmp(r.type, cb->type) == 0 && r.hash == hash &&
               same_vals(s, vals, recorded_vals(cli, s, &r));

@@ -61,4 +61,8 @@ const Backend *cmd_backend_init(Cli *cli, const CfgModule *m,
                                 const CmdBackendInit *o, bool *configured,
                                 Diags *d);
 
+/* Releases what the backend holds (the http backend's connection); main
+** calls it once, after the command, before the arena goes. */
+void cmd_backend_close(Cli *cli);
+
 #endif

@@ -159,7 +159,8 @@ static const char *const provider_keys[] = {
     "token_file",      "connect_timeout", "timeout",   "retries",
     "rate_limit",      "max_response_bytes", "insecure_http", "resolve",
     "plugin"};
-static const char *const default_keys[] = {"parallelism", "lock_timeout"};
+static const char *const default_keys[] = {
+    "parallelism", "lock_timeout", "backend_skip_cert_verification"};
 
 static bool key_known(const char *k, const char *const *keys, size_t n)
 {
@@ -296,6 +297,9 @@ static void set_default_key(HostCfg *c, const IniEntry *e, Diags *d)
       bad_value(d, e, "a whole number from 1 to 256");
     else
       c->parallelism = (int)n;
+  } else if (strcmp(e->name, "backend_skip_cert_verification") == 0) {
+    if (!parse_bool(e->value, &c->allow_skip_cert_verification))
+      bad_value(d, e, "true or false");
   } else {
     long ms;
     if (!hcfg_parse_duration(e->value, &ms))
@@ -453,7 +457,7 @@ bool hcfg_parse(Arena *a, const char *path, const char *text, size_t len,
                      sizeof default_keys / sizeof *default_keys))
         diag_error(d, &e->name_range, "Unknown host configuration key",
                    "%s:%u: [defaults] has no key \"%s\" (known: "
-                   "parallelism, lock_timeout).",
+                   "parallelism, lock_timeout, backend_skip_cert_verification).",
                    path, e->line, e->name);
       else
         set_default_key(out, e, d);

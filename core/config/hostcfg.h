@@ -77,6 +77,10 @@ typedef struct HostCfg {
   uint32_t nproviders;
   int parallelism;           /* [defaults]; 0 = not set */
   long lock_timeout_ms;      /* [defaults]; -1 = not set */
+  bool allow_skip_cert_verification;  /* [defaults]
+                                backend_skip_cert_verification = true: a
+                                backend block may turn TLS verification
+                                off (docs/backends.md) */
 } HostCfg;
 
 /* An empty configuration (no file). */
