@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/json.h"
+#include "cmd_state.h"
 #include "config/hostcfg.h"
 #include "lang/eval.h"
 #include "net/be_http.h"
@@ -516,14 +517,16 @@ static bool num_arg(Cli *cli, const char *v, const char *env, long def,
 /* The process's http backend: its libcurl handle is released by
 ** cmd_backend_close (the Backend lives for the whole command, cached in
 ** cli->backend). */
-static BeHttp *open_http;
+static BeHttp *open_http[4];   /* a migration opens two */
+static int nopen_http;
 
 void cmd_backend_close(Cli *cli)
 {
   (void)cli;
   stmgr_bind_remote(NULL, NULL);
-  behttp_close(open_http);
-  open_http = NULL;
+  for (int i = 0; i < nopen_http; i++)
+    behttp_close(open_http[i]);
+  nopen_http = 0;
 }
 
 /* The http backend: Terraform's arguments and TF_HTTP_* variables, the
@@ -587,8 +590,13 @@ static bool make_http(Cli *cli, const char **v, Backend *b, Diags *d,
   BeHttp *h = behttp_open(cli->arena, &c, r, d);
   if (!h)
     return false;
-  behttp_close(open_http);
-  open_http = h;
+  if (nopen_http == 4) {
+    behttp_close(h);
+    diag_error(d, NULL, "Too many backends", "internal: more than four http "
+               "backends in one command.");
+    return false;
+  }
+  open_http[nopen_http++] = h;
   const char *path = arena_printf(cli->arena, "%s/http/terraform.tfstate",
                                   ws_data_dir(cli->arena, NULL));
   be_remote(b, "http", r, path);
@@ -695,6 +703,300 @@ static bool default_state_exists(void)
   return stat("terraform.tfstate.d", &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* ---- -migrate-state (Terraform's meta_backend_migrate.go) -------------- */
+
+/* Terraform's UIInput prompt: the query in bold, the description indented
+** by two spaces, "Enter a value:". */
+static bool confirm(Cli *cli, const CmdBackendInit *o, const char *query,
+                    const char *desc, Diags *d)
+{
+  if (o->force_copy)
+    return true;
+  if (!o->input) {
+    diag_error(d, NULL, "Error asking for state migration action",
+               "Can't ask approval for state migration when interactive "
+               "input is disabled.\n\nPlease remove the \"-input=false\" "
+               "option and try again.");
+    return false;
+  }
+  Buf b;
+  buf_init(&b, cli->arena);
+  buf_printf(&b, "%s%s%s\n", cli->color ? "\x1b[1m" : "", query,
+             cli->color ? "\x1b[0m" : "");
+  for (const char *p = desc; *p;) {
+    const char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    buf_printf(&b, "  %.*s\n", (int)n, p);
+    p += n + (nl ? 1 : 0);
+  }
+  buf_puts(&b, "\n  Enter a value: ");
+  const char *ans = cmd_ask(cli, buf_str(&b));
+  cli_out(cli, "\n");
+  return ans && strcmp(ans, "yes") == 0;
+}
+
+/* A workspace's state as bytes (through stmgr: a journal is replayed, a
+** remote is pulled); *st NULL when there is none or it is empty. */
+static bool load_ws(Cli *cli, const Backend *b, const char *ws, Buf *out,
+                    State **st, Diags *d)
+{
+  StMgr m;
+  StMgrOpts so = {be_state_path(b, cli->arena, ws), NULL, "-"};
+  stmgr_init(&m, cli->arena, &so);
+  State *s = NULL;
+  bool ok = stmgr_load(&m, &s, d);
+  stmgr_close(&m);
+  *st = NULL;
+  if (!ok)
+    return false;
+  if (s && !cmd_state_empty(s)) {
+    st_write(out, s, NULL);
+    *st = s;
+  }
+  return true;
+}
+
+static bool save_ws(Cli *cli, const Backend *b, const char *ws,
+                    const char *data, size_t n, Diags *d)
+{
+  if (b->remote) {
+    StLockInfo li, holder;
+    stmgr_new_lock_info(cli->arena, &li, "migration destination state", "");
+    const char *why = NULL;
+    if (b->remote->can_lock) {
+      StRemoteRes r = b->remote->lock(b->remote->ctx, cli->arena, &li,
+                                      &holder, &why, d);
+      if (r == ST_REMOTE_ERR)
+        return false;
+      if (r == ST_REMOTE_LOCKED) {
+        Buf t;
+        buf_init(&t, cli->arena);
+        buf_puts(&t, why);
+        if (holder.id && *holder.id) {
+          buf_putc(&t, '\n');
+          stmgr_format_lock_info(&t, &holder);
+        }
+        diag_error(d, NULL, "Error acquiring the state lock",
+                   "Error message: %s", buf_str(&t));
+        return false;
+      }
+    }
+    bool ok = b->remote->put(b->remote->ctx, data, n,
+                             b->remote->can_lock ? li.id : NULL, d);
+    if (b->remote->can_lock)
+      ok = b->remote->unlock(b->remote->ctx, &li, d) && ok;
+    return ok;
+  }
+  StMgr m;
+  StMgrOpts so = {be_state_path(b, cli->arena, ws), NULL, "-"};
+  stmgr_init(&m, cli->arena, &so);
+  bool ok = stmgr_lock(&m, "migration destination state", 0, NULL, NULL, d) &&
+            stmgr_write_file(&m, m.out_path, data, n, d);
+  stmgr_unlock(&m, d);
+  stmgr_close(&m);
+  return ok;
+}
+
+static const char *tmp_state(Cli *cli, const char *dir, const char *name,
+                             const char *data, size_t n)
+{
+  const char *p = arena_printf(cli->arena, "%s/%s", dir, name);
+  FILE *f = fopen(p, "wb");
+  if (f) {
+    fwrite(data, 1, n, f);
+    fclose(f);
+  }
+  return p;
+}
+
+/* backendMigrateState_s_s: one workspace from src to dst.  *copied tells
+** whether the state was written. */
+static bool copy_ws(Cli *cli, const Backend *src, const char *sws,
+                    const Backend *dst, const char *dws,
+                    const CmdBackendInit *o, bool *copied, Diags *d)
+{
+  *copied = false;
+  Buf sb, db;
+  buf_init(&sb, cli->arena);
+  buf_init(&db, cli->arena);
+  State *ss, *ds;
+  if (!load_ws(cli, src, sws, &sb, &ss, d))
+    return false;
+  if (!ss)
+    return true;   /* Terraform does not migrate an empty state */
+  if (!load_ws(cli, dst, dws, &db, &ds, d))
+    return false;
+  if (ds && ds->serial == ss->serial && strcmp(ds->lineage, ss->lineage) == 0)
+    return true;   /* already there */
+  bool yes;
+  if (!ds) {
+    yes = confirm(cli, o, "Do you want to copy existing state to the new "
+                  "backend?", arena_printf(cli->arena,
+                  "Pre-existing state was found while migrating the previous "
+                  "\"%s\" backend to the\nnewly configured \"%s\" backend. "
+                  "No existing state was found in the newly\nconfigured \"%s\" "
+                  "backend. Do you want to copy this state to the new \"%s\"\n"
+                  "backend? Enter \"yes\" to copy and \"no\" to start with an "
+                  "empty state.", src->type, dst->type, dst->type, dst->type),
+                  d);
+  } else {
+    char tmpl[] = "/tmp/cairn-migrate-XXXXXX";
+    const char *td = mkdtemp(tmpl);
+    const char *p1 = "", *p2 = "";
+    if (td) {
+      p1 = tmp_state(cli, td, arena_printf(cli->arena, "1-%s.tfstate",
+                                           src->type), sb.p, sb.len);
+      p2 = tmp_state(cli, td, arena_printf(cli->arena, "2-%s.tfstate",
+                                           dst->type), db.p, db.len);
+    }
+    yes = confirm(cli, o, "Do you want to copy existing state to the new "
+                  "backend?", arena_printf(cli->arena,
+                  "Pre-existing state was found while migrating the previous "
+                  "\"%s\" backend to the\nnewly configured \"%s\" backend. An "
+                  "existing non-empty state already exists in\nthe new backend. "
+                  "The two states have been saved to temporary files that will "
+                  "be\nremoved after responding to this query.\n\n"
+                  "Previous (type \"%s\"): %s\nNew      (type \"%s\"): %s\n\n"
+                  "Do you want to overwrite the state in the new backend with "
+                  "the previous state?\nEnter \"yes\" to copy and \"no\" to "
+                  "start with the existing state in the newly\nconfigured "
+                  "\"%s\" backend.", src->type, dst->type, src->type, p1,
+                  dst->type, p2, dst->type), d);
+    if (td) {
+      unlink(p1);
+      unlink(p2);
+      rmdir(td);
+    }
+  }
+  if (diag_has_errors(d))
+    return false;
+  if (!yes)
+    return true;
+  Diags cd;
+  diag_init(&cd, cli->arena);
+  if (!save_ws(cli, dst, dws, sb.p, sb.len, &cd)) {
+    diag_error(d, NULL, "Failed to migrate state",
+               "Error copying state from the previous \"%s\" backend to the "
+               "newly configured\n\"%s\" backend:\n    %s\n\nThe state in "
+               "the previous backend remains intact and unmodified. Please "
+               "resolve\nthe error above and try again.", src->type,
+               dst->type, cd.head ? (cd.head->detail && *cd.head->detail
+                                         ? cd.head->detail
+                                         : cd.head->summary)
+                                  : "unknown error");
+    return false;
+  }
+  *copied = true;
+  return true;
+}
+
+/* Copies the states of the previously recorded backend (r; none: the
+** implicit local one) into dst, as Terraform's backendMigrateState. */
+static bool migrate_state(Cli *cli, const Record *r, const Backend *dst,
+                          const CmdBackendInit *o, Diags *d)
+{
+  Backend *src = ARENA_NEW(cli->arena, Backend, 1);
+  const BeSchema *ss = r->type ? schema_of(r->type) : NULL;
+  if (r->type && !ss) {
+    diag_error(d, NULL, "Invalid backend type",
+               "There is no backend type named \"%s\" (the previous "
+               "backend recorded in %s).", r->type, record_path(cli));
+    return false;
+  }
+  if (ss) {
+    if (!make_backend(cli, ss, recorded_vals(cli, ss, r), src, d, NULL))
+      return false;
+  } else {
+    be_local(src, NULL, NULL);
+  }
+  bool ok = true;
+  const char *cur = ws_current(cli->arena, NULL, d);
+  if (!cur)
+    return false;
+  if (!src->remote && !dst->remote) {
+    if (strcmp(src->path, dst->path) == 0 &&
+        strcmp(src->workspace_dir, dst->workspace_dir) == 0)
+      return true;
+    const char **names;
+    int n;
+    if (!be_list(src, cli->arena, &names, &n, d))
+      return false;
+    if (n > 1 && !confirm(cli, o, arena_printf(cli->arena,
+                              "Do you want to migrate all workspaces to "
+                              "\"%s\"?", dst->type),
+                          arena_printf(cli->arena,
+        "Both the existing \"%s\" backend and the newly configured \"%s\" "
+        "backend\nsupport workspaces. When migrating between backends, "
+        "Terraform will copy\nall workspaces (with the same names). THIS "
+        "WILL OVERWRITE any conflicting\nstates in the destination.\n\n"
+        "Terraform initialization doesn't currently migrate only select "
+        "workspaces.\nIf you want to migrate a select number of workspaces, "
+        "you must manually\npull and push those states.\n\nIf you answer "
+        "\"yes\", Terraform will migrate all states. If you answer\n\"no\", "
+        "Terraform will abort.", src->type, dst->type), d)) {
+      if (!diag_has_errors(d))
+        diag_error(d, NULL, "Migration aborted", "Migration aborted by "
+                   "user.");
+      return false;
+    }
+    CmdBackendInit forced = *o;
+    forced.force_copy = forced.force_copy || n > 1;
+    for (int i = 0; ok && i < n; i++) {
+      bool copied;
+      ok = copy_ws(cli, src, names[i], dst, names[i], &forced, &copied, d);
+    }
+    return ok;
+  }
+  const char *sws = WS_DEFAULT;
+  if (!src->remote) {
+    const char **names;
+    int n;
+    if (!be_list(src, cli->arena, &names, &n, d))
+      return false;
+    if (n > 1 || strcmp(cur, WS_DEFAULT) != 0) {
+      if (!confirm(cli, o, arena_printf(cli->arena,
+                       "Destination state \"%s\" doesn't support workspaces.\n"
+                       "Do you want to copy only your current workspace?",
+                       dst->type), arena_printf(cli->arena,
+          "The existing \"%s\" backend supports workspaces and you currently "
+          "are\nusing more than one. The newly configured \"%s\" backend "
+          "doesn't support\nworkspaces. If you continue, Terraform will copy "
+          "your current workspace \"%s\"\nto the default workspace in the "
+          "new backend. Your existing workspaces in the\nsource backend won't "
+          "be modified. If you want to switch workspaces, back them\nup, or "
+          "cancel altogether, answer \"no\" and Terraform will abort.",
+          src->type, dst->type, cur), d)) {
+        if (!diag_has_errors(d))
+          diag_error(d, NULL, "Migration aborted", "Migration aborted by "
+                     "user.");
+        return false;
+      }
+      sws = cur;
+      if (!ws_select(cli->arena, NULL, WS_DEFAULT, d))
+        return false;
+    }
+  }
+  bool copied = false;
+  ok = copy_ws(cli, src, sws, dst, WS_DEFAULT, o, &copied, d);
+  /* Terraform empties the implicit local state it moved into a backend
+  ** (keeping a backup), so it is not mistaken for the current state. */
+  if (ok && copied && !r->type && strcmp(sws, WS_DEFAULT) == 0) {
+    StMgr m;
+    StMgrOpts so = {src->path, NULL, NULL};
+    stmgr_init(&m, cli->arena, &so);
+    Buf b;
+    buf_init(&b, cli->arena);
+    State *st;
+    ok = load_ws(cli, src, WS_DEFAULT, &b, &st, d) &&
+         stmgr_lock(&m, "migration source state", 0, NULL, NULL, d) &&
+         stmgr_write_file(&m, m.backup_path, b.p, b.len, d) &&
+         stmgr_write_file(&m, m.out_path, "", 0, d);
+    stmgr_unlock(&m, d);
+    stmgr_close(&m);
+  }
+  return ok;
+}
+
 const Backend *cmd_backend_init(Cli *cli, const CfgModule *m,
                                 const CmdBackendInit *o, bool *configured,
                                 Diags *d)
@@ -708,6 +1010,12 @@ const Backend *cmd_backend_init(Cli *cli, const CfgModule *m,
   if (!read_record(cli, &r, d))
     return NULL;
   Backend *b = ARENA_NEW(cli->arena, Backend, 1);
+  if (o->migrate && o->reconfigure) {
+    diag_error(d, NULL, "Invalid command-line option",
+               "The -migrate-state and -reconfigure options are "
+               "mutually-exclusive.");
+    return NULL;
+  }
   static const char migrate_detail[] =
       "A change in the backend configuration has been detected, which may "
       "require migrating existing state.\n\nIf you wish to attempt "
@@ -721,13 +1029,15 @@ const Backend *cmd_backend_init(Cli *cli, const CfgModule *m,
                  "of the configuration, and this configuration has none.");
       return NULL;
     }
-    if (r.type && !o->reconfigure) {
+    if (r.type && !o->reconfigure && !o->migrate) {
       diag_error(d, NULL, "Backend configuration changed", migrate_detail);
       return NULL;
     }
+    be_local(b, NULL, NULL);
+    if (r.type && o->migrate && !migrate_state(cli, &r, b, o, d))
+      return NULL;
     if (r.type && !write_record(cli, &r, NULL, NULL, 0, d))
       return NULL;
-    be_local(b, NULL, NULL);
     cli->backend = b;
     return b;
   }
@@ -748,26 +1058,17 @@ const Backend *cmd_backend_init(Cli *cli, const CfgModule *m,
         diag_error(d, NULL, "Backend configuration changed", migrate_detail);
         return NULL;
       }
-      diag_error(d, NULL, "State migration is not implemented",
-                 "cairn cannot copy states between backends yet "
-                 "(-migrate-state). Move the state files yourself (or use "
-                 "\"state pull\" and \"state push\"), then run \"cairn init "
-                 "-reconfigure\".");
-      return NULL;
+      if (!migrate_state(cli, &r, b, o, d))
+        return NULL;
+    } else if (strcmp(be_state_path(b, cli->arena, WS_DEFAULT),
+                      "terraform.tfstate") != 0 && default_state_exists()) {
+      /* First configuration: Terraform offers to copy the local state
+      ** into the new backend, with or without -migrate-state. */
+      if (!migrate_state(cli, &r, b, o, d))
+        return NULL;
     }
-    /* First configuration: a local state at the default place would be
-    ** left behind silently where Terraform asks to migrate it. */
-    if (strcmp(be_state_path(b, cli->arena, WS_DEFAULT),
-               "terraform.tfstate") != 0 && default_state_exists()) {
-      diag_error(d, NULL, "State migration is not implemented",
-                 "A local state exists in terraform.tfstate (or "
-                 "terraform.tfstate.d) and the configured backend keeps its "
-                 "state elsewhere. cairn cannot copy states between "
-                 "backends yet (-migrate-state): move the state files "
-                 "yourself, or run \"cairn init -reconfigure\" to use the "
-                 "backend without them.");
-      return NULL;
-    }
+    if (b->remote)
+      stmgr_bind_remote(b->path, b->remote);
   }
   if (!same) {
     if (!write_record(cli, &r, s, vals, hash, d))

@@ -523,7 +523,8 @@ static int run(Cli *cli, int argc, char **argv)
   }
   cli_out(cli, "\nInitializing the backend...\n");
   if (backend) {
-    CmdBackendInit bo = {&backend_config, reconfigure, migrate};
+    CmdBackendInit bo = {&backend_config, reconfigure,
+                         migrate || force_copy, force_copy, input};
     bool configured;
     const Backend *be = cmd_backend_init(cli, m, &bo, &configured, &d);
     if (!be) {
