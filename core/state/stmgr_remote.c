@@ -285,5 +285,26 @@ bool stmgr_remote_pull(StMgr *m, Diags *d)
       *q = '/';
     }
   mkdir(dir, 0755);
-  return stmgr_write_file(m, m->out_path, want ? b.p : "", want, d);
+  if (!stmgr_write_file(m, m->out_path, want ? b.p : "", want, d))
+    return false;
+  if (m->locked && m->state_fd >= 0) {
+    /* stmgr_write_file left the write-only descriptor of the new inode
+    ** as state_fd; stmgr_load reads through state_fd, so reopen it for
+    ** reading (closing the old one drops the process's fcntl lock on the
+    ** inode, so lock again; the lock file stays locked throughout). */
+    int fd = open(m->out_path, O_RDWR | O_CLOEXEC);
+    if (fd < 0) {
+      diag_error(d, NULL, "Failed to load state", "Error reading %s: %s",
+                 m->out_path, strerror(errno));
+      return false;
+    }
+    close(m->state_fd);
+    struct flock fl;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    (void)fcntl(fd, F_SETLK, &fl);
+    m->state_fd = fd;
+  }
+  return true;
 }
