@@ -604,9 +604,12 @@ typedef struct Call {
   const char *const *headers;
 } Call;
 
-static void set_blob(CURL *h, CURLoption opt, const char *pem)
+/* pem as a blob; with_nul counts the terminating NUL: curl's mbedTLS
+** backend hands a key blob to mbedtls_pk_parse_key as is, which takes
+** PEM only NUL-terminated (certificate blobs it terminates itself). */
+static void set_blob(CURL *h, CURLoption opt, const char *pem, bool with_nul)
 {
-  struct curl_blob b = {(void *)pem, pem ? strlen(pem) : 0,
+  struct curl_blob b = {(void *)pem, pem ? strlen(pem) + with_nul : 0,
                         CURL_BLOB_COPY};
   curl_easy_setopt(h, opt, pem ? &b : NULL);
 }
@@ -665,9 +668,9 @@ static void attempt(HttpClient *c, const HttpEndpoint *e, const Target *t,
     curl_easy_setopt(h, CURLOPT_USERNAME, e->username);
     curl_easy_setopt(h, CURLOPT_PASSWORD, e->password ? e->password : "");
   }
-  set_blob(h, CURLOPT_CAINFO_BLOB, e->ca_pem);
-  set_blob(h, CURLOPT_SSLCERT_BLOB, e->client_cert_pem);
-  set_blob(h, CURLOPT_SSLKEY_BLOB, e->client_key_pem);
+  set_blob(h, CURLOPT_CAINFO_BLOB, e->ca_pem, false);
+  set_blob(h, CURLOPT_SSLCERT_BLOB, e->client_cert_pem, false);
+  set_blob(h, CURLOPT_SSLKEY_BLOB, e->client_key_pem, true);
   c->skip_verify = e->skip_verify;
   curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
   curl_easy_setopt(h, CURLOPT_RESOLVE, res);
