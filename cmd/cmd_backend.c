@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "base/json.h"
-#include "cmd_state.h"
 #include "config/hostcfg.h"
 #include "lang/eval.h"
 #include "net/be_http.h"
@@ -705,6 +704,35 @@ static bool default_state_exists(void)
 
 /* ---- -migrate-state (Terraform's meta_backend_migrate.go) -------------- */
 
+/* Prints prompt and reads one line of stdin (NULL at its end).  Not
+** cmd_ask: cmd_state.c includes this module. */
+static const char *read_answer(Cli *cli, const char *prompt)
+{
+  cli_out(cli, "%s", prompt);
+  fflush(stdout);
+  Buf b;
+  buf_init(&b, cli->arena);
+  bool any = false;
+  char c;
+  for (;;) {
+    ssize_t k = read(0, &c, 1);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k <= 0)
+      break;
+    any = true;
+    if (c == '\n')
+      break;
+    if (b.len < 4096)
+      buf_putc(&b, c);
+  }
+  if (!any)
+    return NULL;
+  if (b.len && b.p[b.len - 1] == '\r')
+    b.p[--b.len] = 0;
+  return buf_str(&b);
+}
+
 /* Terraform's UIInput prompt: the query in bold, the description indented
 ** by two spaces, "Enter a value:". */
 static bool confirm(Cli *cli, const CmdBackendInit *o, const char *query,
@@ -730,9 +758,15 @@ static bool confirm(Cli *cli, const CmdBackendInit *o, const char *query,
     p += n + (nl ? 1 : 0);
   }
   buf_puts(&b, "\n  Enter a value: ");
-  const char *ans = cmd_ask(cli, buf_str(&b));
+  const char *ans = read_answer(cli, buf_str(&b));
   cli_out(cli, "\n");
-  return ans && strcmp(ans, "yes") == 0;
+  if (!ans) {
+    /* No answer is not a "no": nothing is copied or recorded. */
+    diag_error(d, NULL, "Error asking for state migration action",
+               "No answer: the standard input ended.");
+    return false;
+  }
+  return strcmp(ans, "yes") == 0;
 }
 
 /* A workspace's state as bytes (through stmgr: a journal is replayed, a
@@ -749,7 +783,7 @@ static bool load_ws(Cli *cli, const Backend *b, const char *ws, Buf *out,
   *st = NULL;
   if (!ok)
     return false;
-  if (s && !cmd_state_empty(s)) {
+  if (s && (s->nres > 0 || s->noutputs > 0)) {   /* State.Empty */
     st_write(out, s, NULL);
     *st = s;
   }
