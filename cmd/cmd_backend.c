@@ -16,6 +16,7 @@
 #include "config/hostcfg.h"
 #include "lang/eval.h"
 #include "net/be_http.h"
+#include "providers/provider.h"
 #include "state/state.h"
 #include "state/stmgr.h"
 #include "state/workspace.h"
@@ -517,12 +518,15 @@ static bool num_arg(Cli *cli, const char *v, const char *env, long def,
 ** cmd_backend_close (the Backend lives for the whole command, cached in
 ** cli->backend). */
 static BeHttp *open_http[4];   /* a migration opens two */
+static Cli *reader_cli;        /* for remote_state_reader */
 static int nopen_http;
 
 void cmd_backend_close(Cli *cli)
 {
   (void)cli;
   stmgr_bind_remote(NULL, NULL);
+  prov_terraform_set_remote_reader(NULL);
+  reader_cli = NULL;
   for (int i = 0; i < nopen_http; i++)
     behttp_close(open_http[i]);
   nopen_http = 0;
@@ -531,8 +535,8 @@ void cmd_backend_close(Cli *cli)
 /* The http backend: Terraform's arguments and TF_HTTP_* variables, the
 ** host configuration's opt-in for skip_cert_verification, and the working
 ** copy under the data directory, bound to the remote for every StMgr. */
-static bool make_http(Cli *cli, const char **v, Backend *b, Diags *d,
-                      const CfgBackend *cb)
+static StRemote *http_remote(Cli *cli, const char **v, Diags *d,
+                             const CfgBackend *cb)
 {
   BeHttpConfig c;
   memset(&c, 0, sizeof c);
@@ -559,7 +563,7 @@ static bool make_http(Cli *cli, const char **v, Backend *b, Diags *d,
                "retry_wait_min", &c.retry_wait_min, d) ||
       !num_arg(cli, v[H_RETRY_WAIT_MAX], "TF_HTTP_RETRY_WAIT_MAX", 30,
                "retry_wait_max", &c.retry_wait_max, d))
-    return false;
+    return NULL;
   /* No environment variable for it, as in Terraform; and off unless the
   ** host's owner allows it: a working directory must not be able to turn
   ** TLS verification off on its own. */
@@ -571,7 +575,7 @@ static bool make_http(Cli *cli, const char **v, Backend *b, Diags *d,
     bool ok = hcfg_load(cli->arena, NULL, &hc, &hd);
     if (!ok) {
       diag_move(d, &hd);
-      return false;
+      return NULL;
     }
     if (!hc.allow_skip_cert_verification) {
       diag_error(d, cb ? &cb->range : NULL,
@@ -582,25 +586,100 @@ static bool make_http(Cli *cli, const char **v, Backend *b, Diags *d,
                  "backend_skip_cert_verification = true under [defaults] "
                  "in the host configuration (docs/backends.md).",
                  hc.path ? " " : "", hc.path ? hc.path : "");
-      return false;
+      return NULL;
     }
   }
   StRemote *r = ARENA_NEW(cli->arena, StRemote, 1);
   BeHttp *h = behttp_open(cli->arena, &c, r, d);
   if (!h)
-    return false;
+    return NULL;
   if (nopen_http == 4) {
     behttp_close(h);
     diag_error(d, NULL, "Too many backends", "internal: more than four http "
                "backends in one command.");
-    return false;
+    return NULL;
   }
   open_http[nopen_http++] = h;
+  return r;
+}
+
+static bool make_http(Cli *cli, const char **v, Backend *b, Diags *d,
+                      const CfgBackend *cb)
+{
+  StRemote *r = http_remote(cli, v, d, cb);
+  if (!r)
+    return false;
   const char *path = arena_printf(cli->arena, "%s/http/terraform.tfstate",
                                   ws_data_dir(cli->arena, NULL));
   be_remote(b, "http", r, path);
   b->configured = true;
   stmgr_bind_remote(path, r);
+  return true;
+}
+
+/* data "terraform_remote_state" with backend = "http": its config decoded
+** as a backend block's arguments (Terraform's schema, types converted),
+** read with one GET (no lock, as Terraform's remote state data source). */
+static bool remote_state_reader(Arena *a, const char *backend, Value cfg,
+                                const char *ws, const char **data,
+                                size_t *len, bool *found, Diags *d)
+{
+  Cli *cli = reader_cli;
+  const BeSchema *s = schema_of(backend);
+  if (!s || strcmp(backend, "http") != 0) {
+    diag_error(d, NULL, "Invalid backend configuration",
+               "The backend type \"%s\" is not available in cairn's "
+               "built-in terraform provider; only \"local\" and \"http\" "
+               "are.", backend);
+    return false;
+  }
+  if (strcmp(ws, WS_DEFAULT) != 0) {
+    diag_error(d, NULL, "Error loading state error",
+               "workspaces not supported: the http backend keeps only the "
+               "\"default\" workspace (\"%s\" was asked for).", ws);
+    return false;
+  }
+  const char **v = ARENA_NEW(cli->arena, const char *, (size_t)s->nattrs);
+  bool obj = !val_is_null(cfg) && cfg.type->kind == TY_OBJECT;
+  bool map = !val_is_null(cfg) && cfg.type->kind == TY_MAP;
+  uint32_t n = obj || map ? cfg.len : 0;
+  for (uint32_t i = 0; i < n; i++) {
+    const char *name = obj ? cfg.type->names[i] : cfg.u.entries[i].key;
+    Value x = obj ? cfg.u.elems[i] : cfg.u.entries[i].val;
+    int k = attr_index(s, name);
+    if (k < 0) {
+      diag_error(d, NULL, "Invalid backend configuration",
+                 "The given configuration is not valid for backend "
+                 "\"http\": unsupported attribute \"%s\".", name);
+      return false;
+    }
+    if (val_is_null(x))
+      continue;
+    const char *t = NULL;
+    if (val_is_known(x) && x.type->kind == TY_STRING)
+      t = s->kinds[k] == 's' ? x.u.s : typed_text(cli, s->kinds[k], x.u.s);
+    else if (val_is_known(x) && x.type->kind == TY_BOOL && s->kinds[k] == 'b')
+      t = x.u.b ? "true" : "false";
+    else if (val_is_known(x) && x.type->kind == TY_NUMBER &&
+             s->kinds[k] == 'n') {
+      Buf b;
+      buf_init(&b, cli->arena);
+      val_num_format(&b, x);
+      t = typed_text(cli, 'n', buf_str(&b));
+    }
+    if (!t)
+      return type_error(d, NULL, name, s->kinds[k]);
+    v[k] = t;
+  }
+  StRemote *r = http_remote(cli, v, d, NULL);
+  if (!r)
+    return false;
+  Buf b;
+  buf_init(&b, a);
+  if (!r->get(r->ctx, a, &b, found, d))
+    return false;
+  *data = b.p ? b.p : "";
+  *len = b.len;
   return true;
 }
 
@@ -628,6 +707,8 @@ static const CfgModule *root_module(Cli *cli, const CfgModule *m, Diags *d)
 const Backend *cmd_backend(Cli *cli, const CfgModule *m,
                            CmdBackendPhase phase, Diags *d)
 {
+  reader_cli = cli;
+  prov_terraform_set_remote_reader(remote_state_reader);
   if (cli->backend)
     return cli->backend;
   m = root_module(cli, m, d);
