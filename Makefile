@@ -183,8 +183,15 @@ FUZZ_WARN := $(WARN) -Wno-format-nonliteral -Wno-unused-function \
 FUZZ_CFLAGS := $(FUZZ_WARN) $(DEFS) -O1 -g $(FUZZ_SAN) \
   -fsanitize=fuzzer-no-link \
   -isystem $(VROOT)/host/include
-FUZZ_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(SRC_CORE) $(SRC_NET))
+FUZZ_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(SRC_CORE) $(SRC_NET) \
+  $(GEN_PB_C))
 FUZZ_SECONDS ?= 300
+
+# net/prov_plugin.c needs the generated protobuf-c code (compiled as the
+# other flavours do, without cairn's warnings).
+build/fuzz/obj/build/gen/%.o: build/gen/%.c | $(VROOT)/host/.stamp
+	@mkdir -p $(@D)
+	$(if $(V),,@echo "  CC[fuzz] $<";)$(FUZZ_CC) $(FUZZ_CFLAGS) -w $(DEPF) -c $< -o $@
 
 build/fuzz/obj/%.o: %.c | $(VROOT)/host/.stamp
 	@mkdir -p $(@D)
