@@ -766,7 +766,16 @@ const CmdEntry cmd_init = {
     "  -upgrade            Accept a changed endpoint identity (server\n"
     "                      public key) recorded in the lock file.\n\n"
     "  -lockfile=readonly  Fail instead of changing the lock file.\n\n"
-    "  -input=true         Accepted for compatibility; cairn never asks.\n\n"
+    "  -backend-config=KEY=VALUE or FILE\n"
+    "                      Backend configuration, over the backend block.\n\n"
+    "  -reconfigure        Record a changed backend, leaving the states\n"
+    "                      where they are.\n\n"
+    "  -migrate-state      Record a changed backend and copy the states\n"
+    "                      from the previous one (with prompts).\n\n"
+    "  -force-copy         -migrate-state answering \"yes\" to every "
+    "prompt.\n\n"
+    "  -input=false        Never prompt (a needed migration answer is then\n"
+    "                      an error).\n\n"
     "  -no-color           If specified, output won't contain any color.\n",
     run,
     true};

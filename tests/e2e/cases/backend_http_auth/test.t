@@ -40,13 +40,14 @@ beats TF_HTTP_PASSWORD.
   $ TF_HTTP_PASSWORD=wrong TF_HTTP_CLIENT_CERTIFICATE_PEM="$(cat pem.crt)" TF_HTTP_CLIENT_PRIVATE_KEY_PEM="$(cat pem.key)" cairn output b
   "one"
 
-Without the client certificate the server ends the handshake.
+Without the client certificate the server ends the handshake (the raw
+cause, an alert or a broken pipe, depends on timing).
 
   $ cairn output b 2>&1 | sed "s/:$(cat port)/:PORT/"
   
   Error: Failed to get state
   
-  The request GET https://localhost:PORT/state/main failed after retries: the connection was dropped right after the TLS handshake (the server may require a client certificate: client_cert, client_key): ssl_read returned: (-0x7780) SSL - A fatal alert message was received from our peer.
+  The request GET https://localhost:PORT/state/main failed after retries: the connection was dropped right after the TLS handshake \(the server may require a client certificate: client_cert, client_key\): .* (re)
   $ TF_HTTP_CLIENT_CERTIFICATE_PEM="$(cat pem.crt)" cairn output b
   
   Error: Invalid http backend configuration
