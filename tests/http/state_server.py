@@ -34,7 +34,8 @@ count goes down (no COUNT: forever).  ACTION:
   slow:MS           answer normally after MS milliseconds
   locked            answer LOCK with 423 and a foreign holder's lock info
 
-Prints the port on stdout's first line, then serves until killed.
+Prints the port on stdout's first line, then serves until killed or until
+--dir is removed.
 """
 import argparse
 import base64
@@ -232,6 +233,14 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     allow_reuse_address = True
 
 
+def watch_dir():
+    """Exits once --dir is gone: a test that failed before killing the
+    server has had its scratch directory removed by the runner."""
+    while os.path.isdir(ARGS.dir):
+        time.sleep(1)
+    os._exit(0)
+
+
 def main():
     global ARGS
     ap = argparse.ArgumentParser()
@@ -253,6 +262,7 @@ def main():
             ctx.load_verify_locations(ARGS.client_ca)
         srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
     print(srv.server_address[1], flush=True)
+    threading.Thread(target=watch_dir, daemon=True).start()
     srv.serve_forever()
 
 
