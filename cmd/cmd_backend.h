@@ -43,8 +43,9 @@ const Backend *cmd_backend(Cli *cli, const CfgModule *m,
 typedef struct CmdBackendInit {
   const CliList *backend_config;  /* -backend-config items, in order */
   bool reconfigure;
-  bool migrate;                   /* -migrate-state (not implemented: an
-                                     error when a migration is needed) */
+  bool migrate;                   /* -migrate-state */
+  bool force_copy;                /* -force-copy: "yes" to every prompt */
+  bool input;                     /* -input (false: never prompt) */
 } CmdBackendInit;
 
 /* `init`: resolves the root module m's backend with -backend-config
@@ -53,12 +54,19 @@ typedef struct CmdBackendInit {
 ** DATA/terraform.tfstate and, when it is new or changed and -reconfigure
 ** allows, records it (Terraform's BackendState: version 3, serial,
 ** lineage, backend {type, config, hash}).  A changed backend without
-** -reconfigure is Terraform's "Backend configuration changed".
+** -reconfigure or -migrate-state is Terraform's "Backend configuration
+** changed".  -migrate-state (and a first configuration while a local state
+** exists) copies the state from the previous backend to the new one with
+** Terraform's prompts (docs/backends.md, "Migration").
 ** *configured tells whether the record was (re)written, so the caller
 ** prints Terraform's "Successfully configured the backend" text.  NULL
 ** with diagnostics. */
 const Backend *cmd_backend_init(Cli *cli, const CfgModule *m,
                                 const CmdBackendInit *o, bool *configured,
                                 Diags *d);
+
+/* Releases what the backend holds (the http backend's connection); main
+** calls it once, after the command, before the arena goes. */
+void cmd_backend_close(Cli *cli);
 
 #endif

@@ -31,6 +31,7 @@
 #include "lang/eval.h"
 #include "lang/hcl.h"
 #include "state/state.h"
+#include "state/stmgr.h"
 #include "state/workspace.h"
 
 /* Deepest chain of locals referring to locals evaluated on demand: keeps
@@ -574,6 +575,21 @@ static bool read_state(Console *c, const char *path, Diags *d)
   return st_read(c->a, path, b.p, b.len, &c->st, d);
 }
 
+/* A remote backend's state: through stmgr, which pulls it into the
+** working copy (docs/backends.md); no lock, as the file read above. */
+static bool read_remote_state(Console *c, const char *path, Diags *d)
+{
+  StMgr m;
+  StMgrOpts so = {path, NULL, "-"};
+  stmgr_init(&m, c->a, &so);
+  State *s = NULL;
+  bool ok = stmgr_load(&m, &s, d);
+  if (ok && m.had_file)
+    c->st = s;
+  stmgr_close(&m);
+  return ok;
+}
+
 static int run(Cli *cli, int argc, char **argv)
 {
   Diags d;
@@ -635,9 +651,12 @@ static int run(Cli *cli, int argc, char **argv)
     cli_diags(cli, &d);
     return 1;
   }
-  if (!read_state(&c, state_path ? state_path
-                                 : be_state_path(be, c.a, c.workspace),
-                  &d)) {
+  if (!(be->remote && !state_path
+            ? read_remote_state(&c, be_state_path(be, c.a, c.workspace), &d)
+            : read_state(&c, state_path ? state_path
+                                        : be_state_path(be, c.a,
+                                                        c.workspace),
+                         &d))) {
     cli_diags(cli, &d);
     return 1;
   }

@@ -591,7 +591,8 @@ static int run(Cli *cli, int argc, char **argv)
   }
   cli_out(cli, "\nInitializing the backend...\n");
   if (backend) {
-    CmdBackendInit bo = {&backend_config, reconfigure, migrate};
+    CmdBackendInit bo = {&backend_config, reconfigure,
+                         migrate || force_copy, force_copy, input};
     bool configured;
     const Backend *be = cmd_backend_init(cli, m, &bo, &configured, &d);
     if (!be) {
@@ -844,7 +845,16 @@ const CmdEntry cmd_init = {
     "                      select the newest version a plugin mirror\n"
     "                      (plugin_dir) holds within the constraints.\n\n"
     "  -lockfile=readonly  Fail instead of changing the lock file.\n\n"
-    "  -input=true         Accepted for compatibility; cairn never asks.\n\n"
+    "  -backend-config=KEY=VALUE or FILE\n"
+    "                      Backend configuration, over the backend block.\n\n"
+    "  -reconfigure        Record a changed backend, leaving the states\n"
+    "                      where they are.\n\n"
+    "  -migrate-state      Record a changed backend and copy the states\n"
+    "                      from the previous one (with prompts).\n\n"
+    "  -force-copy         -migrate-state answering \"yes\" to every "
+    "prompt.\n\n"
+    "  -input=false        Never prompt (a needed migration answer is then\n"
+    "                      an error).\n\n"
     "  -no-color           If specified, output won't contain any color.\n",
     run,
     true};

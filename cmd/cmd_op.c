@@ -362,6 +362,16 @@ bool op_load(Op *op, bool need_vars)
   if (op->reg.cfg.lock_timeout_ms >= 0 && strcmp(op->lock_timeout, "0s") == 0)
     op->lock_timeout_ms = op->reg.cfg.lock_timeout_ms;
   op->workspace = ws_current(op->a, ".", &op->d);
+  if (be->remote && (op->state_path || op->state_out)) {
+    /* The state lives in the backend: a local file named here would be
+    ** written instead of it, silently. */
+    diag_error(&op->d, NULL, "Invalid state file option",
+               "-state and -state-out apply to the local backend only; this "
+               "configuration keeps its state in the \"%s\" backend.",
+               be->type);
+    op_flush_diags(op);
+    return false;
+  }
   const char *path = op->state_path ? op->state_path
                                     : be_state_path(be, op->a, op->workspace);
   StMgrOpts so = {path, op->state_out, op->backup};

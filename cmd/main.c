@@ -15,6 +15,7 @@
 #include <sys/ioctl.h>
 
 #include "cli.h"
+#include "cmd_backend.h"
 #include "net/http.h"
 #include "net/plugin.h"
 
@@ -272,6 +273,7 @@ int main(int argc, char **argv)
     }
   }
   fflush(stdout);
+  cmd_backend_close(&cli);
   arena_release(&arena);
   return rc;
 }

@@ -43,6 +43,7 @@ struct HttpClient {
   char peer_key[64];                 /* "sha256//B64" of the last handshake */
   uint32_t verify_flags;             /* MBEDTLS_X509_BADCERT_* of the chain,
                                      ** for this transfer's handshake */
+  bool skip_verify;                  /* this transfer's endpoint opted out */
 };
 
 static HttpLogFn log_fn;
@@ -270,7 +271,8 @@ static bool check_endpoint(const HttpEndpoint *e, const char *path,
   }
   if (strcasecmp(scheme, "https") == 0) {
     t->https = true;
-    if (!pick_ca(e, &t->ca_file, &t->ca_dir)) {
+    if (!e->ca_pem && !e->skip_verify &&
+        !pick_ca(e, &t->ca_file, &t->ca_dir)) {
       diag_error(d, NULL, "No CA certificates",
                  "Cannot verify %s: no CA certificates were found. Set "
                  "ca_file or ca_dir for the endpoint, or SSL_CERT_FILE / "
@@ -361,6 +363,8 @@ static int on_verify(void *ud, mbedtls_x509_crt *crt, int depth,
                      uint32_t *flags)
 {
   HttpClient *c = ud;
+  if (c->skip_verify)
+    *flags = 0;
   c->verify_flags |= *flags;
   if (depth != 0)
     return 0;
@@ -560,8 +564,10 @@ static bool retryable_rc(CURLcode rc)
   }
 }
 
-static bool retryable_status(long st)
+static bool retryable_status(const HttpEndpoint *e, long st)
 {
+  if (e->retry_5xx && st >= 500 && st != 501)
+    return true;
   return st == 429 || st == 502 || st == 503 || st == 504;
 }
 
@@ -572,6 +578,8 @@ static long backoff_ms(const HttpEndpoint *e, int attempt)
     d *= 2;
   if (e->backoff_max_ms > 0 && d > e->backoff_max_ms)
     d = e->backoff_max_ms;
+  if (e->no_jitter)
+    return d;
   /* Jitter: somewhere in [d/2, d], so workers hit by the same outage do
   ** not come back in lockstep. */
   uint32_t r = 0;
@@ -588,17 +596,41 @@ typedef struct Attempt {
   char why[512];
 } Attempt;
 
+/* What one call sends, whatever its method. */
+typedef struct Call {
+  const char *method;        /* "POST" for provider calls */
+  const char *body;          /* NULL: no body */
+  size_t len;
+  const char *const *headers;
+} Call;
+
+/* pem as a blob; with_nul counts the terminating NUL: curl's mbedTLS
+** backend hands a key blob to mbedtls_pk_parse_key as is, which takes
+** PEM only NUL-terminated (certificate blobs it terminates itself). */
+static void set_blob(CURL *h, CURLoption opt, const char *pem, bool with_nul)
+{
+  struct curl_blob b = {(void *)pem, pem ? strlen(pem) + with_nul : 0,
+                        CURL_BLOB_COPY};
+  curl_easy_setopt(h, opt, pem ? &b : NULL);
+}
+
 static void attempt(HttpClient *c, const HttpEndpoint *e, const Target *t,
-                    const char *url, const char *body, size_t len,
-                    Sink *sink, Attempt *at)
+                    const char *url, const Call *call, Sink *sink,
+                    Attempt *at)
 {
   CURL *h = c->h;
   char errbuf[CURL_ERROR_SIZE];
   errbuf[0] = 0;
   struct curl_slist *hdr = NULL, *res = NULL;
-  hdr = curl_slist_append(hdr, "Content-Type: application/json");
+  bool ctype = false;
+  for (const char *const *x = call->headers; x && *x; x++)
+    ctype = ctype || strncasecmp(*x, "Content-Type:", 13) == 0;
+  if (call->body && !ctype)
+    hdr = curl_slist_append(hdr, "Content-Type: application/json");
   hdr = curl_slist_append(hdr, "Accept: application/json");
   hdr = curl_slist_append(hdr, "Expect:");
+  for (const char *const *x = call->headers; x && *x; x++)
+    hdr = curl_slist_append(hdr, *x);
   char auth[4096];
   if (e->bearer_token && *e->bearer_token) {
     snprintf(auth, sizeof auth, "Authorization: Bearer %s", e->bearer_token);
@@ -616,9 +648,30 @@ static void attempt(HttpClient *c, const HttpEndpoint *e, const Target *t,
   curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
   curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(h, CURLOPT_POST, 1L);
-  curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
-  curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+  /* A custom method keeps curl's POST body machinery (LOCK, UNLOCK and PUT
+  ** carry the same JSON); GET and DELETE send no body. */
+  if (call->body) {
+    curl_easy_setopt(h, CURLOPT_HTTPGET, 0L);
+    curl_easy_setopt(h, CURLOPT_POST, 1L);
+    curl_easy_setopt(h, CURLOPT_POSTFIELDS, call->body);
+    curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)call->len);
+  } else {
+    curl_easy_setopt(h, CURLOPT_POSTFIELDS, NULL);
+    curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+  }
+  curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST,
+                   strcmp(call->method, call->body ? "POST" : "GET") == 0
+                       ? NULL : call->method);
+  curl_easy_setopt(h, CURLOPT_NOBODY, 0L);
+  if (e->username && *e->username) {
+    curl_easy_setopt(h, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+    curl_easy_setopt(h, CURLOPT_USERNAME, e->username);
+    curl_easy_setopt(h, CURLOPT_PASSWORD, e->password ? e->password : "");
+  }
+  set_blob(h, CURLOPT_CAINFO_BLOB, e->ca_pem, false);
+  set_blob(h, CURLOPT_SSLCERT_BLOB, e->client_cert_pem, false);
+  set_blob(h, CURLOPT_SSLKEY_BLOB, e->client_key_pem, true);
+  c->skip_verify = e->skip_verify;
   curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
   curl_easy_setopt(h, CURLOPT_RESOLVE, res);
   curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
@@ -637,8 +690,8 @@ static void attempt(HttpClient *c, const HttpEndpoint *e, const Target *t,
   ** now that it is built with nghttp2); keep-alive and the truncation
   ** checks above are written for it. */
   curl_easy_setopt(h, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
-  curl_easy_setopt(h, CURLOPT_CAINFO, t->ca_file);
-  curl_easy_setopt(h, CURLOPT_CAPATH, t->ca_dir);
+  curl_easy_setopt(h, CURLOPT_CAINFO, e->ca_pem ? NULL : t->ca_file);
+  curl_easy_setopt(h, CURLOPT_CAPATH, e->ca_pem ? NULL : t->ca_dir);
   curl_easy_setopt(h, CURLOPT_SSLCERT, e->client_cert);
   curl_easy_setopt(h, CURLOPT_SSLKEY, e->client_key);
   curl_easy_setopt(h, CURLOPT_PINNEDPUBLICKEY, e->pinned_pubkey);
@@ -680,14 +733,18 @@ static void attempt(HttpClient *c, const HttpEndpoint *e, const Target *t,
   curl_easy_setopt(h, CURLOPT_ERRORBUFFER, NULL);
   curl_easy_setopt(h, CURLOPT_POSTFIELDS, NULL);
   curl_easy_setopt(h, CURLOPT_WRITEDATA, NULL);
+  curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, NULL);
+  curl_easy_setopt(h, CURLOPT_USERNAME, NULL);
+  curl_easy_setopt(h, CURLOPT_PASSWORD, NULL);
+  curl_easy_setopt(h, CURLOPT_HTTPAUTH, (long)CURLAUTH_NONE);
   memset(auth, 0, sizeof auth);
   curl_slist_free_all(hdr);
   curl_slist_free_all(res);
 }
 
-bool http_post_json(HttpClient *c, const HttpEndpoint *e, const char *path,
-                    const char *body, size_t len, unsigned flags,
-                    HttpResponse *out, Arena *a, Diags *d)
+static bool perform(HttpClient *c, const HttpEndpoint *e, const char *path,
+                    const Call *call, const char *summary, const char *what,
+                    unsigned flags, HttpResponse *out, Arena *a, Diags *d)
 {
   memset(out, 0, sizeof *out);
   out->retry_after_s = -1;
@@ -719,19 +776,20 @@ bool http_post_json(HttpClient *c, const HttpEndpoint *e, const char *path,
     sink.max = e->max_response;
     long wait = rate_wait_ms(c, e);
     if (wait > 0) {
-      logf_(HTTP_LOG_TRACE, "POST %s: rate limit, waiting %ld ms", upath,
-            wait);
+      logf_(HTTP_LOG_TRACE, "%s %s: rate limit, waiting %ld ms",
+            call->method, upath, wait);
       do_sleep(c, wait);
     }
     double t0 = now_s();
-    attempt(c, e, &t, url, body, len, &sink, &at);
+    attempt(c, e, &t, url, call, &sink, &at);
     long ms = (long)((now_s() - t0) * 1000.0);
     out->attempts = i + 1;
     if (at.rc == CURLE_OK)
-      logf_(HTTP_LOG_DEBUG, "POST %s -> %ld (%ld ms)", upath, at.status, ms);
+      logf_(HTTP_LOG_DEBUG, "%s %s -> %ld (%ld ms)", call->method, upath,
+            at.status, ms);
     else
-      logf_(HTTP_LOG_DEBUG, "POST %s failed after %ld ms: %s", upath, ms,
-            at.why);
+      logf_(HTTP_LOG_DEBUG, "%s %s failed after %ld ms: %s", call->method,
+            upath, ms, at.why);
 
     bool again = false;
     long delay = 0;
@@ -739,7 +797,7 @@ bool http_post_json(HttpClient *c, const HttpEndpoint *e, const char *path,
       if (at.rc != CURLE_OK && retryable_rc(at.rc) && !sink.too_large) {
         again = true;
         delay = backoff_ms(e, i);
-      } else if (at.rc == CURLE_OK && retryable_status(at.status)) {
+      } else if (at.rc == CURLE_OK && retryable_status(e, at.status)) {
         again = true;
         delay = backoff_ms(e, i);
         if (at.retry_after >= 0) {
@@ -753,8 +811,8 @@ bool http_post_json(HttpClient *c, const HttpEndpoint *e, const char *path,
     }
     if (!again)
       break;
-    logf_(HTTP_LOG_TRACE, "POST %s: retrying in %ld ms (attempt %d of %d)",
-          upath, delay, i + 2, max_attempts);
+    logf_(HTTP_LOG_TRACE, "%s %s: retrying in %ld ms (attempt %d of %d)",
+          call->method, upath, delay, i + 2, max_attempts);
     arena_rewind(a, m);
     do_sleep(c, delay);
   }
@@ -762,12 +820,36 @@ bool http_post_json(HttpClient *c, const HttpEndpoint *e, const char *path,
   out->status = at.status;
   out->retry_after_s = at.retry_after;
   if (at.rc != CURLE_OK) {
-    diag_error(d, NULL, "Provider request failed",
-               "The call %s to %s failed%s: %s.", path, shown,
-               out->attempts > 1 ? " after retries" : "", at.why);
+    if (what)
+      diag_error(d, NULL, summary, "The request %s %s failed%s: %s.",
+                 call->method, shown,
+                 out->attempts > 1 ? " after retries" : "", at.why);
+    else
+      diag_error(d, NULL, summary, "The call %s to %s failed%s: %s.", path,
+                 shown, out->attempts > 1 ? " after retries" : "", at.why);
     return false;
   }
   out->body = sink.b.p ? sink.b.p : "";
   out->len = sink.b.len;
   return true;
+}
+
+bool http_post_json(HttpClient *c, const HttpEndpoint *e, const char *path,
+                    const char *body, size_t len, unsigned flags,
+                    HttpResponse *out, Arena *a, Diags *d)
+{
+  Call call = {"POST", body ? body : "", len, NULL};
+  return perform(c, e, path, &call, "Provider request failed", NULL, flags,
+                 out, a, d);
+}
+
+bool http_request(HttpClient *c, const HttpEndpoint *e, const HttpRequest *rq,
+                  HttpResponse *out, Arena *a, Diags *d)
+{
+  Call call = {rq->method, rq->body, rq->len, rq->headers};
+  const char *what = rq->what ? rq->what : "send the request";
+  char summary[128];
+  snprintf(summary, sizeof summary, "Failed to %s", what);
+  return perform(c, e, "", &call, arena_strdup(a, summary), what,
+                 rq->flags, out, a, d);
 }

@@ -66,6 +66,18 @@ typedef struct HttpEndpoint {
   double rate_limit;         /* requests/s over all workers; 0 = none */
   size_t max_response;       /* body size limit; default 64 MiB */
   bool insecure_http;        /* allow http:// to non-loopback hosts */
+  /* The http state backend's settings (docs/backends.md); NULL/false for
+  ** provider endpoints. */
+  const char *username;      /* basic auth (with password); never logged */
+  const char *password;
+  const char *ca_pem;        /* PEM text of the trust anchors (in memory) */
+  const char *client_cert_pem;  /* PEM text, mutual TLS */
+  const char *client_key_pem;
+  bool skip_verify;          /* no peer/host check: only when the caller
+                                has the host configuration's opt-in */
+  bool retry_5xx;            /* go-retryablehttp's policy: also retry 500
+                                and the other 5xx but 501 */
+  bool no_jitter;            /* backoff exactly base * 2^n (Terraform's) */
   HttpShared *shared;        /* set by http_endpoint_init */
 } HttpEndpoint;
 
@@ -138,6 +150,24 @@ const char *http_client_peer_key(const HttpClient *c);
 bool http_post_json(HttpClient *c, const HttpEndpoint *e, const char *path,
                     const char *body, size_t len, unsigned flags,
                     HttpResponse *out, Arena *a, Diags *d);
+
+/* One request of any method (the http state backend's GET, POST, LOCK,
+** UNLOCK, DELETE, ...) to e->url exactly.  body may be NULL (no body);
+** with a body, Content-Type is application/json unless headers say
+** otherwise.  headers: extra lines, NULL-terminated, or NULL.  what names
+** the call in the diagnostic ("Failed to <what>").  Same contract as
+** http_post_json otherwise: true whenever an answer arrived (any status),
+** retries by flags and the endpoint's policy. */
+typedef struct HttpRequest {
+  const char *method;
+  const char *body;
+  size_t len;
+  const char *const *headers;
+  const char *what;
+  unsigned flags;
+} HttpRequest;
+bool http_request(HttpClient *c, const HttpEndpoint *e, const HttpRequest *rq,
+                  HttpResponse *out, Arena *a, Diags *d);
 
 /* Checks an endpoint's URL and TLS settings without any network traffic
 ** (scheme, loopback rule, CA availability).  Diagnostic on failure. */

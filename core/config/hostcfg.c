@@ -159,8 +159,9 @@ static const char *const provider_keys[] = {
     "token_file",      "connect_timeout", "timeout",   "retries",
     "rate_limit",      "max_response_bytes", "insecure_http", "resolve",
     "plugin",          "plugin_dir"};
-static const char *const default_keys[] = {"parallelism", "lock_timeout",
-                                           "plugin_dir"};
+static const char *const default_keys[] = {
+    "parallelism", "lock_timeout", "plugin_dir",
+    "backend_skip_cert_verification"};
 
 static bool key_known(const char *k, const char *const *keys, size_t n)
 {
@@ -307,6 +308,9 @@ static void set_default_key(HostCfg *c, const IniEntry *e, Diags *d)
       bad_value(d, e, "an absolute path to a provider mirror directory");
     else
       c->plugin_dir = e->value;
+  } else if (strcmp(e->name, "backend_skip_cert_verification") == 0) {
+    if (!parse_bool(e->value, &c->allow_skip_cert_verification))
+      bad_value(d, e, "true or false");
   } else {
     long ms;
     if (!hcfg_parse_duration(e->value, &ms))
@@ -464,7 +468,8 @@ bool hcfg_parse(Arena *a, const char *path, const char *text, size_t len,
                      sizeof default_keys / sizeof *default_keys))
         diag_error(d, &e->name_range, "Unknown host configuration key",
                    "%s:%u: [defaults] has no key \"%s\" (known: "
-                   "parallelism, lock_timeout, plugin_dir).",
+                   "parallelism, lock_timeout, plugin_dir, "
+                   "backend_skip_cert_verification).",
                    path, e->line, e->name);
       else
         set_default_key(out, e, d);

@@ -83,6 +83,10 @@ typedef struct HostCfg {
   long lock_timeout_ms;      /* [defaults]; -1 = not set */
   const char *plugin_dir;    /* [defaults]: the mirror for providers that
                                 are neither built in nor in a section */
+  bool allow_skip_cert_verification;  /* [defaults]
+                                backend_skip_cert_verification = true: a
+                                backend block may turn TLS verification
+                                off (docs/backends.md) */
 } HostCfg;
 
 /* An empty configuration (no file). */

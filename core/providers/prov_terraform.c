@@ -7,8 +7,9 @@
 ** change of triggers_replace forces replacement.  Data source
 ** terraform_remote_state reads the root outputs of a state file through
 ** the "local" backend (config.path, default terraform.tfstate; workspaces
-** under workspace_dir, default terraform.tfstate.d); other backends are
-** reported as unavailable.
+** under workspace_dir, default terraform.tfstate.d), or through the reader
+** the CLI registers (prov_terraform_set_remote_reader: the "http"
+** backend); other backends are reported as unavailable.
 */
 #include "provider.h"
 
@@ -307,6 +308,16 @@ static bool local_config(ProvCall *c, Value cfg, const char **path,
   return true;
 }
 
+static ProvRemoteStateFn remote_reader;
+
+void prov_terraform_set_remote_reader(ProvRemoteStateFn fn)
+{
+  remote_reader = fn;
+}
+
+static bool parse_outputs(ProvCall *c, const char *file, const char *data,
+                          size_t len, Value *out, bool *found);
+
 /* Root outputs of a state file as an object, each decoded with its
 ** recorded type.  *found false when the file does not exist or is empty. */
 static bool read_outputs(ProvCall *c, const char *file, Value *out,
@@ -325,6 +336,15 @@ static bool read_outputs(ProvCall *c, const char *file, Value *out,
                    strerror(errno));
     return false;
   }
+  return parse_outputs(c, file, data, len, out, found);
+}
+
+/* The outputs of state bytes (file names them in messages). */
+static bool parse_outputs(ProvCall *c, const char *file, const char *data,
+                          size_t len, Value *out, bool *found)
+{
+  Arena *a = c->arena;
+  *found = false;
   size_t i = 0;
   while (i < len && (data[i] == ' ' || data[i] == '\n' || data[i] == '\r' ||
                      data[i] == '\t'))
@@ -382,7 +402,28 @@ static void read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
   const char *backend = val_is_null(bv) ? "" : bv.u.s;
   if (strcmp(backend, "_local") == 0)
     backend = "local";
-  if (strcmp(backend, "local") != 0) {
+  Value outputs = val_dynamic_null;
+  bool found = false;
+  Value wsv0 = prov_get(d, "workspace");
+  if (strcmp(backend, "local") != 0 && remote_reader) {
+    const char *data = NULL;
+    size_t len = 0;
+    int before = c->diags->errors;
+    if (!remote_reader(a, backend, prov_get(d, "config"),
+                       val_is_null(wsv0) ? "default" : wsv0.u.s, &data,
+                       &len, &found, c->diags)) {
+      if (c->diags->errors == before)
+        prov_diag_attr(c, DIAG_ERROR, prov_path_attr(a, "backend"),
+                       "Error loading state error",
+                       "error loading the remote state of backend \"%s\".",
+                       backend);
+      return;
+    }
+    if (found && !parse_outputs(c, arena_printf(a, "the %s backend's state",
+                                                backend),
+                                data, len, &outputs, &found))
+      return;
+  } else if (strcmp(backend, "local") != 0) {
     static const char *const known[] = {
       "remote", "cloud", "azurerm", "consul", "cos", "gcs", "http", "inmem",
       "kubernetes", "oss", "pg", "s3", NULL};
@@ -394,7 +435,8 @@ static void read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
       prov_diag_attr(c, DIAG_ERROR, prov_path_attr(a, "backend"),
                      "Invalid backend configuration",
                      "The backend type \"%s\" is not available in cairn's "
-                     "built-in terraform provider; only \"local\" is.",
+                     "built-in terraform provider; only \"local\" and "
+                     "\"http\" are.",
                      backend);
     else
       prov_diag_attr(c, DIAG_ERROR, prov_path_attr(a, "backend"),
@@ -402,25 +444,24 @@ static void read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
                      "There is no backend type named \"%s\".", backend);
     return;
   }
-  const char *path, *wsdir;
-  if (!local_config(c, prov_get(d, "config"), &path, &wsdir))
-    return;
-  Value wsv = prov_get(d, "workspace");
-  const char *ws = val_is_null(wsv) ? "default" : wsv.u.s;
-  /* As the local backend: path names the default workspace's state
-  ** only; another workspace's state is always
-  ** <workspace_dir>/<name>/terraform.tfstate. */
-  const char *file;
-  if (strcmp(ws, "default") == 0)
-    file = path ? path : "terraform.tfstate";
-  else
-    file = arena_printf(a, "%s/%s/terraform.tfstate",
-                        wsdir ? wsdir : "terraform.tfstate.d", ws);
-
-  Value outputs = val_dynamic_null;
-  bool found;
-  if (!read_outputs(c, file, &outputs, &found))
-    return;
+  if (strcmp(backend, "local") == 0) {
+    const char *path, *wsdir;
+    if (!local_config(c, prov_get(d, "config"), &path, &wsdir))
+      return;
+    Value wsv = prov_get(d, "workspace");
+    const char *ws = val_is_null(wsv) ? "default" : wsv.u.s;
+    /* As the local backend: path names the default workspace's state
+    ** only; another workspace's state is always
+    ** <workspace_dir>/<name>/terraform.tfstate. */
+    const char *file;
+    if (strcmp(ws, "default") == 0)
+      file = path ? path : "terraform.tfstate";
+    else
+      file = arena_printf(a, "%s/%s/terraform.tfstate",
+                          wsdir ? wsdir : "terraform.tfstate.d", ws);
+    if (!read_outputs(c, file, &outputs, &found))
+      return;
+  }
   Value defaults = prov_get(d, "defaults");
   /* Defaults first, then the state's outputs over them. */
   uint32_t nd = 0;

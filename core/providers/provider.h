@@ -462,6 +462,17 @@ typedef struct ProvBuiltin {
 
 /* Each built-in's registration (core/prov_<name>.c). */
 extern const ProvBuiltin prov_terraform_builtin;
+
+/* data "terraform_remote_state" with a backend other than "local" asks
+** this reader (the CLI registers one: core/ knows no network): the state
+** of workspace ws of the backend type with configuration cfg (an object
+** or map, as written).  *found false when the backend has no state.
+** false with diagnostics on a configuration error or a failed read.
+** NULL (the default): only "local" is available. */
+typedef bool (*ProvRemoteStateFn)(Arena *a, const char *backend, Value cfg,
+                                  const char *ws, const char **data,
+                                  size_t *len, bool *found, Diags *d);
+void prov_terraform_set_remote_reader(ProvRemoteStateFn fn);
 extern const ProvBuiltin prov_null_builtin;
 extern const ProvBuiltin prov_local_builtin;
 extern const ProvBuiltin prov_random_builtin;

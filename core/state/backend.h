@@ -10,6 +10,13 @@
 ** module only says which file belongs to which workspace and manages the
 ** workspace directories (through workspace.h).
 **
+** A remote backend (the "http" type, net/be_http.h) has a StRemote: its
+** one workspace, "default" (as Terraform's http backend), is kept in a
+** local working copy under the data directory (path), which stmgr
+** journals and locks as any state and pulls from / pushes to the remote
+** (stmgr_bind_remote, docs/backends.md "Durability").  Other workspace
+** names are Terraform's "workspaces not supported".
+**
 ** A configuration that names a backend type cairn does not implement is
 ** an error at every command that touches state (cmd/cmd_backend.c); there
 ** is no fallback to local state.
@@ -24,13 +31,25 @@
 
 #include "base/arena.h"
 #include "base/diag.h"
+#include "stmgr.h"
 
 typedef struct Backend {
   const char *type;           /* "local" */
   bool configured;            /* a backend block names it */
   const char *path;           /* local: the default workspace's state */
   const char *workspace_dir;  /* local: the other workspaces' directory */
+  const StRemote *remote;     /* remote types: the store; path is the
+                                 working copy */
 } Backend;
+
+/* A remote backend whose working copy is path (bound with
+** stmgr_bind_remote by the caller). */
+void be_remote(Backend *b, const char *type, const StRemote *r,
+               const char *path);
+
+/* Terraform's "workspaces not supported" for a remote backend and a
+** workspace other than "default"; true otherwise. */
+bool be_check_workspace(const Backend *b, const char *name, Diags *d);
 
 /* The local backend; NULL or "" path/workspace_dir mean the defaults. */
 void be_local(Backend *b, const char *path, const char *workspace_dir);

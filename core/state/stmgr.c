@@ -2,6 +2,7 @@
 ** stmgr.c: durable state storage (see stmgr.h and docs/state.md).
 */
 #include "stmgr.h"
+#include "stmgr_priv.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -394,6 +395,7 @@ void stmgr_init(StMgr *m, Arena *a, const StMgrOpts *o)
   arena_init(&m->rarena, 0);
   buf_init(&m->orig_content, a);
   buf_init(&m->disk_bytes, a);
+  stmgr_remote_attach(m);
 }
 
 void stmgr_close(StMgr *m)
@@ -587,20 +589,7 @@ bool stmgr_read_lock_info(StMgr *m, StLockInfo *out)
   bool exists;
   if (!read_path(m->arena, m->info_path, &buf, &n, &exists, &d) || !exists)
     return false;
-  Value v;
-  if (!json_parse(m->arena, buf, n, &v, &d, NULL) || val_is_null(v) ||
-      v.type->kind != TY_OBJECT)
-    return false;
-  const char *names[] = {"ID", "Operation", "Info", "Who",
-                         "Version", "Created", "Path"};
-  const char **dst[] = {&out->id, &out->operation, &out->info, &out->who,
-                        &out->version, &out->created, &out->path};
-  for (int i = 0; i < 7; i++) {
-    bool f;
-    Value s = val_attr(v, names[i], &f);
-    *dst[i] = f && !val_is_null(s) && s.type->kind == TY_STRING ? s.u.s : "";
-  }
-  return true;
+  return stmgr_parse_lock_info(m->arena, buf, n, out);
 }
 
 /* ---- Locking ------------------------------------------------------------- */
@@ -709,9 +698,25 @@ bool stmgr_lock(StMgr *m, const char *operation, long timeout_ms,
   }
 #endif
   bool noticed = false;
+  const char *remote_why = NULL;
   for (;;) {
     int e = 0;
     TryRes r = try_lock(m, &e);
+    if (r == TRY_OK && m->remote) {
+      /* The remote lock is taken under the local one, so two commands in
+      ** one working directory never race for the working copy. */
+      bool busy = false;
+      if (!stmgr_remote_lock(m, operation, &busy, &remote_why, d)) {
+        if (m->state_fd >= 0)
+          close(m->state_fd);
+        setlk(m->lock_fd, F_UNLCK);
+        close(m->lock_fd);
+        m->lock_fd = m->state_fd = -1;
+        if (!busy)
+          return false;
+        r = TRY_BUSY;
+      }
+    }
     if (r == TRY_OK)
       break;
     if (r == TRY_ERR) {
@@ -720,7 +725,10 @@ bool stmgr_lock(StMgr *m, const char *operation, long timeout_ms,
     }
     long elapsed = now(m->hook_ctx) - start;
     if (elapsed >= timeout_ms) {
-      busy_error(m, e, d);
+      if (remote_why)
+        lock_error(m, d, remote_why);
+      else
+        busy_error(m, e, d);
       return false;
     }
     long wait = delay < timeout_ms - elapsed ? delay : timeout_ms - elapsed;
@@ -740,7 +748,8 @@ bool stmgr_lock(StMgr *m, const char *operation, long timeout_ms,
     if (delay > max_delay)
       delay = max_delay;
   }
-  stmgr_new_lock_info(m->arena, &m->lock, operation, m->read_path);
+  if (!m->remote)
+    stmgr_new_lock_info(m->arena, &m->lock, operation, m->read_path);
   ArenaMark mk = arena_mark(&m->jarena);
   Buf b;
   buf_init(&b, &m->jarena);
@@ -754,6 +763,8 @@ bool stmgr_lock(StMgr *m, const char *operation, long timeout_ms,
     setlk(m->lock_fd, F_UNLCK);
     close(m->lock_fd);
     m->lock_fd = m->state_fd = -1;
+    if (m->remote)
+      stmgr_remote_unlock(m, d);
     return false;
   }
   m->locked = true;
@@ -775,7 +786,7 @@ bool stmgr_unlock(StMgr *m, Diags *d)
   close(m->lock_fd);
   m->lock_fd = -1;
   m->locked = false;
-  return true;
+  return m->remote ? stmgr_remote_unlock(m, d) : true;
 }
 
 bool stmgr_force_unlock(StMgr *m, const char *id, Diags *d)
@@ -789,6 +800,8 @@ bool stmgr_force_unlock(StMgr *m, const char *id, Diags *d)
     }
     return stmgr_unlock(m, d);
   }
+  if (m->remote)
+    return stmgr_remote_force_unlock(m, id, d);
   int e = 0;
   TryRes r = try_lock(m, &e);
   if (r == TRY_BUSY) {
@@ -982,6 +995,11 @@ static bool load_journal(StMgr *m, State *s, Diags *d)
 bool stmgr_load(StMgr *m, State **out, Diags *d)
 {
   *out = NULL;
+  if (m->remote && !stmgr_remote_pull(m, d))
+    return false;
+  struct stat jst;
+  bool had_journal = m->remote && m->locked &&
+                     lstat(m->journal_path, &jst) == 0;
   char *buf = NULL;
   size_t n = 0;
   bool exists = false;
@@ -1011,6 +1029,10 @@ bool stmgr_load(StMgr *m, State **out, Diags *d)
   m->content_known = false;
   m->loaded = true;
   if (!load_journal(m, s, d))
+    return false;
+  /* What an interrupted command journaled has not reached the remote:
+  ** compact it and push it now (docs/backends.md, "Durability"). */
+  if (had_journal && !stmgr_commit(m, s, d))
     return false;
   *out = s;
   return true;
@@ -1399,6 +1421,7 @@ bool stmgr_commit(StMgr *m, State *s, Diags *d)
       goto out;
     buf_clear(&m->disk_bytes);
     buf_put(&m->disk_bytes, full.p, full.len);
+    m->remote_dirty = true;
   }
   buf_clear(&m->orig_content);
   buf_put(&m->orig_content, cur.p, cur.len);
@@ -1438,6 +1461,8 @@ bool stmgr_commit(StMgr *m, State *s, Diags *d)
 out:
   arena_release(&scratch);
   pthread_mutex_unlock(&m->mu);
+  if (ok && m->remote)
+    ok = stmgr_remote_push(m, d);
   return ok;
 }
 

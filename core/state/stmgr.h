@@ -86,6 +86,39 @@ typedef struct StLockInfo {
   const char *path;
 } StLockInfo;
 
+/* A remote store of one workspace's state (the http backend, net/be_http),
+** behind the local working copy this module manages (docs/backends.md,
+** "Durability").  stmgr calls it; it never prints and reports failures as
+** diagnostics.  Each call is one whole request: get returns the whole
+** state, put stores the whole state (lock_id: the held lock, or NULL).
+** lock answers ST_REMOTE_LOCKED when another holder has it, with the
+** holder's lock info in *holder (strings in a; fields empty when the
+** server's answer did not say) and the server's words in *why. */
+typedef enum StRemoteRes {
+  ST_REMOTE_OK,
+  ST_REMOTE_LOCKED,
+  ST_REMOTE_ERR
+} StRemoteRes;
+
+typedef struct StRemote {
+  const char *type;           /* "http", for messages */
+  void *ctx;
+  bool can_lock;              /* the backend has a lock protocol */
+  bool (*get)(void *ctx, Arena *a, Buf *out, bool *found, Diags *d);
+  bool (*put)(void *ctx, const char *data, size_t n, const char *lock_id,
+              Diags *d);
+  StRemoteRes (*lock)(void *ctx, Arena *a, const StLockInfo *li,
+                      StLockInfo *holder, const char **why, Diags *d);
+  bool (*unlock)(void *ctx, const StLockInfo *li, Diags *d);
+} StRemote;
+
+/* Binds the working copy `path` to r for the rest of the process: every
+** StMgr whose output path is exactly path pulls from r at load, pushes to
+** r after each commit, and takes r's lock with its own (NULL unbinds).
+** Both are borrowed.  The CLI binds the configured backend once, so no
+** command can read or write the working copy without the remote. */
+void stmgr_bind_remote(const char *path, const StRemote *r);
+
 /* An intent recorded but never resolved (possibly created, unrecorded). */
 typedef struct StIntent {
   const char *id;         /* idempotency key, 16 hex digits */
@@ -143,6 +176,14 @@ typedef struct StMgr {
   Arena jarena;               /* scratch for record encoding */
 
   pthread_mutex_t *state_mu;  /* the caller's lock on the State, or NULL */
+
+  /* remote (stmgr_bind_remote): NULL for a plain local state */
+  const StRemote *remote;
+  const char *pending_path;   /* out_path + ".pending": a snapshot the
+                                 remote has not confirmed (holds the
+                                 remote lock info kept for it, or "") */
+  bool remote_locked;         /* we hold the remote lock (m->lock) */
+  bool remote_dirty;          /* this commit changed the snapshot */
   Arena rarena;               /* what records add to the State, and open
                                  intents: used under mu only */
 
@@ -191,6 +232,12 @@ bool stmgr_unlock(StMgr *m, Diags *d);
 bool stmgr_force_unlock(StMgr *m, const char *id, Diags *d);
 /* Reads the current lock info file; false when absent or unreadable. */
 bool stmgr_read_lock_info(StMgr *m, StLockInfo *out);
+/* Parses lock info JSON (a lock info file, or a server's answer to a lock
+** request): an object whose string members ID, Operation, Info, Who,
+** Version, Created, Path fill out (absent or not strings: "").  False when
+** buf is not a JSON object.  Strings in a; buf is untrusted. */
+bool stmgr_parse_lock_info(Arena *a, const char *buf, size_t n,
+                           StLockInfo *out);
 /* Terraform's "Lock Info:" block (LockInfo.String()). */
 void stmgr_format_lock_info(Buf *out, const StLockInfo *li);
 /* Lock info JSON as Terraform writes it (compact, Go field names). */

@@ -158,12 +158,19 @@ def mtls_cases():
     yield "der_seq_1mb", base64.b64encode(b"\x30\x83" + b"\xff" * MB).decode()
 
 
+def lock_info_cases():
+    yield "who_2mb", '{"ID":"x","Who":"' + "w" * (2 * MB) + '"}'
+    yield "deep_1m", json_deep(MB)
+    yield "keys_100k", "{" + ",".join('"k%d":"v"' % i for i in range(100000)) + ',"ID":"x"}'
+
+
 TARGETS = {
     "hcl": hcl_cases, "hcl_json": hcl_json_cases, "json": json_cases,
     "state": state_cases, "tfvars": tfvars_cases, "hostcfg": hostcfg_cases,
     "prov_answer": prov_cases, "planfile": planfile_cases,
     "zip": zip_cases,
     "mtls": mtls_cases,
+    "lock_info": lock_info_cases,
 }
 
 # Crashes not fixed yet (tests/fuzz/crashers/<target>/README.md).

@@ -137,13 +137,25 @@ Terraform's "Backend configuration changed" until -reconfigure:
   
   An argument named "bucket" is not expected here.
   [1]
-  $ cairn init -migrate-state -backend-config=path=elsewhere.tfstate
+  $ cairn init -migrate-state -input=false -backend-config=path=elsewhere.tfstate
   
   Initializing the backend...
   
-  Error: State migration is not implemented
+  Error: Error asking for state migration action
   
-  cairn cannot copy states between backends yet (-migrate-state). Move the state files yourself (or use "state pull" and "state push"), then run "cairn init -reconfigure".
+  Can't ask approval for state migration when interactive input is disabled.
+  
+  Please remove the "-input=false" option and try again.
+  [1]
+  $ cairn init -migrate-state -backend-config=path=elsewhere.tfstate < /dev/null 2>&1 | tail -3
+  Error: Error asking for state migration action
+  
+  No answer: the standard input ended.
+  $ cairn init -migrate-state -reconfigure > /dev/null
+  
+  Error: Invalid command-line option
+  
+  The -migrate-state and -reconfigure options are mutually-exclusive.
   [1]
 
 Changing the block itself needs init again:
