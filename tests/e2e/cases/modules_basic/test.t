@@ -58,11 +58,11 @@ plan applies; `cairn output` shows only the root module's outputs.
         module.net.terraform_data.subnet[0]
         module.net.terraform_data.subnet[1]
   provider_config:
-    module.net:terraform {"full_name": "terraform.io/builtin/terraform", "module_address": "module.net", "name": "terraform"}
+    terraform {"full_name": "terraform.io/builtin/terraform", "name": "terraform"}
   configuration:
     resource terraform_data.consumer key=terraform
     call net source="./modules/net" args=cidrs,name,port
-      resource terraform_data.subnet key=module.net:terraform
+      resource terraform_data.subnet key=terraform
       output name
       output port
       output subnet_ids

@@ -46,6 +46,7 @@ and `provider = null` on resources.
       module module.m
         module.m.null_resource.r
   provider_config:
+    null {"full_name": "registry.terraform.io/hashicorp/null", "name": "null"}
     null.alt {"alias": "alt", "full_name": "registry.terraform.io/hashicorp/null", "name": "null"}
   configuration:
     resource null_resource.d key=null
@@ -72,6 +73,7 @@ The same in JSON syntax: the strings are references, not templates.
       module module.m
         module.m.null_resource.r
   provider_config:
+    null {"full_name": "registry.terraform.io/hashicorp/null", "name": "null"}
     null.alt {"alias": "alt", "full_name": "registry.terraform.io/hashicorp/null", "name": "null"}
   configuration:
     resource null_resource.x key=null.alt
