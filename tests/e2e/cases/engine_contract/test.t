@@ -5,6 +5,9 @@ At plan time.
 
   $ cd plan_changes_config && cairn plan
   
+  Planning failed. cairn encountered an error while generating this plan.
+  
+  
   Error: Provider produced invalid plan
   
     with misbehave_plan_changes_config.x,
@@ -16,6 +19,9 @@ At plan time.
   This is a bug in the provider, which should be reported in the provider's own issue tracker.
   [1]
   $ cd plan_wrong_type && cairn plan
+  
+  Planning failed. cairn encountered an error while generating this plan.
+  
   
   Error: Provider produced invalid plan
   
@@ -29,6 +35,9 @@ At plan time.
   [1]
   $ cd plan_bad_replace && cairn plan
   
+  Planning failed. cairn encountered an error while generating this plan.
+  
+  
   Error: Provider produced invalid plan
   
     with misbehave_plan_bad_replace.x,
@@ -40,6 +49,9 @@ At plan time.
   This is a bug in the provider, which should be reported in the provider's own issue tracker.
   [1]
   $ cd plan_block_count && cairn plan
+  
+  Planning failed. cairn encountered an error while generating this plan.
+  
   
   Error: Provider produced invalid plan
   

@@ -49,6 +49,9 @@ an argument the module does not declare (also from validate).
 
   $ cd typeerr && cairn plan
   
+  Planning failed. cairn encountered an error while generating this plan.
+  
+  
   Error: Invalid value for input variable
   
     on main.tf line 3, in module "m":
@@ -58,6 +61,9 @@ an argument the module does not declare (also from validate).
   [1]
   $ cd missing && cairn plan
   
+  Planning failed. cairn encountered an error while generating this plan.
+  
+  
   Error: Missing required argument
   
     on main.tf line 1, in module "m":
@@ -66,6 +72,9 @@ an argument the module does not declare (also from validate).
   The argument "name" is required, but no definition was found.
   [1]
   $ cd unsupported && cairn plan
+  
+  Planning failed. cairn encountered an error while generating this plan.
+  
   
   Error: Unsupported argument
   

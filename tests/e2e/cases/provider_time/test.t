@@ -73,6 +73,7 @@ Bad input.
 
   $ cp bad.tf.txt main.tf
   $ cairn plan -no-color 2>&1 | grep -vE '^ *$|Refreshing|^ *(with|on) |^ *[0-9]+:'
+  Planning failed. cairn encountered an error while generating this plan.
   Error: Invalid RFC3339 String Value
   A string value was provided that is not valid RFC3339 string format.
   Given Value: 2020-13-01T00:00:00Z

@@ -116,6 +116,9 @@ Terraform's "Unable to find remote state".
   $ cairn -chdir=b plan -var workspace=nope
   data.terraform_remote_state.x: Reading...
   
+  Planning failed. cairn encountered an error while generating this plan.
+  
+  
   Error: Unable to find remote state
   
     with data.terraform_remote_state.x,
@@ -126,6 +129,9 @@ Terraform's "Unable to find remote state".
   [1]
   $ cairn -chdir=b plan -var path=../missing/terraform.tfstate
   data.terraform_remote_state.x: Reading...
+  
+  Planning failed. cairn encountered an error while generating this plan.
+  
   
   Error: Unable to find remote state
   
@@ -141,6 +147,9 @@ A path that is a directory, and a file that is not a state:
   $ cairn -chdir=b plan -var path=../a
   data.terraform_remote_state.x: Reading...
   
+  Planning failed. cairn encountered an error while generating this plan.
+  
+  
   Error: Error loading state error
   
     with data.terraform_remote_state.x,
@@ -152,6 +161,9 @@ A path that is a directory, and a file that is not a state:
   $ echo '{"version": 4, "outputs": [' > b/broken.tfstate
   $ cairn -chdir=b plan -var path=broken.tfstate
   data.terraform_remote_state.x: Reading...
+  
+  Planning failed. cairn encountered an error while generating this plan.
+  
   
   Error: Failed to load state
   
@@ -183,6 +195,12 @@ Backends other than local, and settings local does not have:
   data.terraform_remote_state.s3: Reading...
   data.terraform_remote_state.bogus: Reading...
   data.terraform_remote_state.extra: Reading...
+  
+  Changes to Outputs:
+    ~ name          = "app-staging" -> "app-prod"
+  
+  You can apply this plan to save these new output values to the cairn state,
+  without changing any real infrastructure.
   
   Error: Invalid backend configuration
   
