@@ -127,7 +127,10 @@ The errors.
     on main.tf line 4, in resource "null_resource" "a":
      4:   count = terraform_data.u.id == "" ? 1 : 2
   
-  The "count" value depends on resource attributes that cannot be determined until apply, so cairn cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on.
+  The "count" value depends on resource attributes that cannot be determined
+  until apply, so cairn cannot predict how many instances will be created. To
+  work around this, use the -target argument to first apply only the resources
+  that the count depends on.
   [1]
   $ cd negative_count && cairn plan
   
@@ -139,7 +142,8 @@ The errors.
     on main.tf line 2, in resource "null_resource" "a":
      2:   count = -1
   
-  The given "count" argument value is unsuitable: must be greater than or equal to zero.
+  The given "count" argument value is unsuitable: must be greater than or equal
+  to zero.
   [1]
   $ cd null_count && cairn plan
   
@@ -163,7 +167,9 @@ The errors.
     on main.tf line 2, in resource "null_resource" "a":
      2:   for_each = ["a", "b"]
   
-  The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type tuple.
+  The given "for_each" argument value is unsuitable: the "for_each" argument
+  must be a map, or set of strings, and you have provided a value of type
+  tuple.
   [1]
   $ cd foreach_numbers && cairn plan
   
@@ -175,7 +181,8 @@ The errors.
     on main.tf line 2, in resource "null_resource" "a":
      2:   for_each = toset([1, 2])
   
-  The given "for_each" argument value is unsuitable: "for_each" supports sets of strings, but you have provided a set containing type number.
+  The given "for_each" argument value is unsuitable: "for_each" supports sets
+  of strings, but you have provided a set containing type number.
   [1]
   $ cd foreach_sensitive && cairn plan
   
@@ -187,7 +194,9 @@ The errors.
     on main.tf line 7, in resource "null_resource" "a":
      7:   for_each = toset(var.s)
   
-  Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.
+  Sensitive values, or values derived from sensitive values, cannot be used as
+  for_each arguments. If used, the sensitive value could be exposed as a
+  resource instance key.
   [1]
   $ cd foreach_unknown && cairn plan
   
@@ -209,9 +218,13 @@ The errors.
     on main.tf line 4, in resource "null_resource" "a":
      4:   for_each = toset([terraform_data.u.id])
   
-  The "for_each" set includes keys derived from resource attributes that cannot be determined until apply, and so cairn cannot determine the full set of keys that will identify the instances of this resource.
+  The "for_each" set includes keys derived from resource attributes that cannot
+  be determined until apply, and so cairn cannot determine the full set of keys
+  that will identify the instances of this resource.
   
-  When working with unknown values in for_each, it's better to define the map keys statically in your configuration and place apply-time results only in the map values.
+  When working with unknown values in for_each, it's better to define the map
+  keys statically in your configuration and place apply-time results only in
+  the map values.
   [1]
   $ cd foreach_null && cairn plan
   
@@ -223,7 +236,8 @@ The errors.
     on main.tf line 2, in resource "null_resource" "a":
      2:   for_each = null
   
-  The given "for_each" argument value is unsuitable: the given "for_each" argument value is null. A map, or set of strings is allowed.
+  The given "for_each" argument value is unsuitable: the given "for_each"
+  argument value is null. A map, or set of strings is allowed.
   [1]
   $ cd foreach_null && cairn plan -json
   \{"@level":"info","@message":"cairn [^"]+","@module":"terraform\.ui","@timestamp":"[0-9T:.Z-]+","terraform":"[^"]+","type":"version","ui":"1\.2"\} (re)

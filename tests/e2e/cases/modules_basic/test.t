@@ -98,7 +98,10 @@ plan applies; `cairn output` shows only the root module's outputs.
   
   Error: Output "unused" not found
   
-  The output variable requested could not be found in the state file. If you recently added this to your configuration, be sure to run `cairn apply`, since the state won't be updated with new output variables until that command is run.
+  The output variable requested could not be found in the state file. If you
+  recently added this to your configuration, be sure to run `cairn apply`,
+  since the state won't be updated with new output variables until that command
+  is run.
   [1]
   $ cairn state list
   terraform_data.consumer

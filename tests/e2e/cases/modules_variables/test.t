@@ -57,7 +57,8 @@ an argument the module does not declare (also from validate).
     on main.tf line 3, in module "m":
      3:   name   = ["not", "a", "string"]
   
-  The given value is not suitable for module.m.var.name declared at ../mod/main.tf:1,1-16: string required.
+  The given value is not suitable for module.m.var.name declared at
+  ../mod/main.tf:1,1-16: string required.
   [1]
   $ cd missing && cairn plan
   

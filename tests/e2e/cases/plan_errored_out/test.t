@@ -27,7 +27,8 @@ warnings, and is planned, saved and exits 0 (issue 15 point 12).
   
   Error: Cannot apply incomplete plan
   
-  cairn encountered an error when generating this plan, so it cannot be applied.
+  cairn encountered an error when generating this plan, so it cannot be
+  applied.
   [1]
   $ cairn plan -no-color -refresh-only -var ok=false -out refresh.tfplan
   terraform_data\.a: Refreshing state\.\.\. \[id=[-0-9a-f]+\] (re)

@@ -33,7 +33,8 @@ jsonprovider format (issue 15 point 17).
     on main.tf line 10, in provider "null":
     10:   version = ">= 3.1"
   
-  cairn ignores the version argument in provider blocks; use required_providers in the terraform block instead.
+  cairn ignores the version argument in provider blocks; use required_providers
+  in the terraform block instead.
   $ cairn providers empty
   
   Error: No configuration files

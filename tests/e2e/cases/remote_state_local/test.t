@@ -171,7 +171,8 @@ A path that is a directory, and a file that is not a state:
     on main.tf line 9, in data "terraform_remote_state" "x":
      9: data "terraform_remote_state" "x" {
   
-  error loading the remote state: broken.tfstate: Invalid JSON: unexpected end of input
+  error loading the remote state: broken.tfstate: Invalid JSON: unexpected end
+  of input
   [1]
 
 Backends other than local, and settings local does not have:
@@ -208,7 +209,8 @@ Backends other than local, and settings local does not have:
     on other.tf line 1, in data "terraform_remote_state" "s3":
      1: data "terraform_remote_state" "s3" {
   
-  The backend type "s3" is not available in cairn's built-in terraform provider; only "local" is.
+  The backend type "s3" is not available in cairn's built-in terraform
+  provider; only "local" is.
   
   Error: Invalid backend configuration
   
@@ -224,5 +226,6 @@ Backends other than local, and settings local does not have:
     on other.tf line 8, in data "terraform_remote_state" "extra":
      8: data "terraform_remote_state" "extra" {
   
-  The given configuration is not valid for backend "local": unsupported attribute "bucket".
+  The given configuration is not valid for backend "local": unsupported
+  attribute "bucket".
   [1]

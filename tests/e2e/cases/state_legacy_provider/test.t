@@ -11,24 +11,29 @@ the upgrade path; after it the state plans normally.
   
   Error: Invalid legacy provider address
   
-  This configuration or its associated state refers to the unqualified provider "null".
+  This configuration or its associated state refers to the unqualified provider
+  "null".
   
-  You must complete the Terraform 0.13 upgrade process before upgrading to later versions.
+  You must complete the Terraform 0.13 upgrade process before upgrading to
+  later versions.
   [1]
   $ cp legacy013.tfstate terraform.tfstate
   $ cairn apply -no-color -auto-approve
   
   Error: Invalid legacy provider address
   
-  This configuration or its associated state refers to the unqualified provider "null".
+  This configuration or its associated state refers to the unqualified provider
+  "null".
   
-  You must complete the Terraform 0.13 upgrade process before upgrading to later versions.
+  You must complete the Terraform 0.13 upgrade process before upgrading to
+  later versions.
   [1]
   $ cairn state replace-provider -auto-approve example.com/-/null hashicorp/null
   
   Error: Invalid "from" provider "example.com/-/null"
   
-  Invalid provider namespace: The legacy provider namespace "-" can be used only with hostname registry.terraform.io.
+  Invalid provider namespace: The legacy provider namespace "-" can be used
+  only with hostname registry.terraform.io.
   [1]
   $ cairn state replace-provider -auto-approve -- -/null hashicorp/null > /dev/null
   $ cairn plan -no-color -refresh=false | grep -E '^(Plan|  #)'
