@@ -167,7 +167,10 @@ void cli_diags(Cli *cli, const Diags *d)
   ArenaMark m = arena_mark(cli->arena);
   Buf b;
   buf_init(&b, cli->arena);
-  DiagStyle st = {cli->color, cli->width};
+  /* Terraform wraps diagnostics at its stderr's width: the terminal's,
+  ** or 78 columns when stderr is not a terminal (terminal.Streams'
+  ** defaultColumns), so logs and tools see its line breaks. */
+  DiagStyle st = {cli->color, cli->stderr_tty ? cli->width : 78};
   /* as Terraform's views do: errors to stderr, warnings to stdout, each
   ** in turn so the two streams interleave in order on a terminal */
   for (const Diag *g = d->head; g; g = g->next) {

@@ -8,7 +8,7 @@
 #include "engine/planfile.h"
 #include "views/render.h"
 
-int cmd_plan_run(Op *op, PlMode mode, Plan **out);
+int cmd_plan_run(Op *op, PlMode mode, bool applying, Plan **out);
 
 /* Applies p to a copy of its prior state, commits, prints the summary. */
 static int do_apply(Op *op, Plan *p, bool destroy)
@@ -144,7 +144,7 @@ static int run_op(Cli *cli, int argc, char **argv, bool destroy)
                 : op.refresh_only  ? PL_MODE_REFRESH_ONLY
                                    : PL_MODE_NORMAL;
   Plan *p;
-  int st = cmd_plan_run(&op, mode, &p);
+  int st = cmd_plan_run(&op, mode, true, &p);
   if (st)
     return op_finish(&op, st);
   if (p->applyable && !op.auto_approve) {

@@ -8,20 +8,12 @@
 #include "engine/planfile.h"
 #include "views/render.h"
 
-int cmd_plan_run(Op *op, PlMode mode, Plan **out);
+int cmd_plan_run(Op *op, PlMode mode, bool applying, Plan **out);
 
-/* Plans and prints the plan.  Returns 0, or 1 on errors. */
-int cmd_plan_run(Op *op, PlMode mode, Plan **out)
+/* Prints the plan (human text or the -json stream), then the diagnostics
+** collected so far, as Terraform's view prints them after the plan. */
+static void show_plan(Op *op, const Plan *p)
 {
-  if (!op_engine(op, mode))
-    return 1;
-  Plan *p = NULL;
-  bool ok = eng_plan(op->e, op->state, &p, &op->d);
-  *out = p;
-  if (!ok || !p) {
-    op_flush_diags(op);
-    return 1;
-  }
   if (op->json) {
     for (uint32_t i = 0; i < p->ndrift; i++)
       jui_resource_drift(&op->ui, &p->drift[i]);
@@ -36,7 +28,7 @@ int cmd_plan_run(Op *op, PlMode mode, Plan **out)
     op_flush_diags(op);
     cli_out_buf(op->cli, &op->uibuf);
     buf_clear(&op->uibuf);
-    return 0;
+    return;
   }
   Buf b;
   buf_init(&b, op->a);
@@ -45,6 +37,30 @@ int cmd_plan_run(Op *op, PlMode mode, Plan **out)
   cli_out_buf(op->cli, &b);
   /* warnings follow the rendered plan, as Terraform prints them */
   op_flush_diags(op);
+}
+
+/* Plans and prints the plan.  Returns 0, or 1 on errors.  applying: the
+** plan of apply or destroy, which shows a partial plan only when it has
+** changes (Terraform's opApply), where plan always shows it (opPlan). */
+int cmd_plan_run(Op *op, PlMode mode, bool applying, Plan **out)
+{
+  if (!op_engine(op, mode))
+    return 1;
+  Plan *p = NULL;
+  bool ok = eng_plan(op->e, op->state, &p, &op->d);
+  *out = p;
+  if (!ok || !p) {
+    /* Terraform's local backend renders the partial plan of a walk that
+    ** failed (errored: "Planning failed." or "Terraform planned the
+    ** following actions, but then encountered a problem:") before the
+    ** errors; only a failure before the walk leaves no plan to show. */
+    if (p && p->errored && (!applying || p->nchanges || p->noutputs))
+      show_plan(op, p);
+    else
+      op_flush_diags(op);
+    return 1;
+  }
+  show_plan(op, p);
   return 0;
 }
 
@@ -67,7 +83,7 @@ static int run(Cli *cli, int argc, char **argv)
                 : op.refresh_only ? PL_MODE_REFRESH_ONLY
                                   : PL_MODE_NORMAL;
   Plan *p = NULL;
-  int st = cmd_plan_run(&op, mode, &p);
+  int st = cmd_plan_run(&op, mode, false, &p);
   if (st) {
     /* Terraform saves a plan whose walk failed too (errored: true, which
     ** apply refuses and show -json renders), still exiting 1. */

@@ -709,7 +709,12 @@ static const char *parse_provider(Arena *a, const char *s, const char **err)
   const char *host = "registry.terraform.io", *ns = "hashicorp";
   int ti = n - 1;
   if (n >= 2) {
-    if (!provider_part_ok(parts[n - 2], lens[n - 2])) {
+    /* The legacy namespace "-" (what 0.12 states' provider.null became)
+    ** is accepted, as Terraform's ParseProviderSourceString does, so that
+    ** replace-provider can upgrade such a state; only on the default
+    ** registry host (checked below). */
+    bool legacy = lens[n - 2] == 1 && parts[n - 2][0] == '-';
+    if (!legacy && !provider_part_ok(parts[n - 2], lens[n - 2])) {
       *err = arena_printf(a,
                           "Invalid provider namespace \"%.*s\" in source "
                           "\"%s\": must contain only letters, digits, and "
@@ -727,6 +732,11 @@ static const char *parse_provider(Arena *a, const char *s, const char **err)
       return NULL;
     }
     host = cmd_state_lower(a, parts[0], lens[0]);
+  }
+  if (strcmp(ns, "-") == 0 && strcmp(host, "registry.terraform.io") != 0) {
+    *err = "Invalid provider namespace: The legacy provider namespace \"-\" "
+           "can be used only with hostname registry.terraform.io.";
+    return NULL;
   }
   if (!provider_part_ok(parts[ti], lens[ti])) {
     *err = arena_printf(a,

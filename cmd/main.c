@@ -25,6 +25,8 @@ extern const CmdEntry cmd_refresh;
 extern const CmdEntry cmd_show;
 extern const CmdEntry cmd_output;
 extern const CmdEntry cmd_plan;
+extern const CmdEntry cmd_providers;
+extern const CmdEntry cmd_providers_schema;
 extern const CmdEntry cmd_destroy;
 extern const CmdEntry cmd_apply;
 extern const CmdEntry cmd_help;
@@ -70,6 +72,8 @@ static const CmdEntry *const commands[] = {
     &cmd_metadata_functions,
     &cmd_output,
     &cmd_plan,
+    &cmd_providers,
+    &cmd_providers_schema,
     &cmd_refresh,
     &cmd_show,
     &cmd_state,

@@ -188,41 +188,99 @@ static uint32_t line_end(const SrcFile *f, uint32_t byte)
   return byte;
 }
 
-/* Word-wraps text at width, keeping existing newlines and not breaking
-** lines that start with whitespace (Terraform's wordwrap leaves
-** preformatted lines alone as far as we need here). */
-static void put_wrapped(Buf *out, const char *text, int width,
+/* The code point of the UTF-8 sequence at p (at most n bytes) and its
+** length; a stray byte counts as one character of its own. */
+static uint32_t utf8_at(const char *p, size_t n, size_t *len)
+{
+  const unsigned char *u = (const unsigned char *)p;
+  size_t k = u[0] < 0x80 ? 1 : u[0] >= 0xf0 ? 4 : u[0] >= 0xe0 ? 3
+                                 : u[0] >= 0xc0 ? 2 : 1;
+  if (k > n)
+    k = 1;
+  for (size_t i = 1; i < k; i++)
+    if ((u[i] & 0xc0) != 0x80)
+      k = 1;
+  *len = k;
+  if (k == 1)
+    return u[0];
+  uint32_t c = u[0] & (0xff >> (k + 1));
+  for (size_t i = 1; i < k; i++)
+    c = c << 6 | (u[i] & 0x3f);
+  return c;
+}
+
+/* unicode.IsSpace, less U+00A0 (go-wordwrap keeps no-break spaces). */
+static bool wrap_space(uint32_t c)
+{
+  return c == ' ' || (c >= '\t' && c <= '\r') || c == 0x85 ||
+         c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028 ||
+         c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x3000;
+}
+
+/* One line (no newline in it) wrapped as go-wordwrap's WrapString does
+** with limit lim, which Terraform's diagnostic formatter uses: words go
+** to the next line when they would pass the limit, a word of lim
+** characters or more stays where it is, and the spaces at a break are
+** dropped; characters are counted, not bytes.  Each line starts with
+** prefix. */
+static void wrap_line(Buf *out, const char *p, size_t n, size_t lim,
+                      const char *prefix)
+{
+  size_t cur = 0;              /* characters on the output line */
+  size_t ws = 0, wl = 0, wc = 0;   /* pending word: start, bytes, chars */
+  size_t ss = 0, sl = 0, sc = 0;   /* pending spaces before it */
+  buf_puts(out, prefix);
+  for (size_t i = 0; i < n;) {
+    size_t k;
+    uint32_t c = utf8_at(p + i, n - i, &k);
+    if (wrap_space(c)) {
+      if (sl == 0 || wl > 0) {
+        cur += sc + wc;
+        buf_put(out, p + ss, sl);
+        buf_put(out, p + ws, wl);
+        sl = sc = wl = wc = 0;
+        ss = i;
+      }
+      sl += k;
+      sc++;
+    } else {
+      if (wl == 0)
+        ws = i;
+      wl += k;
+      wc++;
+      if (cur + sc + wc > lim && wc < lim) {
+        buf_putc(out, '\n');
+        buf_puts(out, prefix);
+        cur = 0;
+        sl = sc = 0;
+      }
+    }
+    i += k;
+  }
+  if (wl == 0) {
+    if (cur + sc <= lim)
+      buf_put(out, p + ss, sl);
+  } else {
+    buf_put(out, p + ss, sl);
+    buf_put(out, p + ws, wl);
+  }
+}
+
+/* The detail, line by line as Terraform's formatter splits it: a line
+** that starts with a space is preformatted and kept as is, any other is
+** word-wrapped at lim characters (no wrapping when lim is 0). */
+static void put_wrapped(Buf *out, const char *text, int lim,
                         const char *prefix)
 {
   const char *p = text;
-  while (*p) {
+  for (;;) {
     const char *nl = strchr(p, '\n');
     size_t n = nl ? (size_t)(nl - p) : strlen(p);
-    buf_puts(out, prefix);
-    if (width <= 0 || (int)n <= width || p[0] == ' ') {
+    if (lim <= 0 || p[0] == ' ') {
+      buf_puts(out, prefix);
       buf_put(out, p, n);
     } else {
-      /* greedy wrap on spaces */
-      size_t col = 0, i = 0;
-      while (i < n) {
-        size_t j = i;
-        while (j < n && p[j] != ' ')
-          j++;
-        size_t w = j - i;
-        if (col > 0 && col + 1 + w > (size_t)width) {
-          buf_putc(out, '\n');
-          buf_puts(out, prefix);
-          col = 0;
-        } else if (col > 0) {
-          buf_putc(out, ' ');
-          col++;
-        }
-        buf_put(out, p + i, w);
-        col += w;
-        i = j;
-        while (i < n && p[i] == ' ')
-          i++;
-      }
+      wrap_line(out, p, n, (size_t)lim, prefix);
     }
     buf_putc(out, '\n');
     if (!nl)
@@ -297,7 +355,8 @@ void diag_render(Buf *out, const Diag *g, const SrcFiles *fs, DiagStyle st)
     buf_printf(out, "\n%s: %s\n\n", err ? "Error" : "Warning", g->summary);
     put_snippet(out, g, fs, st, "");
     if (g->detail && *g->detail)
-      put_wrapped(out, g->detail, st.width, "");
+      /* DiagnosticPlain wraps at width - 1 */
+      put_wrapped(out, g->detail, st.width > 1 ? st.width - 1 : 0, "");
     return;
   }
   /* Framed form: "╷", "│ " prefix on every line, "╵". */
@@ -310,7 +369,9 @@ void diag_render(Buf *out, const Diag *g, const SrcFiles *fs, DiagStyle st)
   buf_printf(out, "%s\n", bar);
   put_snippet(out, g, fs, st, bar);
   if (g->detail && *g->detail)
-    put_wrapped(out, g->detail, st.width > 4 ? st.width - 4 : st.width, bar);
+    /* Diagnostic leaves room for the left rule ("│ ", 2 cells) and one
+    ** more: width - 3 */
+    put_wrapped(out, g->detail, st.width > 3 ? st.width - 3 : 0, bar);
   buf_puts(out, err ? C_RED "\xe2\x95\xb5" C_RESET "\n"
                     : C_YELLOW "\xe2\x95\xb5" C_RESET "\n");
 }

@@ -144,6 +144,26 @@ ProvSlot *eng_resource_slot(Engine *e, const CfgTree *t,
                       fqn, &r->range, d);
 }
 
+/* Terraform's init refuses a state (or configuration) naming a provider
+** in the legacy namespace ("-", what 0.12 states' provider.null becomes)
+** with this error, once per provider; cairn needs no init for built-in
+** providers, so it refuses such a state where it opens its providers. */
+static void legacy_provider_error(Arena *a, const char *type, Diags *d)
+{
+  const char *summary = "Invalid legacy provider address";
+  const char *detail = arena_printf(
+      a,
+      "This configuration or its associated state refers to the "
+      "unqualified provider \"%s\".\n\nYou must complete the Terraform "
+      "0.13 upgrade process before upgrading to later versions.",
+      type);
+  for (const Diag *g = d->head; g; g = g->next)
+    if (strcmp(g->summary, summary) == 0 && g->detail &&
+        strcmp(g->detail, detail) == 0)
+      return;
+  diag_error(d, NULL, summary, "%s", detail);
+}
+
 /* Parses [MODULE.]provider["fqn"][.alias] from the state. */
 ProvSlot *eng_state_slot(Engine *e, const char *paddr, Diags *d)
 {
@@ -172,6 +192,10 @@ ProvSlot *eng_state_slot(Engine *e, const char *paddr, Diags *d)
     return NULL;
   }
   const char *fqn = arena_strndup(e->a, p, (size_t)(q - p));
+  if (strncmp(fqn, "registry.terraform.io/-/", 24) == 0) {
+    legacy_provider_error(e->a, fqn + 24, d);
+    return NULL;
+  }
   const char *alias = NULL;
   if (q[1] == ']' && q[2] == '.')
     alias = arena_strdup(e->a, q + 3);

@@ -584,8 +584,11 @@ static void collect_pcs(Ctx *c, const CfgTree *t, PCfgs *p, uint32_t depth)
           p, opaque_key(c, rp->local_name, ppath), e.full_name);
     pcs_set(c, p, &e);
   }
-  if (t->parent) {
-    /* Implicit inheritance of default configurations. */
+  {
+    /* Default configurations implied by the module's requirements alone
+    ** (a resource with no provider block nor required_providers entry):
+    ** Terraform lists them at the root too, with name and full_name; in
+    ** a child module they may be inherited from the parent. */
     const char **reqs;
     uint32_t nreqs = module_reqs(c, m, &reqs);
     for (uint32_t i = 0; i < nreqs; i++) {
@@ -594,7 +597,9 @@ static void collect_pcs(Ctx *c, const CfgTree *t, PCfgs *p, uint32_t depth)
       if (pcs_find(p, key))
         continue;
       PCfg e = {key, type, reqs[i], NULL, NULL, path, NULL, ""};
-      e.parent_key = find_source_key(p, opaque_key(c, type, ppath), reqs[i]);
+      if (t->parent)
+        e.parent_key =
+            find_source_key(p, opaque_key(c, type, ppath), reqs[i]);
       pcs_set(c, p, &e);
     }
   }

@@ -108,6 +108,56 @@ static void test_wrap(void)
   arena_release(&a);
 }
 
+/* Terraform's DiagnosticPlain wraps each detail line with go-wordwrap at
+** width - 1 (77 of its default 78 columns off a terminal); Diagnostic
+** (colour, framed) at width - 3.  The text is Terraform's init error,
+** whose 1.x output breaks exactly here. */
+static void test_wrap_terraform(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  Diags d;
+  diag_init(&d, &a);
+  Diag *g = diag_error(
+      &d, NULL, "Invalid legacy provider address",
+      "This configuration or its associated state refers to the unqualified "
+      "provider \"null\".\n\nYou must complete the Terraform 0.13 upgrade "
+      "process before upgrading to later versions.");
+  Buf b;
+  buf_init(&b, &a);
+  DiagStyle st = {false, 78};
+  diag_render(&b, g, NULL, st);
+  T_EQ_STR(buf_str(&b),
+           "\nError: Invalid legacy provider address\n\n"
+           "This configuration or its associated state refers to the "
+           "unqualified provider\n\"null\".\n\n"
+           "You must complete the Terraform 0.13 upgrade process before "
+           "upgrading to\nlater versions.\n");
+  /* go-wordwrap details: a word as long as the limit stays on its line
+  ** (after a break), preformatted lines (leading space) are kept, runs of
+  ** spaces inside a line are kept, spaces at a break dropped, and
+  ** characters (not bytes) are counted */
+  buf_clear(&b);
+  g = diag_error(&d, NULL, "S",
+                 "ab cdefghijk l\n  keep   this line as it is\n"
+                 "x  y \xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9 z");
+  st.width = 9;   /* limit 8 */
+  diag_render(&b, g, NULL, st);
+  T_EQ_STR(buf_str(&b), "\nError: S\n\nab\ncdefghijk\nl\n"
+                        "  keep   this line as it is\n"
+                        "x  y\n\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9 z\n");
+  /* framed (colour) form: limit width - 3 */
+  buf_clear(&b);
+  g = diag_error(&d, NULL, "S", "aaa bbb ccc");
+  st.color = true;
+  st.width = 10;  /* limit 7 */
+  diag_render(&b, g, NULL, st);
+  T_CHECK(strstr(buf_str(&b), "aaa bbb\n") != NULL);
+  T_CHECK(strstr(buf_str(&b), " ccc\n") != NULL);
+  T_CHECK(strstr(buf_str(&b), "aaa bbb ccc") == NULL);
+  arena_release(&a);
+}
+
 static void test_json(void)
 {
   Arena a;
@@ -139,6 +189,7 @@ int main(void)
   T_RUN(test_render_plain);
   T_RUN(test_render_no_source_and_values);
   T_RUN(test_wrap);
+  T_RUN(test_wrap_terraform);
   T_RUN(test_json);
   return t_done("test_diag");
 }

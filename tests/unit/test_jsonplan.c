@@ -362,6 +362,9 @@ static void test_configuration(void)
     return;
   T_EQ_STR(cfg,
     "\"configuration\":{\"provider_config\":{"
+    /* implied by a resource alone: Terraform lists it too */
+    "\"local\":{\"name\":\"local\",\"full_name\":"
+    "\"registry.terraform.io/hashicorp/local\"},"
     "\"null\":{\"name\":\"null\",\"full_name\":"
     "\"registry.terraform.io/hashicorp/null\",\"version_constraint\":"
     "\"~\\u003e 3.0\"},"
@@ -845,6 +848,9 @@ static void test_configuration_tree(void)
     "\"module.b:null\":{\"name\":\"null\",\"full_name\":"
     "\"registry.terraform.io/hashicorp/null\",\"module_address\":"
     "\"module.b\"},"
+    /* the root's requirement (its aliased block) implies the default */
+    "\"random\":{\"name\":\"random\",\"full_name\":"
+    "\"registry.terraform.io/hashicorp/random\"},"
     "\"random.alt\":{\"name\":\"random\",\"full_name\":"
     "\"registry.terraform.io/hashicorp/random\",\"alias\":\"alt\"}},"
     "\"root_module\":{\"module_calls\":{"

@@ -94,10 +94,13 @@ Terraform's "Backend configuration changed" until -reconfigure:
   
   Error: Backend configuration changed
   
-  A change in the backend configuration has been detected, which may require migrating existing state.
+  A change in the backend configuration has been detected, which may require
+  migrating existing state.
   
-  If you wish to attempt automatic migration of the state, use "terraform init -migrate-state".
-  If you wish to store the current configuration with no changes to the state, use "terraform init -reconfigure".
+  If you wish to attempt automatic migration of the state, use "terraform init
+  -migrate-state".
+  If you wish to store the current configuration with no changes to the state,
+  use "terraform init -reconfigure".
   [1]
   $ cairn init -reconfigure -backend-config=path=states/other.tfstate | head -4
   
@@ -123,7 +126,8 @@ Terraform's "Backend configuration changed" until -reconfigure:
   
   Error: Invalid backend configuration argument
   
-  The backend configuration argument "bucket" given on the command line is not expected for the selected backend type.
+  The backend configuration argument "bucket" given on the command line is not
+  expected for the selected backend type.
   [1]
   $ echo 'bucket = "x"' > bad.tfbackend
   $ cairn init -reconfigure -backend-config=bad.tfbackend
@@ -170,10 +174,13 @@ Changing the block itself needs init again:
   
   Error: Backend configuration changed
   
-  A change in the backend configuration has been detected, which may require migrating existing state.
+  A change in the backend configuration has been detected, which may require
+  migrating existing state.
   
-  If you wish to attempt automatic migration of the state, use "terraform init -migrate-state".
-  If you wish to store the current configuration with no changes to the state, use "terraform init -reconfigure".
+  If you wish to attempt automatic migration of the state, use "terraform init
+  -migrate-state".
+  If you wish to store the current configuration with no changes to the state,
+  use "terraform init -reconfigure".
   [1]
   $ cairn init -reconfigure > /dev/null
   $ cairn state list

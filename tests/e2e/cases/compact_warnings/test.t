@@ -40,7 +40,7 @@ Without the flag, the same warnings in full.
     on main.tf line 2, in provider "null":
      2:   version = "3.0.0"
   
-  cairn ignores the version argument in provider blocks; use required_providers in the terraform block instead.
+  cairn ignores the version argument in provider blocks; use required_providers
 
 apply, refresh and destroy take the flag too.
 
@@ -131,20 +131,23 @@ explain the error.
     on main.tf line 2, in provider "null":
      2:   version = "3.0.0"
   
-  cairn ignores the version argument in provider blocks; use required_providers in the terraform block instead.
+  cairn ignores the version argument in provider blocks; use required_providers
+  in the terraform block instead.
   
   Warning: Version constraints inside provider configuration blocks are deprecated
   
     on main.tf line 6, in provider "random":
      6:   version = "3.0.0"
   
-  cairn ignores the version argument in provider blocks; use required_providers in the terraform block instead.
+  cairn ignores the version argument in provider blocks; use required_providers
+  in the terraform block instead.
   
   Error: Reference to undeclared input variable
   
     on main.tf line 13, in resource "terraform_data" "b":
     13:   input = var.missing
   
-  An input variable with the name "missing" has not been declared. This variable can be declared with a variable "missing" {} block.
+  An input variable with the name "missing" has not been declared. This
+  variable can be declared with a variable "missing" {} block.
   [1]
 

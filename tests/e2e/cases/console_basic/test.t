@@ -88,7 +88,8 @@ Errors end piped mode with status 1.
     on <console-input> line 1:
     (source code not available)
   
-  An input variable with the name "nope" has not been declared. This variable can be declared with a variable "nope" {} block.
+  An input variable with the name "nope" has not been declared. This variable
+  can be declared with a variable "nope" {} block.
   [1]
   $ echo 'local.nope' | cairn console
   
@@ -106,7 +107,8 @@ Errors end piped mode with status 1.
     on <console-input> line 1:
     (source code not available)
   
-  A managed resource "null_resource" "nope" has not been declared in the root module.
+  A managed resource "null_resource" "nope" has not been declared in the root
+  module.
   [1]
   $ echo 'path.nope' | cairn console
   
@@ -115,7 +117,8 @@ Errors end piped mode with status 1.
     on <console-input> line 1:
     (source code not available)
   
-  The "path" object does not have an attribute named "nope". The supported attributes are path.cwd, path.module, and path.root.
+  The "path" object does not have an attribute named "nope". The supported
+  attributes are path.cwd, path.module, and path.root.
   [1]
   $ echo 'count.index' | cairn console
   
@@ -124,7 +127,8 @@ Errors end piped mode with status 1.
     on <console-input> line 1:
     (source code not available)
   
-  The "count" object can only be used in "module", "resource", and "data" blocks, and only when the "count" argument is set.
+  The "count" object can only be used in "module", "resource", and "data"
+  blocks, and only when the "count" argument is set.
   [1]
   $ echo 'upper(' | cairn console
   

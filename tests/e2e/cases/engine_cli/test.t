@@ -6,7 +6,9 @@
   
   Error: Value for undeclared variable
   
-  A variable named "nope" was assigned on the command line, but the root module does not declare a variable of that name. To use this value, add a "variable" block to the configuration.
+  A variable named "nope" was assigned on the command line, but the root module
+  does not declare a variable of that name. To use this value, add a "variable"
+  block to the configuration.
   [1]
 
 Only "yes" approves.

@@ -42,13 +42,15 @@ configuration are refused.
   
   Error: Saved plan is stale
   
-  The given plan file can no longer be applied because the state was changed by another operation after the plan was created.
+  The given plan file can no longer be applied because the state was changed by
+  another operation after the plan was created.
   [1]
   $ cairn apply first.plan
   
   Error: Saved plan is stale
   
-  The given plan file can no longer be applied because the state was changed by another operation after the plan was created.
+  The given plan file can no longer be applied because the state was changed by
+  another operation after the plan was created.
   [1]
 
 Applying a plan leaves nothing to do.
@@ -72,7 +74,8 @@ A plan for a configuration that changed since.
   
   Error: Saved plan does not match the configuration
   
-  The configuration has changed since the plan file three.plan was created, so it cannot be applied. Run "cairn plan" again.
+  The configuration has changed since the plan file three.plan was created, so
+  it cannot be applied. Run "cairn plan" again.
   [1]
   $ sed -i 's/"changed"/"one"/' main.tf
 
@@ -84,7 +87,8 @@ A plan made against another state (another lineage).
   
   Error: Saved plan does not match the given state
   
-  The given plan file can not be applied because it was created from a different state lineage.
+  The given plan file can not be applied because it was created from a
+  different state lineage.
   [1]
   $ cairn apply not-a-plan.tfplan
   

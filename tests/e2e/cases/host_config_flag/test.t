@@ -56,7 +56,8 @@ with file and line:
     on bad.ini line 2:
     (source code not available)
   
-  bad.ini line 2: expected "name = value", "name: value", a [section] header or a comment.
+  bad.ini line 2: expected "name = value", "name: value", a [section] header or
+  a comment.
   [1]
 show takes -config too (it decodes remote objects with their schemas):
 

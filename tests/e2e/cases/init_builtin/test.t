@@ -66,7 +66,11 @@ An unknown provider is refused with a hint.
   
   Error: Failed to query available provider packages
   
-  Could not retrieve the list of available versions for provider registry.terraform.io/hashicorp/edge: cairn does not download providers, and this one is neither built in nor mapped to an endpoint by a host configuration (none found). To use a remote provider, add a section like this to ~/.config/cairn/cairn.ini:
+  Could not retrieve the list of available versions for provider
+  registry.terraform.io/hashicorp/edge: cairn does not download providers, and
+  this one is neither built in nor mapped to an endpoint by a host
+  configuration (none found). To use a remote provider, add a section like this
+  to ~/.config/cairn/cairn.ini:
   
   [provider "registry.terraform.io/hashicorp/edge"]
   endpoint = https://HOST:PORT/PATH

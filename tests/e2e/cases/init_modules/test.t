@@ -101,5 +101,7 @@ that could be loaded are still listed.
     on main.tf line 6, in module "consul":
      6:   source = "hashicorp/consul/aws"
   
-  Module "consul" uses the source "hashicorp/consul/aws". cairn runs offline and loads modules only from local paths, which start with "./" or "../"; copy the module beside the configuration and refer to it by its path.
+  Module "consul" uses the source "hashicorp/consul/aws". cairn runs offline
+  and loads modules only from local paths, which start with "./" or "../"; copy
+  the module beside the configuration and refer to it by its path.
   [1]

@@ -43,7 +43,12 @@ init refuses until -upgrade accepts it.
   
   Error: Provider endpoint identity changed
   
-  The server for acme.test/ref/ref at https://localhost:PORT/cairn/v1 presents the public key KEY, but the dependency lock file records KEY. This can mean that the server's key was rotated, or that you are not talking to the server you expect. If the change is expected, run "cairn init -upgrade" to accept it.
+  The server for acme.test/ref/ref at https://localhost:PORT/cairn/v1 presents
+  the public key KEY, but the
+  dependency lock file records
+  KEY. This can mean that the
+  server's key was rotated, or that you are not talking to the server you
+  expect. If the change is expected, run "cairn init -upgrade" to accept it.
   $ cairn init -config=cairn.ini -upgrade 2>&1 | sed "s/:$(cat port)/:PORT/; s|sha256//[A-Za-z0-9+/=]*|KEY|g"
   
   Initializing the backend...
@@ -54,7 +59,8 @@ init refuses until -upgrade accepts it.
   
   Warning: Provider endpoint identity changed
   
-  The new public key KEY of acme.test/ref/ref was accepted (-upgrade).
+  The new public key KEY of
+  acme.test/ref/ref was accepted (-upgrade).
   
   cairn has been successfully initialized!
   
@@ -81,7 +87,10 @@ A CA that did not sign the server's certificate is refused with the reason.
   
   Error: Provider request failed
   
-  Provider "acme.test/ref/ref": The call /GetProviderSchema to https://localhost:PORT/cairn/v1/GetProviderSchema failed: the server's certificate is not trusted (unknown CA or self-signed); check ca_file / ca_dir.
+  Provider "acme.test/ref/ref": The call /GetProviderSchema to
+  https://localhost:PORT/cairn/v1/GetProviderSchema failed: the server's
+  certificate is not trusted (unknown CA or self-signed); check ca_file /
+  ca_dir.
   $ kill $(cat pid)
   $ cairn init -config=missing.ini
   

@@ -54,7 +54,10 @@ prevent_destroy refuses a destroy and a requested replacement.
     on main.tf line 27, in resource "terraform_data" "keep":
     27: resource "terraform_data" "keep" {
   
-  Resource terraform_data.keep has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target option.
+  Resource terraform_data.keep has lifecycle.prevent_destroy set, but the plan
+  calls for this resource to be destroyed. To avoid this error and continue
+  with the plan, either disable lifecycle.prevent_destroy or reduce the scope
+  of the plan using the -target option.
   $ cairn plan -replace=terraform_data.keep -no-color 2>&1 | grep -c 'Instance cannot be destroyed'
   1
 

@@ -3,13 +3,13 @@ lowers it in test builds) instead of growing until the kernel kills the
 process: /dev/zero never ends.
 
   $ CAIRN_TEST_FILE_CAP=1048576 cairn plan 2>&1 | grep failed
-  Call to function "file" failed: file "/dev/zero" is larger than 1048576 bytes, the most a function reads.
+  Call to function "file" failed: file "/dev/zero" is larger than 1048576
   $ sed -i 's/file(/filebase64(/' main.tf
   $ CAIRN_TEST_FILE_CAP=1048576 cairn plan 2>&1 | grep failed
-  Call to function "filebase64" failed: file "/dev/zero" is larger than 1048576 bytes, the most a function reads.
+  Call to function "filebase64" failed: file "/dev/zero" is larger than 1048576
   $ sed -i 's/filebase64(/filemd5(/' main.tf
   $ CAIRN_TEST_FILE_CAP=1048576 cairn plan 2>&1 | grep failed
-  Call to function "filemd5" failed: file "/dev/zero" is larger than 1048576 bytes, the most a function reads.
+  Call to function "filemd5" failed: file "/dev/zero" is larger than 1048576
 
 show refuses a state whose instance attributes are not an object, as plan
 and apply do:
@@ -24,7 +24,8 @@ and apply do:
   
   Error: Invalid resource state
   
-  The state of terraform_data.d does not match the schema of terraform_data: the attributes must be an object
+  The state of terraform_data.d does not match the schema of terraform_data:
+  the attributes must be an object
   exit 1
   $ cairn plan > /dev/null 2>&1; echo "exit $?"
   exit 1

@@ -58,11 +58,11 @@ plan applies; `cairn output` shows only the root module's outputs.
         module.net.terraform_data.subnet[0]
         module.net.terraform_data.subnet[1]
   provider_config:
-    module.net:terraform {"full_name": "terraform.io/builtin/terraform", "module_address": "module.net", "name": "terraform"}
+    terraform {"full_name": "terraform.io/builtin/terraform", "name": "terraform"}
   configuration:
     resource terraform_data.consumer key=terraform
     call net source="./modules/net" args=cidrs,name,port
-      resource terraform_data.subnet key=module.net:terraform
+      resource terraform_data.subnet key=terraform
       output name
       output port
       output subnet_ids
@@ -98,7 +98,10 @@ plan applies; `cairn output` shows only the root module's outputs.
   
   Error: Output "unused" not found
   
-  The output variable requested could not be found in the state file. If you recently added this to your configuration, be sure to run `cairn apply`, since the state won't be updated with new output variables until that command is run.
+  The output variable requested could not be found in the state file. If you
+  recently added this to your configuration, be sure to run `cairn apply`,
+  since the state won't be updated with new output variables until that command
+  is run.
   [1]
   $ cairn state list
   terraform_data.consumer

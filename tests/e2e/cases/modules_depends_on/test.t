@@ -35,7 +35,7 @@ names module resources with their module address.
     resource terraform_data.last key=terraform
     call m source="./mod" depends_on=["terraform_data.first"]
       resource random_pet.p key=module.m:random
-      resource terraform_data.inner key=module.m:terraform
+      resource terraform_data.inner key=terraform
       output id
 
 Destroying follows the recorded dependencies (no cycle through the call's

@@ -90,17 +90,16 @@ expression over module.site) and single-instance ones.
       module module.worker[1]
         module.worker[1].terraform_data.node
   provider_config:
-    module.site:terraform {"full_name": "terraform.io/builtin/terraform", "module_address": "module.site", "name": "terraform"}
-    module.worker:terraform {"full_name": "terraform.io/builtin/terraform", "module_address": "module.worker", "name": "terraform"}
+    terraform {"full_name": "terraform.io/builtin/terraform", "name": "terraform"}
   configuration:
     resource terraform_data.summary key=terraform
     call site source="./svc" for_each_expression={"references": ["var.sites"]} args=name
-      resource terraform_data.node key=module.site:terraform
+      resource terraform_data.node key=terraform
       output id
       output name
       variable name {}
     call worker source="./svc" count_expression={"references": ["var.workers"]} args=name
-      resource terraform_data.node key=module.worker:terraform
+      resource terraform_data.node key=terraform
       output id
       output name
       variable name {}

@@ -48,6 +48,7 @@ removes the root resource consuming the deepest output first.
             module.app.module.region.module.zone.terraform_data.host
   provider_config:
     module.app.module.region.module.zone:terraform {"full_name": "terraform.io/builtin/terraform", "module_address": "module.app.module.region.module.zone", "name": "terraform"}
+    terraform {"full_name": "terraform.io/builtin/terraform", "name": "terraform"}
   configuration:
     resource terraform_data.dns key=terraform
     call app source="./app" args=env

@@ -46,6 +46,7 @@ and `provider = null` on resources.
       module module.m
         module.m.null_resource.r
   provider_config:
+    null {"full_name": "registry.terraform.io/hashicorp/null", "name": "null"}
     null.alt {"alias": "alt", "full_name": "registry.terraform.io/hashicorp/null", "name": "null"}
   configuration:
     resource null_resource.d key=null
@@ -72,6 +73,7 @@ The same in JSON syntax: the strings are references, not templates.
       module module.m
         module.m.null_resource.r
   provider_config:
+    null {"full_name": "registry.terraform.io/hashicorp/null", "name": "null"}
     null.alt {"alias": "alt", "full_name": "registry.terraform.io/hashicorp/null", "name": "null"}
   configuration:
     resource null_resource.x key=null.alt
@@ -95,12 +97,14 @@ an alias, and a child configuration passed twice.
     on main.tf line 10, in resource "null_resource" "indexed":
     10:   provider = null[0]
   
-  Provider name must either stand alone or be followed by a period and then a configuration alias.
+  Provider name must either stand alone or be followed by a period and then a
+  configuration alias.
   
   Error: Duplicate provider address
   
     on main.tf line 17, in module "m":
     17:     null = null
   
-  A provider configuration was already passed to null at main.tf:16,5-20. Each child provider configuration can be assigned only once.
+  A provider configuration was already passed to null at main.tf:16,5-20. Each
+  child provider configuration can be assigned only once.
   [1]

@@ -36,7 +36,10 @@ for_each or depends_on.
     on main.tf line 1, in module "own":
      1: module "own" {
   
-  The module at module.own is a legacy module which contains its own local provider configurations, and so calls to it may not use the count, for_each, or depends_on arguments.
+  The module at module.own is a legacy module which contains its own local
+  provider configurations, and so calls to it may not use the count, for_each,
+  or depends_on arguments.
   
-  If you also control the module "../ok/own", consider updating this module to instead expect provider configurations to be passed by its caller.
+  If you also control the module "../ok/own", consider updating this module to
+  instead expect provider configurations to be passed by its caller.
   [1]

@@ -6,9 +6,9 @@ module's resources name the root's aliased configuration.
   $ cairn plan -out=p.bin > /dev/null
   $ cairn show -json p.bin | python3 "$E2E_LIB/modq.py" plan | sed -n '/^provider_config/,$p'
   provider_config:
+    local {"full_name": "registry.terraform.io/hashicorp/local", "name": "local"}
     local.alt {"alias": "alt", "full_name": "registry.terraform.io/hashicorp/local", "name": "local"}
-    module.dflt:local {"full_name": "registry.terraform.io/hashicorp/local", "module_address": "module.dflt", "name": "local"}
-    module.dflt:random {"full_name": "registry.terraform.io/hashicorp/random", "module_address": "module.dflt", "name": "random"}
+    random {"full_name": "registry.terraform.io/hashicorp/random", "name": "random"}
     random.alt {"alias": "alt", "full_name": "registry.terraform.io/hashicorp/random", "name": "random"}
   configuration:
     call aliased source="./mod" args=name
@@ -18,11 +18,11 @@ module's resources name the root's aliased configuration.
       call inner source="./inner"
         resource random_integer.i key=random.alt
     call dflt source="./mod" args=name
-      resource local_file.f key=module.dflt:local
-      resource random_id.r key=module.dflt:random
+      resource local_file.f key=local
+      resource random_id.r key=random
       variable name {}
       call inner source="./inner"
-        resource random_integer.i key=module.dflt:random
+        resource random_integer.i key=random
   $ cairn apply p.bin > /dev/null && python3 "$E2E_LIB/modq.py" state && cat dflt.txt aliased.txt
   module.aliased.local_file.f module='module.aliased' provider=provider["registry.terraform.io/hashicorp/local"].alt
     key=null deps=[]

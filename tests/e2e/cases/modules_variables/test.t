@@ -49,14 +49,21 @@ an argument the module does not declare (also from validate).
 
   $ cd typeerr && cairn plan
   
+  Planning failed. cairn encountered an error while generating this plan.
+  
+  
   Error: Invalid value for input variable
   
     on main.tf line 3, in module "m":
      3:   name   = ["not", "a", "string"]
   
-  The given value is not suitable for module.m.var.name declared at ../mod/main.tf:1,1-16: string required.
+  The given value is not suitable for module.m.var.name declared at
+  ../mod/main.tf:1,1-16: string required.
   [1]
   $ cd missing && cairn plan
+  
+  Planning failed. cairn encountered an error while generating this plan.
+  
   
   Error: Missing required argument
   
@@ -66,6 +73,9 @@ an argument the module does not declare (also from validate).
   The argument "name" is required, but no definition was found.
   [1]
   $ cd unsupported && cairn plan
+  
+  Planning failed. cairn encountered an error while generating this plan.
+  
   
   Error: Unsupported argument
   

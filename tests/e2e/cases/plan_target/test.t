@@ -12,9 +12,11 @@ warnings); the saved plan is not "complete".
   $ sed -n '/^Warning/,/^The -target/p' plan.txt
   Warning: Resource targeting is in effect
   
-  You are creating a plan with the -target option, which means that the result of this plan may not represent all of the changes requested by the current configuration.
+  You are creating a plan with the -target option, which means that the result
+  of this plan may not represent all of the changes requested by the current
+  configuration.
   
-  The -target option is not for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when cairn specifically suggests to use it as part of an error message.
+  The -target option is not for routine use, and is provided only for
   $ cairn show -json p | python3 -c '
   > import json,sys
   > p = json.load(sys.stdin)

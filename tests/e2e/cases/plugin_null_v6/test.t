@@ -34,7 +34,9 @@ Plan and apply: the data source is read, the resource created.
         + a = "b"
       }
   Warning: Deprecated
-  The null_data_source was historically used to construct intermediate values to re-use elsewhere in configuration, the same can now be achieved using locals
+  The null_data_source was historically used to construct intermediate values
+  to re-use elsewhere in configuration, the same can now be achieved using
+  locals
   null_resource.a: Creating...
   null_resource.a: Creation complete after \d+s \[id=\d+\] (re)
   Apply complete! Resources: 1 added, 0 changed, 0 destroyed.
@@ -68,7 +70,7 @@ Import: null_resource does not support it, and the plugin says so.
   $ printf 'resource "null_resource" "b" {}\n' >> main.tf
   $ cairn import null_resource.b some-id 2>&1 | grep -e Error -e 'does not support import'
   Error: Resource Import Not Implemented
-  This resource does not support import. Please contact the provider developer for additional information.
+  This resource does not support import. Please contact the provider developer
   $ sed -i '/null_resource" "b"/d' main.tf
 
 Destroy, and no plugin process is left behind (GRPCController/Shutdown,

@@ -35,7 +35,8 @@ entry.
     on main.tf line 16, in resource "ref_entry" "owner":
     16: resource "ref_entry" "owner" {
   
-  Provider "example.test/ref/fleet" answered ApplyResourceChange for resource type "ref_entry" with HTTP status 500 (injected: injected fault).
+  Provider "example.test/ref/fleet" answered ApplyResourceChange for resource
+  type "ref_entry" with HTTP status 500 (injected: injected fault).
   $ cairn state list
   ref_device.gw
   $ sh $TESTDIR/admin.sh faults '{}'
@@ -60,7 +61,10 @@ old name.
     on main.tf line 11, in resource "ref_device" "gw":
     11: resource "ref_device" "gw" {
   
-  Provider "example.test/ref/fleet" for resource type "ref_device": The call /ApplyResourceChange to https://localhost:PORT/cairn/v1/ApplyResourceChange failed after retries: truncated response: the connection closed after 17 of 1000 bytes.
+  Provider "example.test/ref/fleet" for resource type "ref_device": The call
+  /ApplyResourceChange to https://localhost:PORT/cairn/v1/ApplyResourceChange
+  failed after retries: truncated response: the connection closed after 17 of
+  1000 bytes.
   $ cairn state show ref_device.gw | grep name
       name      = "gw"
 
@@ -77,9 +81,12 @@ ask for) is refused before anything is applied:
     on main.tf line 11, in resource "ref_device" "gw":
     11: resource "ref_device" "gw" {
   
-  Provider "example.test/ref/fleet" planned an invalid value for ref_device.gw.name: planned value cty.StringVal("p-changed") does not match config value cty.StringVal("p") nor prior value cty.StringVal("gw").
+  Provider "example.test/ref/fleet" planned an invalid value for
+  ref_device.gw.name: planned value cty.StringVal("p-changed") does not match
+  config value cty.StringVal("p") nor prior value cty.StringVal("gw").
   
-  This is a bug in the provider, which should be reported in the provider's own issue tracker.
+  This is a bug in the provider, which should be reported in the provider's own
+  issue tracker.
   $ cairn state show ref_device.gw | grep name
       name      = "gw"
 
@@ -97,9 +104,12 @@ corrects it:
     on main.tf line 11, in resource "ref_device" "gw":
     11: resource "ref_device" "gw" {
   
-  When applying changes to ref_device.gw, provider "example.test/ref/fleet" produced an unexpected new value: .name: was cty.StringVal("a"), but now cty.StringVal("a-x").
+  When applying changes to ref_device.gw, provider "example.test/ref/fleet"
+  produced an unexpected new value: .name: was cty.StringVal("a"), but now
+  cty.StringVal("a-x").
   
-  This is a bug in the provider, which should be reported in the provider's own issue tracker.
+  This is a bug in the provider, which should be reported in the provider's own
+  issue tracker.
   $ cairn state show ref_device.gw | grep name
       name      = "a-x"
   $ sh $TESTDIR/admin.sh faults '{}'

@@ -20,7 +20,10 @@ Every attempt of the device's create is dropped after the server made it:
     on main.tf line 11, in resource "ref_device" "gw":
     11: resource "ref_device" "gw" {
   
-  Provider "example.test/ref/fleet" for resource type "ref_device": The call /ApplyResourceChange to https://localhost:PORT/cairn/v1/ApplyResourceChange failed after retries: the connection was dropped: the server closed it before answering.
+  Provider "example.test/ref/fleet" for resource type "ref_device": The call
+  /ApplyResourceChange to https://localhost:PORT/cairn/v1/ApplyResourceChange
+  failed after retries: the connection was dropped: the server closed it before
+  answering.
   
   Error: Object may have been created
   
@@ -28,7 +31,12 @@ Every attempt of the device's create is dropped after the server made it:
     on main.tf line 11, in resource "ref_device" "gw":
     11: resource "ref_device" "gw" {
   
-  The provider did not answer the create of ref_device.gw, so cairn cannot tell whether the object exists. The create stays open in the state journal (idempotency key K): the next apply sends the same key, and a provider that made the object answers with it instead of creating a second one. If the object exists and the provider does not remember keys, import it with "cairn import" or delete it outside cairn before applying again.
+  The provider did not answer the create of ref_device.gw, so cairn cannot tell
+  whether the object exists. The create stays open in the state journal
+  (idempotency key K): the next apply sends the same key, and a
+  provider that made the object answers with it instead of creating a second
+  one. If the object exists and the provider does not remember keys, import it
+  with "cairn import" or delete it outside cairn before applying again.
   $ cairn state list
   $ grep -c '"op":"intent"' terraform.tfstate.journal
   1
@@ -46,7 +54,7 @@ The fault gone, the next apply warns, resends the key and converges:
   exit 0
   Warning: Possibly created but unrecorded object
   
-  An earlier run started creating ref_device.gw at TIME and did not record the result (idempotency key K). The next apply that creates it sends the same key, so a provider that made the object answers with it. If the object exists and the provider does not remember keys, import it with "cairn import" before applying.
+  An earlier run started creating ref_device.gw at
   $ grep 'Apply complete' out
   Apply complete! Resources: 2 added, 0 changed, 0 destroyed.
   $ cairn state list

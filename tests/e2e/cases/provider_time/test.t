@@ -52,10 +52,10 @@ Import, in upstream's ID formats.
   $ cairn state rm time_static.s time_rotating.r > /dev/null
   $ cairn import -no-color time_static.s nope 2>&1 | grep -E 'Error|Original'
   Error: Import time static error
-  +Original Error: parsing time "nope" as "2006-01-02T15:04:05Z07:00": cannot parse "nope" as "2006"
+  +Original Error: parsing time "nope" as "2006-01-02T15:04:05Z07:00": cannot
   $ cairn import -no-color time_rotating.r 2020 2>&1 | grep -E 'Error|Unexpected format'
   Error: Unexpected Format of ID
-  Unexpected format of ID ("2020"), expected BASETIMESTAMP,YEARS,MONTHS,DAYS,HOURS,MINUTES or BASETIMESTAMP,ROTATIONTIMESTAMP
+  Unexpected format of ID ("2020"), expected
   $ cairn import -no-color time_static.s 2020-01-31T10:00:00+01:00 | grep -E 'Import successful'
   Import successful!
   $ cairn import -no-color time_rotating.r 2020-01-01T00:00:00Z,100,,,, | grep -E 'Import successful'
@@ -73,13 +73,18 @@ Bad input.
 
   $ cp bad.tf.txt main.tf
   $ cairn plan -no-color 2>&1 | grep -vE '^ *$|Refreshing|^ *(with|on) |^ *[0-9]+:'
+  Planning failed. cairn encountered an error while generating this plan.
   Error: Invalid RFC3339 String Value
   A string value was provided that is not valid RFC3339 string format.
   Given Value: 2020-13-01T00:00:00Z
   Error: parsing time "2020-13-01T00:00:00Z": month out of range
   Error: Missing Attribute Configuration
-  At least one of these attributes must be configured: [rotation_minutes,rotation_hours,rotation_days,rotation_months,rotation_years,rotation_rfc3339]
+  At least one of these attributes must be configured:
+  [rotation_minutes,rotation_hours,rotation_days,rotation_months,rotation_years,rotation_rfc3339]
   Error: Invalid Attribute Value Match
-  Attribute create_duration must be a number immediately followed by ms (milliseconds), s (seconds), m (minutes), or h (hours). For example, "30s" for 30 seconds., got: 1x
+  Attribute create_duration must be a number immediately followed by ms
+  (milliseconds), s (seconds), m (minutes), or h (hours). For example, "30s"
+  for 30 seconds., got: 1x
   Error: Missing Attribute Configuration
-  At least one of these attributes must be configured: [offset_seconds,offset_minutes,offset_hours,offset_days,offset_months,offset_years]
+  At least one of these attributes must be configured:
+  [offset_seconds,offset_minutes,offset_hours,offset_days,offset_months,offset_years]

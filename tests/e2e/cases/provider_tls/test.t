@@ -11,7 +11,10 @@ A CA that did not sign the server's certificate:
   
   Error: Provider request failed
   
-  Provider "example.test/ref/fleet": The call /GetProviderSchema to https://localhost:PORT/cairn/v1/GetProviderSchema failed: the server's certificate is not trusted (unknown CA or self-signed); check ca_file / ca_dir.
+  Provider "example.test/ref/fleet": The call /GetProviderSchema to
+  https://localhost:PORT/cairn/v1/GetProviderSchema failed: the server's
+  certificate is not trusted (unknown CA or self-signed); check ca_file /
+  ca_dir.
   $ CAIRN_CONFIG=cairn.ini cairn plan > /dev/null 2>&1
   [1]
   $ kill $(cat pid)
@@ -23,7 +26,9 @@ An expired certificate:
   
   Error: Provider request failed
   
-  Provider "example.test/ref/fleet": The call /GetProviderSchema to https://localhost:PORT/cairn/v1/GetProviderSchema failed: the server's certificate has expired.
+  Provider "example.test/ref/fleet": The call /GetProviderSchema to
+  https://localhost:PORT/cairn/v1/GetProviderSchema failed: the server's
+  certificate has expired.
   $ CAIRN_CONFIG=cairn.ini cairn plan > /dev/null 2>&1
   [1]
   $ kill $(cat pid)
@@ -35,7 +40,9 @@ A certificate for another host name:
   
   Error: Provider request failed
   
-  Provider "example.test/ref/fleet": The call /GetProviderSchema to https://localhost:PORT/cairn/v1/GetProviderSchema failed: host name mismatch: the server's certificate is not valid for this host name.
+  Provider "example.test/ref/fleet": The call /GetProviderSchema to
+  https://localhost:PORT/cairn/v1/GetProviderSchema failed: host name
+  mismatch: the server's certificate is not valid for this host name.
   $ CAIRN_CONFIG=cairn.ini cairn plan > /dev/null 2>&1
   [1]
   $ kill $(cat pid)
@@ -50,7 +57,10 @@ connection dropped; with one the apply succeeds.
   
   Error: Provider request failed
   
-  Provider "example\.test/ref/fleet": The call /GetProviderSchema to https://localhost:PORT/cairn/v1/GetProviderSchema failed after retries: the connection was dropped right after the TLS handshake \(the server may require a client certificate: client_cert, client_key\): .*\. (re)
+  Provider "example.test/ref/fleet": The call /GetProviderSchema to
+  https://localhost:PORT/cairn/v1/GetProviderSchema failed after retries: the
+  connection was dropped right after the TLS handshake \(the server may require (re)
+  a client certificate: client_cert, client_key\): .*\. (re)
   $ printf 'client_cert = certs/client.crt\nclient_key = certs/client.key\n' >> cairn.ini
   $ CAIRN_CONFIG=cairn.ini cairn apply -auto-approve | tail -1
   Apply complete! Resources: 1 added, 0 changed, 0 destroyed.

@@ -116,6 +116,9 @@ Terraform's "Unable to find remote state".
   $ cairn -chdir=b plan -var workspace=nope
   data.terraform_remote_state.x: Reading...
   
+  Planning failed. cairn encountered an error while generating this plan.
+  
+  
   Error: Unable to find remote state
   
     with data.terraform_remote_state.x,
@@ -126,6 +129,9 @@ Terraform's "Unable to find remote state".
   [1]
   $ cairn -chdir=b plan -var path=../missing/terraform.tfstate
   data.terraform_remote_state.x: Reading...
+  
+  Planning failed. cairn encountered an error while generating this plan.
+  
   
   Error: Unable to find remote state
   
@@ -141,6 +147,9 @@ A path that is a directory, and a file that is not a state:
   $ cairn -chdir=b plan -var path=../a
   data.terraform_remote_state.x: Reading...
   
+  Planning failed. cairn encountered an error while generating this plan.
+  
+  
   Error: Error loading state error
   
     with data.terraform_remote_state.x,
@@ -153,13 +162,17 @@ A path that is a directory, and a file that is not a state:
   $ cairn -chdir=b plan -var path=broken.tfstate
   data.terraform_remote_state.x: Reading...
   
+  Planning failed. cairn encountered an error while generating this plan.
+  
+  
   Error: Failed to load state
   
     with data.terraform_remote_state.x,
     on main.tf line 9, in data "terraform_remote_state" "x":
      9: data "terraform_remote_state" "x" {
   
-  error loading the remote state: broken.tfstate: Invalid JSON: unexpected end of input
+  error loading the remote state: broken.tfstate: Invalid JSON: unexpected end
+  of input
   [1]
 
 Backends other than local, and settings local does not have:
@@ -184,13 +197,20 @@ Backends other than local, and settings local does not have:
   data.terraform_remote_state.bogus: Reading...
   data.terraform_remote_state.extra: Reading...
   
+  Changes to Outputs:
+    ~ name          = "app-staging" -> "app-prod"
+  
+  You can apply this plan to save these new output values to the cairn state,
+  without changing any real infrastructure.
+  
   Error: Invalid backend configuration
   
     with data.terraform_remote_state.s3,
     on other.tf line 1, in data "terraform_remote_state" "s3":
      1: data "terraform_remote_state" "s3" {
   
-  The backend type "s3" is not available in cairn's built-in terraform provider; only "local" is.
+  The backend type "s3" is not available in cairn's built-in terraform
+  provider; only "local" is.
   
   Error: Invalid backend configuration
   
@@ -206,5 +226,6 @@ Backends other than local, and settings local does not have:
     on other.tf line 8, in data "terraform_remote_state" "extra":
      8: data "terraform_remote_state" "extra" {
   
-  The given configuration is not valid for backend "local": unsupported attribute "bucket".
+  The given configuration is not valid for backend "local": unsupported
+  attribute "bucket".
   [1]

@@ -38,6 +38,6 @@ The diagnostics name the values' kind, never the values (Terraform's
 wording for the conversion functions):
 
   $ cd bad && cairn plan 2>&1 | grep -i 'sensitive'
-  Invalid value for "v" parameter: cannot convert this sensitive string to number.
-  Invalid value for "v" parameter: cannot convert this sensitive string to bool.
-  Call to function "cidrsubnet" failed: invalid CIDR expression: invalid CIDR address: (sensitive value).
+  Invalid value for "v" parameter: cannot convert this sensitive string to
+  Invalid value for "v" parameter: cannot convert this sensitive string to
+  address: (sensitive value).

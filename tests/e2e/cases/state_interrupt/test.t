@@ -26,7 +26,8 @@ The operation in flight finished and was recorded; nothing new started.
   misbehave_gate.slow: Creating...
   misbehave_gate\.slow: Creation complete after \d+s \[id=[0-9a-f-]{36}\] (re)
   Error: Operation cancelled
-  The operation was interrupted; operations already started have finished and are recorded.
+  The operation was interrupted; operations already started have finished and
+  are recorded.
 
 The lock is released, the journal compacted, the state whole:
 

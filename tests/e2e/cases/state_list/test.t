@@ -23,19 +23,26 @@ Unknown addresses and bad syntax are errors; nothing is listed.
   
   Error: Unknown resource
   
-  The current state contains no resource null_resource.zz. If you've just added this resource to the configuration, you must run "terraform apply" first to create the resource's entry in the state.
+  The current state contains no resource null_resource.zz. If you've just added
+  this resource to the configuration, you must run "terraform apply" first to
+  create the resource's entry in the state.
   [1]
   $ cairn state list module.nope
   
   Error: Unknown module
   
-  The current state contains no module at module.nope. If you've just added this module to the configuration, you must run "terraform apply" first to create the module's entry in the state.
+  The current state contains no module at module.nope. If you've just added
+  this module to the configuration, you must run "terraform apply" first to
+  create the module's entry in the state.
   [1]
   $ cairn state list 'null_resource.b[7]' null_resource.a
   
   Error: Unknown resource instance
   
-  The current state contains no resource instance null_resource.b[7]. If you've just added its resource to the configuration or have changed the count or for_each arguments, you must run "terraform apply" first to update the resource's entry in the state.
+  The current state contains no resource instance null_resource.b[7]. If you've
+  just added its resource to the configuration or have changed the count or
+  for_each arguments, you must run "terraform apply" first to update the
+  resource's entry in the state.
   [1]
   $ cairn state list 'null_resource.'
   

@@ -49,7 +49,8 @@ Validation errors leave the state untouched.
   
   Error: Invalid state move request
   
-  Cannot move null_resource.z to data.null_resource.z: a managed resource can be moved only to another managed resource address.
+  Cannot move null_resource.z to data.null_resource.z: a managed resource can
+  be moved only to another managed resource address.
   [1]
   $ cairn state mv null_resource.z null_data.z
   
@@ -61,13 +62,15 @@ Validation errors leave the state untouched.
   
   Error: Invalid target address
   
-  Cannot move to null_resource.b[0]: there is already a resource instance at that address in the current state.
+  Cannot move to null_resource.b[0]: there is already a resource instance at
+  that address in the current state.
   [1]
   $ cairn state mv 'null_resource.b' module.x
   
   Error: Invalid target address
   
-  Cannot move null_resource.b to module.x: the source is a whole resource (not a resource instance) so the target must also be a whole resource.
+  Cannot move null_resource.b to module.x: the source is a whole resource (not
+  a resource instance) so the target must also be a whole resource.
   [1]
   $ cairn state mv null_resource.nope null_resource.y
   

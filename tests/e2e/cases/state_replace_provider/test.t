@@ -67,11 +67,13 @@ replace-provider asks first; only "yes" proceeds.
   
   Error: Invalid "from" provider "a/b/c/d"
   
-  Invalid provider source string: The "source" attribute must be in the format "[hostname/][namespace/]name"
+  Invalid provider source string: The "source" attribute must be in the format
+  "[hostname/][namespace/]name"
   
   Error: Invalid "to" provider "-x-"
   
-  Invalid provider type "-x-" in source "-x-": must contain only letters, digits, and dashes, and may not use leading or trailing dashes
+  Invalid provider type "-x-" in source "-x-": must contain only letters,
+  digits, and dashes, and may not use leading or trailing dashes
   [1]
   $ cairn state replace-provider one
   Exactly two arguments expected.

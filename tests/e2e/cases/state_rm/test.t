@@ -16,7 +16,8 @@ state rm forgets instances (a module takes its children with it).
   
   Error: Invalid target address
   
-  No matching objects found. To view the available instances, use "terraform state list". Please modify the address to reference a specific instance.
+  No matching objects found. To view the available instances, use "terraform
+  state list". Please modify the address to reference a specific instance.
   [1]
   $ cairn state rm
   At least one address is required.

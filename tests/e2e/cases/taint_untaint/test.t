@@ -44,7 +44,10 @@ address means its no-key instance.
   
   Error: No such resource instance
   
-  There is no resource instance in the state with the address null_resource.b. If the resource configuration has just been added, you must run "terraform apply" once to create the corresponding instance(s) before they can be tainted.
+  There is no resource instance in the state with the address null_resource.b.
+  If the resource configuration has just been added, you must run "terraform
+  apply" once to create the corresponding instance(s) before they can be
+  tainted.
   [1]
 
 untaint, then the plan is empty again.
@@ -61,7 +64,8 @@ untaint, then the plan is empty again.
   
   Error: Resource instance is not tainted
   
-  Resource instance terraform_data.a is not currently tainted, and so it cannot be untainted.
+  Resource instance terraform_data.a is not currently tainted, and so it cannot
+  be untainted.
   [1]
 
 Errors: unknown instances, data sources, module addresses, bad syntax.
@@ -70,13 +74,19 @@ Errors: unknown instances, data sources, module addresses, bad syntax.
   
   Error: No such resource instance
   
-  There is no resource instance in the state with the address null_resource.nothing. If the resource configuration has just been added, you must run "terraform apply" once to create the corresponding instance(s) before they can be tainted.
+  There is no resource instance in the state with the address
+  null_resource.nothing. If the resource configuration has just been added, you
+  must run "terraform apply" once to create the corresponding instance(s)
+  before they can be tainted.
   [1]
   $ cairn untaint 'null_resource.b[7]'
   
   Error: No such resource instance
   
-  There is no resource instance in the state with the address null_resource.b[7]. If the resource configuration has just been added, you must run "terraform apply" once to create the corresponding instance(s) before they can be tainted.
+  There is no resource instance in the state with the address
+  null_resource.b[7]. If the resource configuration has just been added, you
+  must run "terraform apply" once to create the corresponding instance(s)
+  before they can be tainted.
   [1]
   $ cairn taint data.null_data_source.d
   Resource instance data.null_data_source.d cannot be tainted
@@ -97,12 +107,14 @@ Errors: unknown instances, data sources, module addresses, bad syntax.
   
   Warning: No such resource instance
   
-  Resource instance null_resource.nothing was not found, but this is not an error because -allow-missing was set.
+  Resource instance null_resource.nothing was not found, but this is not an
+  error because -allow-missing was set.
   $ cairn untaint -allow-missing null_resource.nothing
   
   Warning: No such resource instance
   
-  Resource instance null_resource.nothing was not found, but this is not an error because -allow-missing was set.
+  Resource instance null_resource.nothing was not found, but this is not an
+  error because -allow-missing was set.
   $ cairn taint
   The taint command expects exactly one argument.
   Usage: cairn [global options] taint [options] <address>
@@ -305,13 +317,17 @@ An object that is only deposed (part-way through create_before_destroy).
   
   Error: No such resource instance
   
-  Resource instance terraform_data.a is currently part-way through a create_before_destroy replacement action. Run "terraform apply" to complete its replacement before tainting it.
+  Resource instance terraform_data.a is currently part-way through a
+  create_before_destroy replacement action. Run "terraform apply" to complete
+  its replacement before tainting it.
   [1]
   $ cairn untaint -state=deposed.tfstate terraform_data.a
   
   Error: No such resource instance
   
-  Resource instance terraform_data.a is currently part-way through a create_before_destroy replacement action. Run "terraform apply" to complete its replacement before tainting it.
+  Resource instance terraform_data.a is currently part-way through a
+  create_before_destroy replacement action. Run "terraform apply" to complete
+  its replacement before tainting it.
   [1]
 
 No state at all, or an empty one.
@@ -320,13 +336,16 @@ No state at all, or an empty one.
   
   Error: No such resource instance
   
-  The state currently contains no resource instances whatsoever. This may occur if the configuration has never been applied or if it has recently been destroyed.
+  The state currently contains no resource instances whatsoever. This may occur
+  if the configuration has never been applied or if it has recently been
+  destroyed.
   [1]
   $ cd empty && cairn untaint -allow-missing null_resource.a
   
   Warning: No such resource instance
   
-  Resource instance null_resource.a was not found, but this is not an error because -allow-missing was set.
+  Resource instance null_resource.a was not found, but this is not an error
+  because -allow-missing was set.
   $ cd empty && ls -a
   .
   ..

@@ -7,7 +7,8 @@ Several kinds of validation errors; exit status 1.
     on main.tf line 7, in resource "null_resource" "a":
      7:     x = var.missing
   
-  An input variable with the name "missing" has not been declared. This variable can be declared with a variable "missing" {} block.
+  An input variable with the name "missing" has not been declared. This
+  variable can be declared with a variable "missing" {} block.
   
   Error: Unsupported argument
   
@@ -21,7 +22,8 @@ Several kinds of validation errors; exit status 1.
     on main.tf line 12, in resource "null_resourc" "b":
     12: resource "null_resourc" "b" {
   
-  The provider hashicorp/null does not support resource type "null_resourc". Did you mean "null_resource"?
+  The provider hashicorp/null does not support resource type "null_resourc".
+  Did you mean "null_resource"?
   
   Error: Incorrect attribute value type
   
@@ -35,7 +37,8 @@ Several kinds of validation errors; exit status 1.
     on main.tf line 18, in resource "random_pet" "p":
     18:     id = null_resource.a.idd
   
-  This object has no argument, nested block, or exported attribute named "idd". Did you mean "id"?
+  This object has no argument, nested block, or exported attribute named "idd".
+  Did you mean "id"?
   
   Error: Incorrect attribute value type
   
@@ -56,21 +59,24 @@ Several kinds of validation errors; exit status 1.
     on main.tf line 28, in locals:
     28:   c = count.index
   
-  The "count" object can only be used in "module", "resource", and "data" blocks, and only when the "count" argument is set.
+  The "count" object can only be used in "module", "resource", and "data"
+  blocks, and only when the "count" argument is set.
   
   Error: Reference to "each" in context without for_each
   
     on main.tf line 29, in locals:
     29:   e = each.key
   
-  The "each" object can be used only in "module" or "resource" blocks, and only when the "for_each" argument is set.
+  The "each" object can be used only in "module" or "resource" blocks, and only
+  when the "for_each" argument is set.
   
   Error: Invalid "self" reference
   
     on main.tf line 30, in locals:
     30:   s = self.id
   
-  The "self" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.
+  The "self" object is not available in this context. This object can be used
+  only in resource provisioner, connection, and postcondition blocks.
   
   Error: Reference to undeclared local value
   

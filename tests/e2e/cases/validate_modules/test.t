@@ -46,35 +46,40 @@ module path.
     on main.tf line 17, in output "missing":
     17:   value = module.nett.subnet
   
-  No module call named "nett" is declared in the root module. Did you mean "net"?
+  No module call named "nett" is declared in the root module. Did you mean
+  "net"?
   
   Error: Unsupported attribute
   
     on modules/net/main.tf line 19, in output "broken":
     19:   value = terraform_data.subnet.nope
   
-  This object has no argument, nested block, or exported attribute named "nope".
+  This object has no argument, nested block, or exported attribute named
+  "nope".
   
   Error: Unsupported attribute
   
     on modules/net/main.tf line 19, in output "broken":
     19:   value = terraform_data.subnet.nope
   
-  This object has no argument, nested block, or exported attribute named "nope".
+  This object has no argument, nested block, or exported attribute named
+  "nope".
   
   Error: Reference to undeclared input variable
   
     on modules/net/main.tf line 23, in output "typo":
     23:   value = var.nmae
   
-  An input variable with the name "nmae" has not been declared. Did you mean "name"?
+  An input variable with the name "nmae" has not been declared. Did you mean
+  "name"?
   
   Error: Reference to undeclared input variable
   
     on modules/net/main.tf line 23, in output "typo":
     23:   value = var.nmae
   
-  An input variable with the name "nmae" has not been declared. Did you mean "name"?
+  An input variable with the name "nmae" has not been declared. Did you mean
+  "name"?
   [1]
 
 Dependency cycles are reported alone, before any other check, as the

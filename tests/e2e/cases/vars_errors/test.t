@@ -7,7 +7,8 @@ Values that do not convert to the declared type.
     on main.tf line 1, in variable "port":
      1: variable "port" {
   
-  Unsuitable value for var.port set using -var="port=...": a number is required.
+  Unsuitable value for var.port set using -var="port=...": a number is
+  required.
   
   Warning: Due to the problems above, some expressions may produce unexpected results.
   
@@ -19,7 +20,8 @@ Values that do not convert to the declared type.
     on bad.tfvars line 1:
      1: port = "http"
   
-  The given value is not suitable for var.port declared at main.tf:1,1-16: a number is required.
+  The given value is not suitable for var.port declared at main.tf:1,1-16: a
+  number is required.
   
   Warning: Due to the problems above, some expressions may produce unexpected results.
   
@@ -31,7 +33,8 @@ Values that do not convert to the declared type.
     on main.tf line 13, in variable "token":
     13: variable "token" {
   
-  The given value is not suitable for var.token, which is sensitive: a number is required. Invalid value defined at secret.tfvars:2,9-12.
+  The given value is not suitable for var.token, which is sensitive: a number
+  is required. Invalid value defined at secret.tfvars:2,9-12.
   
   Warning: Due to the problems above, some expressions may produce unexpected results.
   
@@ -70,25 +73,36 @@ Undeclared variables: an error on the command line, a warning in files
   
   Error: Value for undeclared variable
   
-  A variable named "nope" was assigned on the command line, but the root module does not declare a variable of that name. To use this value, add a "variable" block to the configuration.
+  A variable named "nope" was assigned on the command line, but the root module
+  does not declare a variable of that name. To use this value, add a "variable"
+  block to the configuration.
   [1]
   $ printf 'u1 = 1\nu2 = 2\nu3 = 3\nu4 = 4\n' > terraform.tfvars && echo 1 | TF_VAR_other=1 cairn console -var port=8080
   
   Warning: Value for undeclared variable
   
-  The root module does not declare a variable named "u1" but a value was found in file "terraform.tfvars". If you meant to use this value, add a "variable" block to the configuration.
+  The root module does not declare a variable named "u1" but a value was found
+  in file "terraform.tfvars". If you meant to use this value, add a "variable"
+  block to the configuration.
   
-  To silence these warnings, use TF_VAR_... environment variables to provide certain "global" settings to all configurations in your organization. To reduce the verbosity of these warnings, use the -compact-warnings option.
+  To silence these warnings, use TF_VAR_... environment variables to provide
+  certain "global" settings to all configurations in your organization. To
+  reduce the verbosity of these warnings, use the -compact-warnings option.
   
   Warning: Value for undeclared variable
   
-  The root module does not declare a variable named "u2" but a value was found in file "terraform.tfvars". If you meant to use this value, add a "variable" block to the configuration.
+  The root module does not declare a variable named "u2" but a value was found
+  in file "terraform.tfvars". If you meant to use this value, add a "variable"
+  block to the configuration.
   
-  To silence these warnings, use TF_VAR_... environment variables to provide certain "global" settings to all configurations in your organization. To reduce the verbosity of these warnings, use the -compact-warnings option.
+  To silence these warnings, use TF_VAR_... environment variables to provide
+  certain "global" settings to all configurations in your organization. To
+  reduce the verbosity of these warnings, use the -compact-warnings option.
   
   Warning: Values for undeclared variables
   
-  In addition to the other similar warnings shown, 2 other variable(s) defined without being declared.
+  In addition to the other similar warnings shown, 2 other variable(s) defined
+  without being declared.
   1
   $ rm terraform.tfvars
 
@@ -98,13 +112,15 @@ Malformed options and files.
   
   Error: Invalid -var option
   
-  The given -var option "port" is not correctly specified. Must be a variable name and value separated by an equals sign, like -var="key=value".
+  The given -var option "port" is not correctly specified. Must be a variable
+  name and value separated by an equals sign, like -var="key=value".
   [1]
   $ echo 1 | cairn console -var 'port =8080'
   
   Error: Invalid -var option
   
-  Variable name "port " is invalid due to trailing space. Did you mean -var="port=8080"?
+  Variable name "port " is invalid due to trailing space. Did you mean
+  -var="port=8080"?
   [1]
   $ echo 1 | cairn console -var-file=missing.tfvars
   
@@ -119,9 +135,12 @@ Malformed options and files.
     on decl.tfvars line 1:
      1: variable "port" {
   
-  A .tfvars file is used to assign values to variables that have already been declared in .tf files, not to declare new variables. To declare variable "port", place this block in one of your .tf files, such as variables.tf.
+  A .tfvars file is used to assign values to variables that have already been
+  declared in .tf files, not to declare new variables. To declare variable
+  "port", place this block in one of your .tf files, such as variables.tf.
   
-  To set a value for this variable in decl.tfvars, use the definition syntax instead:
+  To set a value for this variable in decl.tfvars, use the definition syntax
+  instead:
       port = <value>
   [1]
   $ printf 'port = max(1, 2)\n' > fn.tfvars && echo 1 | cairn console -var-file=fn.tfvars

@@ -106,9 +106,13 @@ Seeding a workspace from a state file, and what delete refuses.
     - null_resource.b[1]
     - module.child.null_resource.c
   
-  Deleting this workspace would cause Terraform to lose track of any associated remote objects, which would then require you to delete them manually outside of Terraform. You should destroy these objects with Terraform before deleting the workspace.
+  Deleting this workspace would cause Terraform to lose track of any associated
+  remote objects, which would then require you to delete them manually outside
+  of Terraform. You should destroy these objects with Terraform before deleting
+  the workspace.
   
-  If you want to delete this workspace anyway, and have Terraform forget about these managed objects, use the -force option to disable this safety check.
+  If you want to delete this workspace anyway, and have Terraform forget about
+  these managed objects, use the -force option to disable this safety check.
   [1]
   $ cairn workspace delete -force seeded
   Deleted workspace "seeded"!

@@ -1,0 +1,1 @@
+resource "random_id" "i" { byte_length = 1 }
