@@ -95,7 +95,8 @@ Workspaces: Terraform's http backend has only "default".
   
   Error: Failed to select workspace
   
-  workspaces not supported (the http backend has only the "default" workspace; "dev" is selected)
+  workspaces not supported (the http backend has only the "default" workspace;
+  "dev" is selected)
   [1]
 
 A configuration without an address anywhere is Terraform's error.

@@ -47,7 +47,10 @@ cause, an alert or a broken pipe, depends on timing).
   
   Error: Failed to get state
   
-  The request GET https://localhost:PORT/state/main failed after retries: the connection was dropped right after the TLS handshake \(the server may require a client certificate: client_cert, client_key\): .* (re)
+  The request GET https://localhost:PORT/state/main failed after retries: the
+  connection was dropped right after the TLS handshake (the server may require
+  a client certificate: client_cert, client_key): ssl_read returned: (-0x7780)
+  SSL - A fatal alert message was received from our peer.
   $ TF_HTTP_CLIENT_CERTIFICATE_PEM="$(cat pem.crt)" cairn output b
   
   Error: Invalid http backend configuration
@@ -68,7 +71,10 @@ allows it; then no CA is needed.
     on main.tf line 2, in terraform:
      2:   backend "http" {
   
-  The http backend sets skip_cert_verification = true, but the host configuration does not allow it. Trust the server's CA instead (client_ca_certificate_pem), or set backend_skip_cert_verification = true under [defaults] in the host configuration (docs/backends.md).
+  The http backend sets skip_cert_verification = true, but the host
+  configuration does not allow it. Trust the server's CA instead
+  (client_ca_certificate_pem), or set backend_skip_cert_verification = true
+  under [defaults] in the host configuration (docs/backends.md).
   [1]
   $ printf '[defaults]\nbackend_skip_cert_verification = true\n' > skip/cairn.ini
   $ cd skip && CAIRN_CONFIG=cairn.ini TF_HTTP_CLIENT_CERTIFICATE_PEM="$(cat ../pem.crt)" TF_HTTP_CLIENT_PRIVATE_KEY_PEM="$(cat ../pem.key)" cairn init -backend-config=../be-noca.hcl -backend-config=username=gitlab-ci-token -backend-config=password=s3cret -backend-config=skip_cert_verification=true > /dev/null && CAIRN_CONFIG=cairn.ini TF_HTTP_CLIENT_CERTIFICATE_PEM="$(cat ../pem.crt)" TF_HTTP_CLIENT_PRIVATE_KEY_PEM="$(cat ../pem.key)" cairn output b
@@ -80,7 +86,10 @@ allows it; then no CA is needed.
     on main.tf line 2, in terraform:
      2:   backend "http" {
   
-  The http backend sets skip_cert_verification = true, but the host configuration does not allow it. Trust the server's CA instead (client_ca_certificate_pem), or set backend_skip_cert_verification = true under [defaults] in the host configuration (docs/backends.md).
+  The http backend sets skip_cert_verification = true, but the host
+  configuration does not allow it. Trust the server's CA instead
+  (client_ca_certificate_pem), or set backend_skip_cert_verification = true
+  under [defaults] in the host configuration (docs/backends.md).
   [1]
 
 Without skip_cert_verification and without the CA, the certificate is not
@@ -90,6 +99,8 @@ trusted.
   
   Error: Failed to get state
   
-  The request GET https://localhost:PORT/state/main failed: the server's certificate is not trusted (unknown CA or self-signed); check ca_file / ca_dir.
+  The request GET https://localhost:PORT/state/main failed: the server's
+  certificate is not trusted (unknown CA or self-signed); check ca_file /
+  ca_dir.
 
   $ kill $(cat srv.pid)

@@ -49,11 +49,11 @@ no one else writes over the newer state), the server's state is unchanged.
   $ grep -c 'Creation complete' out
   2
   $ tail -5 out
-  Error: Failed to save state
-  
-  HTTP error: 500
-  
-  The http backend did not confirm the new state, so it is not saved there. Nothing is lost: it is saved in the local working copy .terraform/http/terraform.tfstate, and the next command that locks the state pushes it (the backend's lock is kept until then, so no one else writes over it).
+  The http backend did not confirm the new state, so it is not saved there.
+  Nothing is lost: it is saved in the local working copy
+  .terraform/http/terraform.tfstate, and the next command that locks the state
+  pushes it (the backend's lock is kept until then, so no one else writes over
+  it).
   $ ls srv
   faults
   main.lock
@@ -114,7 +114,7 @@ once on its own when a kept-alive connection dies): the same as a 500.
   $ cairn apply -auto-approve -replace=terraform_data.a 2>&1 | grep -A2 'Error:' | sed "s/:$(cat port)/:PORT/"
   Error: Failed to save state
   
-  The request POST https://localhost:PORT/state/main failed after retries: the connection was dropped: the server closed it before answering.
+  The request POST https://localhost:PORT/state/main failed after retries: the
   $ cairn plan > /dev/null
   $ ls .terraform/http
   terraform.tfstate

@@ -15,7 +15,8 @@ Alice's CI runner holds the lock (the server keeps it in srv/main.lock):
   
   Error: Error acquiring the state lock
   
-  Error message: HTTP remote state already locked: ID=11111111-2222-3333-4444-555555555555
+  Error message: HTTP remote state already locked:
+  ID=11111111-2222-3333-4444-555555555555
   Lock Info:
     ID:        11111111-2222-3333-4444-555555555555
     Path:      

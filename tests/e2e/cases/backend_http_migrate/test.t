@@ -61,10 +61,13 @@ Back to local: the block removed is "Backend configuration changed" until
   
   Error: Backend configuration changed
   
-  A change in the backend configuration has been detected, which may require migrating existing state.
+  A change in the backend configuration has been detected, which may require
+  migrating existing state.
   
-  If you wish to attempt automatic migration of the state, use "terraform init -migrate-state".
-  If you wish to store the current configuration with no changes to the state, use "terraform init -reconfigure".
+  If you wish to attempt automatic migration of the state, use "terraform init
+  -migrate-state".
+  If you wish to store the current configuration with no changes to the state,
+  use "terraform init -reconfigure".
   [1]
   $ cairn init -migrate-state -input=false > /dev/null
   

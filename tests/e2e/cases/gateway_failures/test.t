@@ -6,16 +6,16 @@ gateway with the real terraform-provider-null) and stop.sh.
   $ cairn gateway -check -config bad.ini > out 2>&1; echo "exit $?"
   exit 1
   $ grep '^bad.ini' out
-  bad.ini:14: unknown section [mystery]: the gateway configuration has [gateway], [provider "SOURCE"] and [client "NAME"] sections.
+  bad.ini:14: unknown section [mystery]: the gateway configuration has
   bad.ini:2: the value of "listen" must be HOST:PORT.
   bad.ini:4: the value of "threads" must be a number from 1 to 256.
   bad.ini:5: unknown key "frobnicate" in section [gateway].
-  bad.ini:9: the value of "plugin" must be an absolute path to a provider plugin binary.
+  bad.ini:9: the value of "plugin" must be an absolute path to a provider
   bad.ini:1: [gateway] needs "key_file".
   bad.ini:1: [gateway] needs "work_dir".
-  bad.ini:8: provider "registry.terraform.io/hashicorp/null" needs "plugin" (the binary that serves it).
-  bad.ini:11: client "edge" needs token_file or certificate_cn (how it proves who it is).
-  bad.ini:11: client "edge" may use "registry.terraform.io/hashicorp/aws", which no [provider] section serves.
+  bad.ini:8: provider "registry.terraform.io/hashicorp/null" needs "plugin"
+  bad.ini:11: client "edge" needs token_file or certificate_cn (how it proves
+  bad.ini:11: client "edge" may use "registry.terraform.io/hashicorp/aws",
   $ cairn gateway -config bad.ini > /dev/null 2>&1; echo "exit $?"
   exit 1
 

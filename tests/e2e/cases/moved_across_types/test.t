@@ -32,7 +32,7 @@ framework's error (here random_id, from terraform_data).
   $ cp v3.tf.txt main.tf && cairn plan -no-color 2>&1 | grep -E 'Error|with|Source|Target'
   Error: Unable to Move Resource State
     with random_id.a,
-  The target resource implementation does not include move resource state support. The resource implementation can be updated by the provider developers to include this support with the ResourceWithMoveState interface.
+  developers to include this support with the ResourceWithMoveState interface.
   Source Provider Address: terraform.io/builtin/terraform
   Source Resource Type: terraform_data
   Source Resource Schema Version: 0

@@ -28,5 +28,6 @@ Terraform.
     on x_override.tf line 1, in resource "null_resource" "nope":
      1: resource "null_resource" "nope" {
   
-  There is no null_resource resource named "nope". An override file can only override a resource block defined in a primary configuration file.
+  There is no null_resource resource named "nope". An override file can only
+  override a resource block defined in a primary configuration file.
   [1]

@@ -72,7 +72,10 @@ it, and only -upgrade selects again (the unpacked 3.2.0, linked).
   
   Error: Failed to query available provider packages
   
-  Could not retrieve the list of available versions for provider hashicorp/null: locked provider registry.terraform.io/hashicorp/null 3.1.1 does not match configured version constraint ~> 3.2; must use cairn init -upgrade to allow selection of new versions
+  Could not retrieve the list of available versions for provider
+  hashicorp/null: locked provider registry.terraform.io/hashicorp/null 3.1.1
+  does not match configured version constraint ~> 3.2; must use cairn init
+  -upgrade to allow selection of new versions
   [1]
   $ cairn init -upgrade | grep -e '^-'
   - Finding hashicorp/null versions matching "~> 3.2"...
@@ -104,10 +107,12 @@ every command.
   
   Error: Inconsistent dependency lock file
   
-  The following dependency selections recorded in the lock file are inconsistent with the current configuration:
+  The following dependency selections recorded in the lock file are
+  inconsistent with the current configuration:
     - provider registry.terraform.io/hashicorp/null: locked version selection 3.2.0 doesn't match the updated version constraints "~> 3.1.0"
   
-  To update the locked dependency selections to match a changed configuration, run:
+  To update the locked dependency selections to match a changed configuration,
+  run:
     cairn init -upgrade
   [1]
   $ sed -i 's/~> 3.1.0/~> 3.2/' main.tf
@@ -121,10 +126,13 @@ link points to) is refused by every command, and by init.
   
   Error: Required plugins are not installed
   
-  The installed provider plugins are not consistent with the packages selected in the dependency lock file:
+  The installed provider plugins are not consistent with the packages selected
+  in the dependency lock file:
     - registry.terraform.io/hashicorp/null: the cached package for registry.terraform.io/hashicorp/null 3.2.0 (in .terraform/providers) does not match any of the checksums recorded in the dependency lock file
   
-  cairn uses external plugins to integrate with a variety of different infrastructure services. To download the plugins required for this configuration, run:
+  cairn uses external plugins to integrate with a variety of different
+  infrastructure services. To download the plugins required for this
+  configuration, run:
     cairn init
   [1]
   $ cairn init
@@ -136,7 +144,12 @@ link points to) is refused by every command, and by init.
   
   Error: Failed to install provider
   
-  Error while installing hashicorp/null v3.2.0: the local package for registry.terraform.io/hashicorp/null 3.2.0 doesn't match any of the checksums previously recorded in the dependency lock file (this might be because the available checksums are for packages targeting different platforms); for more information: https://developer.hashicorp.com/terraform/language/files/dependency-lock#checksum-verification
+  Error while installing hashicorp/null v3.2.0: the local package for
+  registry.terraform.io/hashicorp/null 3.2.0 doesn't match any of the checksums
+  previously recorded in the dependency lock file (this might be because the
+  available checksums are for packages targeting different platforms); for more
+  information:
+  https://developer.hashicorp.com/terraform/language/files/dependency-lock#checksum-verification
   [1]
   $ cp good.bin m/registry.terraform.io/hashicorp/null/3.2.0/$(cat platform)/terraform-provider-null_v3.2.0_x5
   $ cairn plan 2>&1 | grep 'No changes'
@@ -155,16 +168,21 @@ The locked version missing from the mirror, and from .terraform/providers.
   
   Error: Failed to install provider
   
-  Error while installing hashicorp/null v3.2.0: provider registry.terraform.io/hashicorp/null 3.2.0 is not available for PLATFORM in HOME/m
+  Error while installing hashicorp/null v3.2.0: provider
+  registry.terraform.io/hashicorp/null 3.2.0 is not available for PLATFORM
+  in HOME/m
   $ mv .terraform/providers/registry.terraform.io/hashicorp/null/3.2.0 inst.3.2.0
   $ cairn plan
   
   Error: Required plugins are not installed
   
-  The installed provider plugins are not consistent with the packages selected in the dependency lock file:
+  The installed provider plugins are not consistent with the packages selected
+  in the dependency lock file:
     - registry.terraform.io/hashicorp/null: there is no package for registry.terraform.io/hashicorp/null 3.2.0 cached in .terraform/providers
   
-  cairn uses external plugins to integrate with a variety of different infrastructure services. To download the plugins required for this configuration, run:
+  cairn uses external plugins to integrate with a variety of different
+  infrastructure services. To download the plugins required for this
+  configuration, run:
     cairn init
   [1]
   $ mv m.3.2.0 m/registry.terraform.io/hashicorp/null/3.2.0 && mv inst.3.2.0 .terraform/providers/registry.terraform.io/hashicorp/null/3.2.0
@@ -182,7 +200,8 @@ only), and a constraint that does not parse.
   
   Error: Failed to query available provider packages
   
-  Could not retrieve the list of available versions for provider hashicorp/null: no available releases match the given constraints >= 3.3.0
+  Could not retrieve the list of available versions for provider
+  hashicorp/null: no available releases match the given constraints >= 3.3.0
   [1]
   $ sed -i 's/>= 3.3.0/~> three/' main.tf
   $ cairn init -upgrade
@@ -199,7 +218,8 @@ only), and a constraint that does not parse.
      5:       version = "~> three"
      6:     }
   
-  The version constraint "~> three" for provider hashicorp/null is not valid: expected comma-separated terms such as "~> 3.2", ">= 1.0.0" or "!= 2.1.0".
+  The version constraint "~> three" for provider hashicorp/null is not valid:
+  expected comma-separated terms such as "~> 3.2", ">= 1.0.0" or "!= 2.1.0".
   [1]
   $ sed -i 's/~> three/~> 3.2/' main.tf
 
@@ -210,10 +230,12 @@ A provider the lock file does not select yet.
   
   Error: Inconsistent dependency lock file
   
-  The following dependency selections recorded in the lock file are inconsistent with the current configuration:
+  The following dependency selections recorded in the lock file are
+  inconsistent with the current configuration:
     - provider registry.terraform.io/hashicorp/null: required by this configuration but no version is selected
   
-  To make the initial dependency selections that will initialize the dependency lock file, run:
+  To make the initial dependency selections that will initialize the dependency
+  lock file, run:
     cairn init
   [1]
   $ mv lock.saved .terraform.lock.hcl

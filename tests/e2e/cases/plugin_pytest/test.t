@@ -51,6 +51,7 @@ attributes and a data source.
   id = "thing-1"
   $ grep -e serving -e Apply calls.log
   serving tfplugin5 mtls
+  serving tfplugin5 mtls
   ApplyResourceChange pytest_thing create planned_private={"planned":"create"}
 
 The plugin checks every attribute path it is given: a negative size is
@@ -60,6 +61,9 @@ two nested blocks.
   $ sed -i 's/size     = 2/size     = -1/; s/^  rule {/  rule {\n    port = 81\n  }\n  rule {/; s/port = 80/port = 0/' main.tf
   $ cairn plan
   pytest_thing.a: Refreshing state... [id=thing-1]
+  
+  Planning failed. cairn encountered an error while generating this plan.
+  
   
   Error: Invalid size
   
@@ -145,10 +149,15 @@ TF_DISABLE_PLUGIN_TLS=1, Terraform's switch, talks to it in plain HTTP/2.
   
   Error: Failed to start provider plugin
   
-  The plugin cairn.test/test/pytest (PEERS/terraform-provider-pytest) answered its handshake without a server certificate, although cairn passed it a client certificate for mutual TLS (AutoMTLS): it does not speak AutoMTLS. Set TF_DISABLE_PLUGIN_TLS=1 to talk to it over plain HTTP/2, as Terraform allows.
+  The plugin cairn.test/test/pytest
+  (PEERS/terraform-provider-pytest) answered its
+  handshake without a server certificate, although cairn passed it a client
+  certificate for mutual TLS (AutoMTLS): it does not speak AutoMTLS. Set
+  TF_DISABLE_PLUGIN_TLS=1 to talk to it over plain HTTP/2, as Terraform allows.
   $ rm calls.log; PYPROVIDER_NO_TLS=1 TF_DISABLE_PLUGIN_TLS=1 PYPROVIDER_CALL_LOG=$PWD/calls.log cairn plan | grep 'No changes'
   No changes. Your infrastructure matches the configuration.
   $ grep serving calls.log
+  serving tfplugin5
   serving tfplugin5
 
 Destroy; no plugin process is left.

@@ -75,7 +75,7 @@ it log the calls it gets.
   
   upper = "ALPHA"
   $ grep -c mtls calls.log
-  1
+  2
   $ grep -e Apply -e Plan calls.log
   PlanResourceChange pytest_thing create prior_private=
   PlanResourceChange pytest_thing create prior_private=

@@ -31,12 +31,25 @@ checks the core makes before calling (null, type, arity).
   $ cairn plan -no-color
   local_file.f: Refreshing state... [id=e572f95f9d1fad1088e43936931f12bbbbdbbb06]
   
+  Changes to Outputs:
+    + file    = (known after apply)
+    + many    = (known after apply)
+    + nofn    = (known after apply)
+    + noprov  = (known after apply)
+    + ns      = (known after apply)
+    + null    = (known after apply)
+    + type    = (known after apply)
+  
+  You can apply this plan to save these new output values to the cairn state,
+  without changing any real infrastructure.
+  
   Error: Invalid function argument
   
     on bad.tf line 1, in output "file":
      1: output "file" { value = provider::local::direxists("afile") }
   
-  Invalid value for "path" parameter: Invalid file mode detected: "afile" was found, but is not a directory.
+  Invalid value for "path" parameter: Invalid file mode detected: "afile" was
+  found, but is not a directory.
   
   Error: Unknown provider function
   
@@ -50,14 +63,17 @@ checks the core makes before calling (null, type, arity).
     on bad.tf line 3, in output "noprov":
      3: output "noprov" { value = provider::aws::arn_parse("x") }
   
-  There is no function named "provider::aws::arn_parse". Ensure that provider name "aws" is declared in this module's required_providers block, and that this provider offers a function named "arn_parse".
+  There is no function named "provider::aws::arn_parse". Ensure that provider
+  name "aws" is declared in this module's required_providers block, and that
+  this provider offers a function named "arn_parse".
   
   Error: Unknown provider function
   
     on bad.tf line 4, in output "ns":
      4: output "ns" { value = aws::arn_parse("x") }
   
-  The function namespace "aws" is not valid. Provider function calls must use the "provider::" namespace prefix.
+  The function namespace "aws" is not valid. Provider function calls must use
+  the "provider::" namespace prefix.
   
   Error: Invalid function argument
   
@@ -95,7 +111,9 @@ are checked at plan), an undeclared provider name is an error.
     on badres.tf line 3, in resource "local_file" "g":
      3:   content  = provider::aws::arn_parse("x")
   
-  There is no function named "provider::aws::arn_parse". Ensure that provider name "aws" is declared in this module's required_providers block, and that this provider offers a function named "arn_parse".
+  There is no function named "provider::aws::arn_parse". Ensure that provider
+  name "aws" is declared in this module's required_providers block, and that
+  this provider offers a function named "arn_parse".
   [1]
 
 Each module sees the functions of its own required_providers, under the
@@ -108,10 +126,18 @@ local name it chose there; the caller's declarations do not reach it.
   $ cairn plan -no-color
   local_file.f: Refreshing state... [id=e572f95f9d1fad1088e43936931f12bbbbdbbb06]
   
+  Changes to Outputs:
+    + child   = true
+  
+  You can apply this plan to save these new output values to the cairn state,
+  without changing any real infrastructure.
+  
   Error: Unknown provider function
   
     on nodecl/main.tf line 1, in output "exists":
      1: output "exists" { value = provider::local::direxists(".") }
   
-  There is no function named "provider::local::direxists". Ensure that provider name "local" is declared in this module's required_providers block, and that this provider offers a function named "direxists".
+  There is no function named "provider::local::direxists". Ensure that provider
+  name "local" is declared in this module's required_providers block, and that
+  this provider offers a function named "direxists".
   [1]

@@ -60,7 +60,8 @@ connection dropped; with one the apply succeeds.
   Provider "example.test/ref/fleet": The call /GetProviderSchema to
   https://localhost:PORT/cairn/v1/GetProviderSchema failed after retries: the
   connection was dropped right after the TLS handshake \(the server may require (re)
-  a client certificate: client_cert, client_key\): .*\. (re)
+  a client certificate: client_cert, client_key): ssl_read returned: (-0x7780)
+  SSL - A fatal alert message was received from our peer.
   $ printf 'client_cert = certs/client.crt\nclient_key = certs/client.key\n' >> cairn.ini
   $ CAIRN_CONFIG=cairn.ini cairn apply -auto-approve | tail -1
   Apply complete! Resources: 1 added, 0 changed, 0 destroyed.

@@ -8,7 +8,8 @@ unconfigurable attribute"), at validate and at plan.
     on main.tf line 3, in resource "random_id" "a":
      3:   hex         = "x"
   
-  Can't configure a value for "hex": its value will be decided automatically based on the result of applying this configuration.
+  Can't configure a value for "hex": its value will be decided automatically
+  based on the result of applying this configuration.
   [1]
   $ cd ro && cairn plan -no-color 2>&1 | grep -c 'Value for unconfigurable attribute'
   1
@@ -42,7 +43,8 @@ validate and plan fail, instead of an apply failure.
     on main.tf line 6, in resource "random_password" "p":
      6:   numeric = false
   
-  At least one attribute out of [special,upper,lower,numeric] must be specified as true
+  At least one attribute out of [special,upper,lower,numeric] must be specified
+  as true
   [1]
   $ cd none && cairn plan -no-color > /dev/null 2>&1; echo "exit $?"
   exit 1

@@ -36,7 +36,8 @@ and no state at the address:
     on main.tf line 1, in data "terraform_remote_state" "a":
      1: data "terraform_remote_state" "a" {
   
-  The given configuration is not valid for backend "http": unsupported attribute "bucket".
+  The given configuration is not valid for backend "http": unsupported
+  attribute "bucket".
   $ sed -i 's/bucket = "x"/retry_max = 0/; s/backend = "http"/backend = "http"\n  workspace = "dev"/' b/main.tf
   $ cd b && cairn plan 2>&1 | sed -n '/Error/,$p'
   Error: Error loading state error
@@ -45,7 +46,8 @@ and no state at the address:
     on main.tf line 1, in data "terraform_remote_state" "a":
      1: data "terraform_remote_state" "a" {
   
-  workspaces not supported: the http backend keeps only the "default" workspace ("dev" was asked for).
+  workspaces not supported: the http backend keeps only the "default" workspace
+  ("dev" was asked for).
   $ sed -i '/workspace = "dev"/d; s|/state/main|/state/none|' b/main.tf
   $ cd b && cairn plan 2>&1 | sed -n '/Error/,$p'
   Error: Unable to find remote state

@@ -210,7 +210,7 @@ Backends other than local, and settings local does not have:
      1: data "terraform_remote_state" "s3" {
   
   The backend type "s3" is not available in cairn's built-in terraform
-  provider; only "local" is.
+  provider; only "local" and "http" are.
   
   Error: Invalid backend configuration
   
@@ -218,7 +218,8 @@ Backends other than local, and settings local does not have:
     on other.tf line 5, in data "terraform_remote_state" "bogus":
      5: data "terraform_remote_state" "bogus" {
   
-  There is no backend type named "bogus".
+  The backend type "bogus" is not available in cairn's built-in terraform
+  provider; only "local" and "http" are.
   
   Error: Invalid backend configuration
   
