@@ -5,6 +5,8 @@
 #   build/san/cairn      host cc, dynamic, ASan+UBSan, test hooks on
 #   build/tst/cairn      musl-gcc, static, test hooks on (crash points)
 #   build/dbg/tests/     host cc, no sanitizers: unit tests run under valgrind
+#   build/aarch64/cairn  release for arm64 (aarch64-linux-musl-gcc), `make cross`
+#   build/armv7/cairn    release for 32-bit armv7 hard-float (arm-linux-musleabihf-gcc)
 # Objects mirror the source tree under build/<flavour>/obj/.
 
 VERSION := 0.1.0
@@ -37,6 +39,7 @@ DEPF := -MMD -MP
 # validate of 10,000 resources: 667.7M instructions split without LTO,
 # 623.9M with it, 636.2M before the split; callgrind).
 REL_CFLAGS := $(WARN) $(DEFS) -O2 -flto=auto -ffunction-sections -fdata-sections \
+  -ffile-prefix-map=$(CURDIR)=. \
   -isystem $(VROOT)/musl/include
 SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all \
   -fno-omit-frame-pointer
@@ -55,15 +58,27 @@ SAN_LDFLAGS := $(SAN_FLAGS) -L$(VROOT)/host/lib
 LIBS := -lpthread -lm
 
 .PHONY: all release san tst test unit e2e check demo bench clean help vendor \
-  fuzz fuzz-build fuzz-smoke gen
+  fuzz fuzz-build fuzz-smoke gen cross
 
-all: release
+# `make ARCH=aarch64` / `make ARCH=armv7` build that architecture's release
+# binary; the default is the host's (x86-64).
+ARCH ?=
+ifeq ($(ARCH),)
+all: build/cairn
+else ifneq ($(filter $(ARCH),aarch64 armv7),)
+all: build/$(ARCH)/cairn
+else
+$(error ARCH must be aarch64 or armv7 (or empty for the host))
+endif
 
 help:
 	@echo "make            build/cairn (static musl release)"
 	@echo "make san        build/san/cairn (ASan+UBSan, dynamic)"
 	@echo "make test       bootstrap, build both flavours, run every test"
 	@echo "make demo       bootstrap, build, run examples/quickstart"
+	@echo "make release    dist/cairn_VERSION_linux_{amd64,arm64,armv7} + SHA256SUMS"
+	@echo "make cross      build/aarch64/cairn and build/armv7/cairn (static, musl)"
+	@echo "make ARCH=A     only architecture A's release binary (aarch64, armv7)"
 	@echo "make bench      benchmarks (scripts/bench*)"
 	@echo "make fuzz       libFuzzer campaign, FUZZ_SECONDS per target"
 	@echo "make fuzz-smoke each fuzz target on its corpus + a short run"
@@ -73,6 +88,10 @@ $(VROOT)/musl/.stamp: vendor/fetch-build.sh vendor/pins
 	vendor/fetch-build.sh musl
 $(VROOT)/host/.stamp: vendor/fetch-build.sh vendor/pins
 	vendor/fetch-build.sh host
+$(VROOT)/aarch64/.stamp: vendor/fetch-build.sh vendor/pins
+	vendor/fetch-build.sh aarch64
+$(VROOT)/armv7/.stamp: vendor/fetch-build.sh vendor/pins
+	vendor/fetch-build.sh armv7
 vendor: $(VROOT)/musl/.stamp $(VROOT)/host/.stamp
 
 # ---- generated code ------------------------------------------------------
@@ -98,6 +117,18 @@ build/gen/vendor_pins.h: vendor/pins
 	    printf '#define VENDOR_%s_DEBIAN "%s"\n#define VENDOR_%s_VERSION "%s"\n' \
 	      "$$k" "$$v" "$$k" "$${u%-*}"; done >$@.tmp && mv $@.tmp $@
 
+# The commit cairn is built from, for `cairn version`: git's HEAD ("-dirty"
+# when the tree has changes), or CAIRN_COMMIT=... given to make (a source
+# tarball without .git), else "unknown".  Rewritten only when it changes, so
+# a build of the same commit stays byte-identical (docs/platforms.md).
+CAIRN_COMMIT ?= $(shell c=$$(git rev-parse HEAD 2>/dev/null) && \
+  { git diff --quiet HEAD -- 2>/dev/null && echo $$c || echo $$c-dirty; } || echo unknown)
+build/gen/build_info.h: FORCE
+	@mkdir -p $(@D)
+	@printf '#define CAIRN_COMMIT "%s"\n' '$(CAIRN_COMMIT)' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+FORCE:
+
 # Entries under build/gen/ name generated files, which may not exist yet
 # when the list is expanded: they are taken as written.
 unit_deps = $(sort $(foreach m,$(shell cat tests/unit/$(1).deps),\
@@ -111,10 +142,10 @@ $(1)_OBJ := $$(patsubst %.c,build/$(1)/obj/%.o,$$(SRC_ALL) $$(GEN_PB_C))
 build/$(1)/obj/build/gen/%.o: build/gen/%.c | $$(VROOT)/$(3)/.stamp
 	@mkdir -p $$(@D)
 	$$(if $$(V),,@echo "  CC[$(1)] $$<";)$(2) $$($(4)) -w $$(DEPF) -c $$< -o $$@
-build/$(1)/obj/core/%.o: core/%.c | $$(VROOT)/$(3)/.stamp build/gen/vendor_pins.h
+build/$(1)/obj/core/%.o: core/%.c | $$(VROOT)/$(3)/.stamp build/gen/vendor_pins.h build/gen/build_info.h
 	@mkdir -p $$(@D)
 	$$(if $$(V),,@echo "  CC[$(1)] $$<";)$(2) $$($(4)) $$(DEPF) -c $$< -o $$@
-build/$(1)/obj/%.o: %.c | $$(VROOT)/$(3)/.stamp build/gen/vendor_pins.h $$(GEN_PB_H)
+build/$(1)/obj/%.o: %.c | $$(VROOT)/$(3)/.stamp build/gen/vendor_pins.h build/gen/build_info.h $$(GEN_PB_H)
 	@mkdir -p $$(@D)
 	$$(if $$(V),,@echo "  CC[$(1)] $$<";)$(2) $$($(4)) $$(DEPF) -c $$< -o $$@
 build/$(1)/tests/%.o: tests/unit/%.c
@@ -135,6 +166,16 @@ $(eval $(call flavour,rel,$(MUSL_CC),musl,REL_CFLAGS,REL_LDFLAGS))
 $(eval $(call flavour,san,$(HOST_CC),host,SAN_CFLAGS,SAN_LDFLAGS))
 $(eval $(call flavour,tst,$(MUSL_CC),musl,TST_CFLAGS,REL_LDFLAGS))
 $(eval $(call flavour,dbg,$(HOST_CC),host,DBG_CFLAGS,DBG_LDFLAGS))
+# Cross flavours: the release flags with each architecture's vendor libraries
+# (Debian's cross compilers and multiarch musl, docs/platforms.md).
+CROSS_CC_aarch64 := aarch64-linux-musl-gcc
+CROSS_CC_armv7   := arm-linux-musleabihf-gcc
+aarch64_CFLAGS := $(subst $(VROOT)/musl/,$(VROOT)/aarch64/,$(REL_CFLAGS))
+armv7_CFLAGS   := $(subst $(VROOT)/musl/,$(VROOT)/armv7/,$(REL_CFLAGS))
+aarch64_LDFLAGS := $(subst $(VROOT)/musl/,$(VROOT)/aarch64/,$(REL_LDFLAGS))
+armv7_LDFLAGS   := $(subst $(VROOT)/musl/,$(VROOT)/armv7/,$(REL_LDFLAGS))
+$(eval $(call flavour,aarch64,$(CROSS_CC_aarch64),aarch64,aarch64_CFLAGS,aarch64_LDFLAGS))
+$(eval $(call flavour,armv7,$(CROSS_CC_armv7),armv7,armv7_CFLAGS,armv7_LDFLAGS))
 
 build/cairn: $(rel_OBJ)
 	$(if $(V),,@echo "  LD      $@";)$(MUSL_CC) $^ -o $@ $(REL_LDFLAGS) $(VLIBS) $(LIBS)
@@ -143,7 +184,29 @@ build/san/cairn: $(san_OBJ)
 build/tst/cairn: $(tst_OBJ)
 	$(if $(V),,@echo "  LD[tst] $@";)$(MUSL_CC) $^ -o $@ $(REL_LDFLAGS) $(VLIBS) $(LIBS)
 
-release: build/cairn
+build/aarch64/cairn: $(aarch64_OBJ)
+	$(if $(V),,@echo "  LD[aarch64] $@";)$(CROSS_CC_aarch64) $^ -o $@ $(aarch64_LDFLAGS) $(VLIBS) $(LIBS)
+build/armv7/cairn: $(armv7_OBJ)
+	$(if $(V),,@echo "  LD[armv7] $@";)$(CROSS_CC_armv7) $^ -o $@ $(armv7_LDFLAGS) $(VLIBS) $(LIBS)
+CROSS_BINS := build/aarch64/cairn build/armv7/cairn \
+  $(foreach f,aarch64 armv7,$(addprefix build/$(f)/tests/,$(UNIT)))
+cross: $(CROSS_BINS)
+
+# `make release`: the three static binaries under dist/ with their SHA-256
+# sums, named as Terraform names its packages.  Reproducible: the same
+# commit built anywhere gives the same bytes (docs/platforms.md).
+DIST_BINS := dist/cairn_$(VERSION)_linux_amd64 dist/cairn_$(VERSION)_linux_arm64 \
+  dist/cairn_$(VERSION)_linux_armv7
+dist/cairn_$(VERSION)_linux_amd64: build/cairn
+dist/cairn_$(VERSION)_linux_arm64: build/aarch64/cairn
+dist/cairn_$(VERSION)_linux_armv7: build/armv7/cairn
+$(DIST_BINS):
+	@mkdir -p $(@D)
+	cp $< $@
+dist/SHA256SUMS: $(DIST_BINS)
+	cd dist && sha256sum $(notdir $(DIST_BINS)) >SHA256SUMS.tmp && mv SHA256SUMS.tmp SHA256SUMS
+release: dist/SHA256SUMS
+	@cat dist/SHA256SUMS
 san: build/san/cairn
 tst: build/tst/cairn
 
@@ -152,7 +215,7 @@ UNIT_BINS := $(foreach f,rel san dbg,$(addprefix build/$(f)/tests/,$(UNIT)))
 # ---- tests -----------------------------------------------------------------
 test:
 	@scripts/bootstrap
-	@$(MAKE) -s --no-print-directory build/cairn build/san/cairn build/tst/cairn $(UNIT_BINS) $(FUZZ_BINS)
+	@$(MAKE) -s --no-print-directory build/cairn build/san/cairn build/tst/cairn $(UNIT_BINS) $(FUZZ_BINS) $(CROSS_BINS)
 	@scripts/run-tests
 
 unit: $(UNIT_BINS)
@@ -215,6 +278,6 @@ bench: build/cairn
 	@scripts/bench
 
 clean:
-	rm -rf build
+	rm -rf build dist
 
 -include $(shell find build -name '*.d' 2>/dev/null)

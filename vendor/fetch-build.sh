@@ -5,6 +5,8 @@
 #
 #   vendor/fetch-build.sh musl         build .cache/vendor/musl/{include,lib}  (CC=musl-gcc)
 #   vendor/fetch-build.sh host         build .cache/vendor/host/{include,lib}  (CC=cc)
+#   vendor/fetch-build.sh aarch64      build .cache/vendor/aarch64/...  (CC=aarch64-linux-musl-gcc)
+#   vendor/fetch-build.sh armv7        build .cache/vendor/armv7/...    (CC=arm-linux-musleabihf-gcc)
 #   vendor/fetch-build.sh update-pins  rewrite vendor/pins to what apt serves now (no build)
 #
 # A finished build leaves <flavour>/.stamp; later runs only check the stamp.
@@ -23,11 +25,19 @@ cache=$top/.cache/vendor
 pins_file=$here/pins
 
 mode=${1:-}
+# Cross flavours use Debian's cross compilers with its multiarch musl
+# (musl-dev:arm64, musl-dev:armhf): the *-musl*-gcc wrappers add musl's specs.
+# CROSS is the GNU host triple given to configure scripts and CMake.
+CROSS= CROSS_AR= CROSS_CPU=
 case $mode in
   musl) CC_CMD=musl-gcc ;;
   host) CC_CMD=cc ;;
+  aarch64) CC_CMD=aarch64-linux-musl-gcc CROSS=aarch64-linux-musl
+           CROSS_AR=aarch64-linux-gnu-ar CROSS_CPU=aarch64 ;;
+  armv7) CC_CMD=arm-linux-musleabihf-gcc CROSS=arm-linux-musleabihf
+         CROSS_AR=arm-linux-gnueabihf-ar CROSS_CPU=armv7 ;;
   update-pins) ;;
-  *) echo "usage: $0 musl|host|update-pins" >&2; exit 2 ;;
+  *) echo "usage: $0 musl|host|aarch64|armv7|update-pins" >&2; exit 2 ;;
 esac
 
 # ---------------------------------------------------------------- packages
@@ -410,8 +420,16 @@ prepare_sources
 
 # ---------------------------------------------------------------- build
 JOBS=$(nproc 2>/dev/null || echo 2)
-CFLAGS_COMMON="-O2 -ffunction-sections -fdata-sections -fstack-protector-strong"
-AR_CMD="ar"
+# -ffile-prefix-map: no build path in the libraries (nghttp2's assert()
+# messages carry __FILE__), so a build in another directory is byte-identical.
+CFLAGS_COMMON="-O2 -ffunction-sections -fdata-sections -fstack-protector-strong -ffile-prefix-map=$top=."
+AR_CMD=${CROSS_AR:-ar}
+# Cross builds: configure scripts get --host, CMake a target system.
+HOST_FLAG=() CMAKE_CROSS=()
+if [[ -n $CROSS ]]; then
+  HOST_FLAG=(--host="$CROSS")
+  CMAKE_CROSS=(-DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR="$CROSS_CPU")
+fi
 
 stage=$build/stage
 mkdir -p "$stage/include" "$stage/lib" "$build/no-pkgconfig"
@@ -430,7 +448,7 @@ cp "$build/zlib/zlib.h" "$build/zlib/zconf.h" "$stage/include/"
 # configure; upstream's CMake build needs no generated autotools files).
 step nghttp2 NGHTTP2
 run_logged nghttp2-cmake cmake -S "$(src_dir nghttp2 NGHTTP2)" -B "$build/nghttp2" \
-  -DCMAKE_C_COMPILER="$CC_CMD" -DCMAKE_AR="$(command -v $AR_CMD)" \
+  -DCMAKE_C_COMPILER="$CC_CMD" -DCMAKE_AR="$(command -v $AR_CMD)" ${CMAKE_CROSS[@]+"${CMAKE_CROSS[@]}"} \
   -DCMAKE_BUILD_TYPE=None -DCMAKE_C_FLAGS="$CFLAGS_COMMON" \
   -DCMAKE_INSTALL_PREFIX="$stage" -DCMAKE_INSTALL_LIBDIR=lib \
   -DENABLE_LIB_ONLY=ON -DBUILD_SHARED_LIBS=OFF -DBUILD_STATIC_LIBS=ON \
@@ -461,7 +479,7 @@ cp "$m"/library/libmbed{tls,x509,crypto}.a "$stage/lib/"
 step curl CURL
 mkdir -p "$build/curl"
 curl_flags=(
-  --prefix="$stage"
+  --prefix="$stage" ${HOST_FLAG[@]+"${HOST_FLAG[@]}"}
   --disable-shared --enable-static
   --disable-dependency-tracking --disable-silent-rules
   --with-mbedtls="$stage"   # adds -I$stage/include -L$stage/lib
@@ -506,7 +524,7 @@ mkdir -p "$build/protobuf-c"
 run_logged protobuf-c-configure in_dir "$build/protobuf-c" env \
   CC="$CC_CMD" AR="$AR_CMD" CFLAGS="$CFLAGS_COMMON" \
   PKG_CONFIG_LIBDIR="$build/no-pkgconfig" \
-  "$(src_dir protobuf-c PROTOBUF_C)/configure" --prefix="$stage" \
+  "$(src_dir protobuf-c PROTOBUF_C)/configure" --prefix="$stage" ${HOST_FLAG[@]+"${HOST_FLAG[@]}"} \
   --disable-shared --enable-static --disable-protoc --disable-dependency-tracking
 run_logged protobuf-c-make make -C "$build/protobuf-c" -j"$JOBS"
 run_logged protobuf-c-install make -C "$build/protobuf-c" install

@@ -2,7 +2,8 @@ The version command names cairn and the libraries linked in.
 
   $ cairn version
   cairn v0.1.0
-  on linux_amd64
+  on linux_(amd64|arm64|arm) (re)
+  built from commit ([0-9a-f]{40}(-dirty)?|unknown) (re)
   + libcurl 8.14.1 (Debian 8.14.1-2+deb13u5)
   + mbedTLS 3.6.6 (Debian 3.6.6-0.1~deb13u1)
   + nghttp2 1.64.0 (Debian 1.64.0-1.1+deb13u1)
@@ -14,8 +15,9 @@ The version command names cairn and the libraries linked in.
   $ cairn version -json
   {
     "cairn_version": "0.1.0",
+    "cairn_commit": "([0-9a-f]{40}(-dirty)?|unknown)", (re)
     "terraform_version": "1.9.8",
-    "platform": "linux_amd64",
+    "platform": "linux_(amd64|arm64|arm)", (re)
     "provider_selections": {},
     "terraform_outdated": false,
     "libcurl_version": "8.14.1",
