@@ -215,7 +215,7 @@ UNIT_BINS := $(foreach f,rel san dbg,$(addprefix build/$(f)/tests/,$(UNIT)))
 # ---- tests -----------------------------------------------------------------
 test:
 	@scripts/bootstrap
-	@$(MAKE) -s --no-print-directory build/cairn build/san/cairn build/tst/cairn $(UNIT_BINS) $(FUZZ_BINS) $(CROSS_BINS)
+	@$(MAKE) -s --no-print-directory -j$$(nproc) build/cairn build/san/cairn build/tst/cairn $(UNIT_BINS) $(FUZZ_BINS) $(CROSS_BINS)
 	@scripts/run-tests
 
 unit: $(UNIT_BINS)
