@@ -50,18 +50,18 @@ A certificate for another host name:
 Mutual TLS: the server requires a client certificate signed by the CA.
 Without one the server refuses: with TLS 1.3 (which both ends offer) it
 does so after the client's side of the handshake, so the client sees the
-connection dropped; with one the apply succeeds.
+connection dropped (curl's words for it depend on timing: an alert read
+or a broken pipe, so only its start is checked); with one the apply succeeds.
 
   $ sh $TESTDIR/start.sh server ca --client-ca certs/ca.crt
-  $ CAIRN_CONFIG=cairn.ini cairn apply -auto-approve 2>&1 | sed "s/:$(cat port)/:PORT/"
+  $ CAIRN_CONFIG=cairn.ini cairn apply -auto-approve 2>&1 | sed "s/:$(cat port)/:PORT/" | head -7
   
   Error: Provider request failed
   
   Provider "example.test/ref/fleet": The call /GetProviderSchema to
   https://localhost:PORT/cairn/v1/GetProviderSchema failed after retries: the
   connection was dropped right after the TLS handshake \(the server may require (re)
-  a client certificate: client_cert, client_key): ssl_read returned: (-0x7780)
-  SSL - A fatal alert message was received from our peer.
+  a client certificate: client_cert, client_key\): .* (re)
   $ printf 'client_cert = certs/client.crt\nclient_key = certs/client.key\n' >> cairn.ini
   $ CAIRN_CONFIG=cairn.ini cairn apply -auto-approve | tail -1
   Apply complete! Resources: 1 added, 0 changed, 0 destroyed.
