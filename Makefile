@@ -148,7 +148,7 @@ build/$(1)/obj/core/%.o: core/%.c | $$(VROOT)/$(3)/.stamp build/gen/vendor_pins.
 build/$(1)/obj/%.o: %.c | $$(VROOT)/$(3)/.stamp build/gen/vendor_pins.h build/gen/build_info.h $$(GEN_PB_H)
 	@mkdir -p $$(@D)
 	$$(if $$(V),,@echo "  CC[$(1)] $$<";)$(2) $$($(4)) $$(DEPF) -c $$< -o $$@
-build/$(1)/tests/%.o: tests/unit/%.c
+build/$(1)/tests/%.o: tests/unit/%.c | $$(VROOT)/$(3)/.stamp build/gen/vendor_pins.h build/gen/build_info.h $$(GEN_PB_H)
 	@mkdir -p $$(@D)
 	$$(if $$(V),,@echo "  CC[$(1)] $$<";)$(2) $$($(4)) -Itests/unit $$(DEPF) -c $$< -o $$@
 # Unit tests link the modules named in tests/unit/test_X.deps; an entry
@@ -254,7 +254,7 @@ FUZZ_SECONDS ?= 300
 build/fuzz/obj/build/gen/%.o: build/gen/%.c | $(VROOT)/host/.stamp
 	@mkdir -p $(@D)
 	$(if $(V),,@echo "  CC[fuzz] $<";)$(FUZZ_CC) $(FUZZ_CFLAGS) -w $(DEPF) -c $< -o $@
-build/fuzz/obj/%.o: %.c | $(VROOT)/host/.stamp $(GEN_PB_H)
+build/fuzz/obj/%.o: %.c | $(VROOT)/host/.stamp build/gen/vendor_pins.h build/gen/build_info.h $(GEN_PB_H)
 	@mkdir -p $(@D)
 	$(if $(V),,@echo "  CC[fuzz] $<";)$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPF) -c $< -o $@
 build/fuzz/%: build/fuzz/obj/tests/fuzz/%.o $(FUZZ_OBJ) | $(VROOT)/host/.stamp
