@@ -623,6 +623,22 @@ static const FnDef *placeholder_fn(EvalCtx *ctx, const HclExpr *call,
   return NULL;
 }
 
+void vld_unknown_ctx(EvalCtx *ctx, Arena *a, Diags *d, const CfgModule *m,
+                     bool count, bool each)
+{
+  eval_ctx_init(ctx, a, d);
+  Res *rs = ARENA_NEW(a, Res, 1);
+  rs->m = m;
+  rs->a = a;
+  rs->sc = (Scope){count, each, false, false};
+  ctx->resolve = resolve_unknown;
+  ctx->resolve_data = rs;
+  ctx->provider_fn = placeholder_fn;
+  ctx->provider_fn_data = (void *)m;
+  ctx->fn.base_dir = m->dir;
+  ctx->fn.pure_only = true;
+}
+
 static void decode_with_unknowns(V *v, const HclBody *body,
                                  const ProvBlockSchema *s, Scope sc)
 {
@@ -870,16 +886,22 @@ static bool report_cycles(V *v)
 ** required argument" and "Unsupported block type". */
 static void check_call_args(V *v, const CfgModuleCall *c, const CfgModule *ch)
 {
+  vld_call_args(v->a, c, ch, v->d);
+}
+
+void vld_call_args(Arena *a, const CfgModuleCall *c, const CfgModule *ch,
+                   Diags *d)
+{
   if (!c->body)
     return;
-  HclAttrSchema *as = ARENA_NEW(v->a, HclAttrSchema, ch->nvariables + 1);
+  HclAttrSchema *as = ARENA_NEW(a, HclAttrSchema, ch->nvariables + 1);
   for (uint32_t i = 0; i < ch->nvariables; i++) {
     as[i].name = ch->variables[i].name;
     as[i].required = !ch->variables[i].has_default;
   }
   HclBodySchema s = {as, ch->nvariables, NULL, 0};
   HclBodyContent content;
-  hcl_body_content(v->a, c->body, &s, &content, v->d);
+  hcl_body_content(a, c->body, &s, &content, d);
 }
 
 /* ---- Entry points ------------------------------------------------------- */

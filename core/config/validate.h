@@ -47,6 +47,7 @@
 #include "base/buf.h"
 #include "base/diag.h"
 #include "config.h"
+#include "lang/eval.h"
 #include "providers/provider.h"
 
 typedef const ProvBlockSchema *(*VldSchemaFn)(void *ctx, CfgMode mode,
@@ -89,6 +90,22 @@ bool vld_tree(Arena *a, const CfgTree *t, VldSchemaFn schema_of,
 ** and result in a. */
 bool vld_resource_config(Arena *a, const CfgModule *m, const CfgResource *r,
                          const ProvBlockSchema *s, Value *out);
+
+/* Sets ctx up to evaluate in module m as validation does: every
+** reference unknown (variables of their declared type, count.index a
+** number, each.key a string, anything else of any type), count and each
+** available as the flags say, impure functions unknown, and the
+** functions of m's declared providers as placeholders accepting any
+** arguments (a caller that has the providers replaces provider_fn).
+** State in a; diagnostics to d. */
+void vld_unknown_ctx(EvalCtx *ctx, Arena *a, Diags *d, const CfgModule *m,
+                     bool count, bool each);
+
+/* A module call's arguments against the called module's variables:
+** "Unsupported argument" and "Missing required argument" (Terraform's
+** hcl body content check), appended to d; scratch in a. */
+void vld_call_args(Arena *a, const CfgModuleCall *c, const CfgModule *ch,
+                   Diags *d);
 
 /* Orders d as Terraform's tfdiags Sort does before showing diagnostics:
 ** warnings first, then sourceless ones, then by file (fewer path

@@ -637,6 +637,12 @@ static void reset_nodes(Engine *e)
 bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
 {
   Arena *a = e->a;
+  /* Terraform's local backend validates before it plans; a configuration
+  ** that does not validate gets no plan, so its errors show alone. */
+  if (!eng_validate(e, d)) {
+    *out = NULL;
+    return false;
+  }
   Plan *p = ARENA_NEW(a, Plan, 1);
   *out = p;
   p->arena = a;
@@ -724,8 +730,10 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
   p->outputs = ARENA_NEW(a, PlOutput, nout ? nout : 1);
   for (uint32_t v = 0; v < e->nnodes; v++) {
     Node *n = &e->nodes[v];
+    /* Terraform records no change for an output whose evaluation
+    ** failed, so an errored plan does not list it */
     if (n->kind != N_OUTPUT || n->mod != e->root || !n->finished ||
-        n->untargeted || !n->vals || !n->vals[0].type)
+        n->errored || n->untargeted || !n->vals || !n->vals[0].type)
       continue;
     Value agg = n->vals[0];
     const StOutput *so = st_find_output(ps, n->out->name);

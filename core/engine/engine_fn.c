@@ -135,13 +135,12 @@ static const FnTab *tab_for(const Engine *e, const CfgModule *m)
   return NULL;
 }
 
-const FnDef *eng_provider_fn(EvalCtx *ctx, const HclExpr *call,
-                             bool *has_funcs, bool *failed)
+/* The function call names in module m (see eng_provider_fn). */
+static const FnDef *lookup(const Engine *e, const CfgModule *m,
+                           EvalCtx *ctx, const HclExpr *call,
+                           bool *has_funcs, bool *failed)
 {
-  const Scope *s = ctx->provider_fn_data;
-  if (!s || !s->mod)
-    return NULL;
-  const FnTab *tab = tab_for(s->e, s->mod->t->m);
+  const FnTab *tab = tab_for(e, m);
   if (!tab)
     return NULL;
   const char *name = call->u.call.name;
@@ -172,6 +171,22 @@ const FnDef *eng_provider_fn(EvalCtx *ctx, const HclExpr *call,
     *has_funcs = fp->s && fp->s->nfunctions > 0;
   }
   return NULL;
+}
+
+const FnDef *eng_provider_fn(EvalCtx *ctx, const HclExpr *call,
+                             bool *has_funcs, bool *failed)
+{
+  const Scope *s = ctx->provider_fn_data;
+  if (!s || !s->mod)
+    return NULL;
+  return lookup(s->e, s->mod->t->m, ctx, call, has_funcs, failed);
+}
+
+const FnDef *eng_module_provider_fn(EvalCtx *ctx, const HclExpr *call,
+                                    bool *has_funcs, bool *failed)
+{
+  const EngFnModule *fm = ctx->provider_fn_data;
+  return lookup(fm->e, fm->m, ctx, call, has_funcs, failed);
 }
 
 void eng_fns_close(Engine *e)

@@ -154,6 +154,8 @@ typedef struct Node {
   bool diags_ready;
   bool flushed;
   bool finished;            /* done() has seen it */
+  bool errored;             /* it (or what it needs) failed: an output
+                               that failed has no planned change */
 } Node;
 
 typedef struct StrMap {
@@ -243,7 +245,23 @@ void eng_fns_prepare(Engine *e, const CfgTree *t);
 /* The EvalCtx.provider_fn hook; provider_fn_data is the Scope. */
 const FnDef *eng_provider_fn(EvalCtx *ctx, const HclExpr *call,
                              bool *has_funcs, bool *failed);
+/* The same hook where no instance is in scope (the validate walk):
+** provider_fn_data is an EngFnModule. */
+typedef struct EngFnModule {
+  Engine *e;
+  const CfgModule *m;
+} EngFnModule;
+const FnDef *eng_module_provider_fn(EvalCtx *ctx, const HclExpr *call,
+                                    bool *has_funcs, bool *failed);
 void eng_fns_close(Engine *e);
+
+/* ---- engine_validate.c: the validate walk before planning ------------- */
+
+/* Terraform's validate walk over e's configuration (every input unknown):
+** known count/for_each, provider ValidateResourceConfig, locals, outputs,
+** module arguments.  False with its diagnostics (errors and warnings,
+** sorted) appended to d; on success d is left unchanged. */
+bool eng_validate(Engine *e, Diags *d);
 
 /* ---- engine.c: small utilities ----------------------------------------- */
 

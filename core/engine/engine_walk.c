@@ -364,6 +364,7 @@ static void done(void *ctx, uint32_t v, DagStatus st)
   Engine *e = ctx;
   Node *n = &e->nodes[v];
   n->finished = true;
+  n->errored = st == DAG_FAILED || st == DAG_SKIPPED;
   if (st == DAG_OK && (n->kind == N_RESOURCE || n->kind == N_ORPHAN)) {
     if (n->kind == N_RESOURCE) {
       /* e->a may also be the state's arena, which workers allocate from

@@ -1,0 +1,7 @@
+resource "terraform_data" "a" {
+  input = "abc"
+}
+
+output "ok" {
+  value = "fine"
+}
