@@ -39,6 +39,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -52,6 +53,8 @@
 #include "lang/funcs.h"
 #include "net/prov_https.h"
 #include "net/provreg.h"
+#include "state/stmgr.h"
+#include "state/workspace.h"
 
 #define LOCK_FILE LOCKF_NAME
 
@@ -112,10 +115,48 @@ static void need_cons(Arena *a, Need *x, const char *version)
   x->cons = v;
 }
 
+/* The type of a provider address in the legacy namespace ("-/null",
+** "registry.terraform.io/-/null": what 0.12's provider.null became, which
+** Terraform's source parser accepts only with the default registry), or
+** NULL. */
+static const char *legacy_type(const char *src)
+{
+  const char *reg = "registry.terraform.io/";
+  if (strncasecmp(src, reg, strlen(reg)) == 0)
+    src += strlen(reg);
+  if (strncmp(src, "-/", 2) != 0 || !src[2] || strchr(src + 2, '/'))
+    return NULL;
+  return src + 2;
+}
+
+/* Terraform's init refuses every provider requirement (configuration or
+** state) in the legacy namespace, once per provider and without a source
+** range, before it installs anything. */
+static void legacy_error(Arena *a, const char *type, Diags *d)
+{
+  const char *summary = "Invalid legacy provider address";
+  const char *detail = arena_printf(
+      a,
+      "This configuration or its associated state refers to the "
+      "unqualified provider \"%s\".\n\nYou must complete the Terraform "
+      "0.13 upgrade process before upgrading to later versions.",
+      type);
+  for (const Diag *g = d->head; g; g = g->next)
+    if (strcmp(g->summary, summary) == 0 && g->detail &&
+        strcmp(g->detail, detail) == 0)
+      return;
+  diag_error(d, NULL, summary, "%s", detail);
+}
+
 static void need_add(Arena *a, Need **v, uint32_t *n, uint32_t *cap,
                      const char *src, const char *version,
                      const SrcRange *rng, Diags *d)
 {
+  const char *lt = src ? legacy_type(src) : NULL;
+  if (lt) {
+    legacy_error(a, lt, d);
+    return;
+  }
   const char *norm = prov_source_normalize(a, src, rng, d);
   if (!norm)
     return;
@@ -539,6 +580,35 @@ static void need_module(Arena *a, const CfgModule *m, Need **need,
              NULL, &m->resources[i].range, d);
 }
 
+/* The providers the current workspace's state names (Terraform merges
+** State.ProviderRequirements into what init installs); a state that does
+** not exist yet needs none. */
+static void need_state(Cli *cli, const CfgModule *m, Need **need,
+                       uint32_t *nneed, uint32_t *capneed, Diags *d)
+{
+  Arena *a = cli->arena;
+  const Backend *be = cmd_backend(cli, m, CMD_BACKEND_USE, d);
+  const char *ws = be ? ws_current(a, ".", d) : NULL;
+  if (!ws)
+    return;
+  StMgrOpts so = {be_state_path(be, a, ws), NULL, "-"};
+  StMgr sm;
+  stmgr_init(&sm, a, &so);
+  State *st = NULL;
+  bool ok = stmgr_load(&sm, &st, d);
+  stmgr_close(&sm);
+  if (!ok || !st)
+    return;
+  for (uint32_t i = 0; i < st->nres; i++) {
+    const char *p = strstr(st->res[i]->provider, "provider[\"");
+    const char *q = p ? strchr(p + 10, '"') : NULL;
+    if (!q)
+      continue;   /* the state reader refused malformed addresses */
+    const char *fqn = arena_strndup(a, p + 10, (size_t)(q - p - 10));
+    need_add(a, need, nneed, capneed, fqn, NULL, NULL, d);
+  }
+}
+
 static int run(Cli *cli, int argc, char **argv)
 {
   Arena *a = cli->arena;
@@ -627,6 +697,8 @@ static int run(Cli *cli, int argc, char **argv)
   cfg_tree_modules(a, tree, &all, &nall);
   for (uint32_t i = 0; i < nall; i++)
     need_module(a, all[i], &need, &nneed, &capneed, &d);
+  if (backend && !diag_has_errors(&d))
+    need_state(cli, m, &need, &nneed, &capneed, &d);
   if (nneed)
     qsort(need, nneed, sizeof *need, cmp_need);
   if (diag_has_errors(&d)) {

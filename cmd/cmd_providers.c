@@ -8,9 +8,10 @@
 **
 ** Terraform ranges over Go maps here, so its order varies from run to
 ** run; cairn sorts: providers by address, modules by call name.
-** Version constraints are the ones written (required_providers `version`,
-** then provider blocks' `version`), joined with ", " as in the JSON plan's
-** version_constraint; Terraform canonicalises them (see docs/cli.md).
+** Version constraints (required_providers `version` and provider blocks'
+** `version`) are printed in Terraform's canonical form
+** (getproviders.VersionConstraintsString: full versions, "~> 1.2" kept at
+** two parts, duplicates removed, sorted by version then operator).
 */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "cli.h"
 #include "cmd_backend.h"
 #include "config/config.h"
+#include "config/provver.h"
 #include "net/provreg.h"
 #include "providers/provider.h"
 #include "state/state.h"
@@ -119,8 +121,14 @@ static void tree(Arena *a, Buf *b, const CfgTree *t, const char *indent,
     bool last = k + 1 == total;
     buf_printf(b, "%s%s", indent, last ? "└── " : "├── ");
     if (k < r.n) {
-      buf_printf(b, "provider[%s]%s%s\n", r.v[k].fqn,
-                 r.v[k].version[0] ? " " : "", r.v[k].version);
+      /* a constraint that does not parse was refused by the loader; keep
+      ** it as written rather than drop it */
+      const char *bad;
+      const char *canon = pver_canon(a, &r.v[k].version, 1, &bad);
+      if (!canon)
+        canon = r.v[k].version;
+      buf_printf(b, "provider[%s]%s%s\n", r.v[k].fqn, canon[0] ? " " : "",
+                 canon);
       continue;
     }
     const CallIx *c = &calls[k - r.n];

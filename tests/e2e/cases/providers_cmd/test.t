@@ -1,8 +1,11 @@
 `cairn providers` prints the provider requirements as Terraform 1.9's
 `terraform providers` does: the tree of modules (treeprint's layout) with
 each module's providers and their version constraints (required_providers
-and the deprecated provider-block `version`), then the providers the state
-needs; cairn sorts what Terraform prints in Go map order.  `cairn providers
+and the deprecated provider-block `version`) in Terraform's canonical form
+(getproviders.VersionConstraintsString: `>= 3.1` is `>= 3.1.0`, `= 2.5.1`
+is `2.5.1`, `~> 3.0` keeps two parts, a combined constraint is deduplicated
+and sorted by version, then operator), then the providers the state needs;
+cairn sorts what Terraform prints in Go map order.  `cairn providers
 schema -json` prints every needed provider's schema in Terraform's
 jsonprovider format (issue 15 point 17).
 
@@ -11,17 +14,17 @@ jsonprovider format (issue 15 point 17).
   
   Providers required by configuration:
   .
-  ├── provider[registry.terraform.io/hashicorp/null] >= 3.1
+  ├── provider[registry.terraform.io/hashicorp/null] >= 3.1.0
   ├── provider[registry.terraform.io/hashicorp/random] ~> 3.0
   ├── provider[terraform.io/builtin/terraform]
   ├── module.a
-  │   ├── provider[registry.terraform.io/hashicorp/local]
+  │   ├── provider[registry.terraform.io/hashicorp/local] 2.5.1
   │   └── module.inner
-  │       └── provider[registry.terraform.io/hashicorp/random]
+  │       └── provider[registry.terraform.io/hashicorp/random] >= 3.1.0, != 3.4.1, < 4.0.0
   └── module.b
-      ├── provider[registry.terraform.io/hashicorp/local]
+      ├── provider[registry.terraform.io/hashicorp/local] 2.5.1
       └── module.inner
-          └── provider[registry.terraform.io/hashicorp/random]
+          └── provider[registry.terraform.io/hashicorp/random] >= 3.1.0, != 3.4.1, < 4.0.0
   
   Providers required by state:
   
