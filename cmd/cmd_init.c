@@ -595,9 +595,24 @@ static void need_state(Cli *cli, const CfgModule *m, Need **need,
   StMgr sm;
   stmgr_init(&sm, a, &so);
   State *st = NULL;
-  bool ok = stmgr_load(&sm, &st, d);
+  Diags ld;
+  diag_init(&ld, a);
+  bool ok = stmgr_load(&sm, &st, &ld);
   stmgr_close(&sm);
-  if (!ok || !st)
+  if (!ok) {
+    /* Terraform's init: fmt.Errorf("Error refreshing state: %s", err),
+    ** a summary-only diagnostic */
+    for (const Diag *g = ld.head; g; g = g->next)
+      if (g->severity == DIAG_ERROR)
+        diag_add(d, DIAG_ERROR, NULL,
+                 arena_printf(a, "Error refreshing state: %s",
+                              g->detail && g->detail[0] ? g->detail
+                                                        : g->summary),
+                 NULL);
+    return;
+  }
+  diag_move(d, &ld);
+  if (!st)
     return;
   for (uint32_t i = 0; i < st->nres; i++) {
     const char *p = strstr(st->res[i]->provider, "provider[\"");

@@ -16,6 +16,7 @@ ID, and unlocks; every other command reads it back through the backend.
   
   b = "one"
   $ sed 's/ID=[0-9a-f-]*/ID=X/' srv/requests.log
+  GET /state/main 404
   LOCK /state/main/lock 200
   GET /state/main 404
   POST /state/main?ID=X 200 md5=ok

@@ -6,9 +6,15 @@ configuration's opt-in.
   $ sh $E2E_LIB/httpstate.sh --user gitlab-ci-token --password s3cret --client-ca certs/ca.crt
   $ cat certs/client.crt > pem.crt; cat certs/client.key > pem.key
 
-Without credentials: Terraform's "requires auth" (401).
+Without credentials: Terraform's "requires auth" (401), from init already,
+which reads the state (for the providers it needs) as Terraform's does
+("Error refreshing state: ...").
 
   $ TF_HTTP_CLIENT_CERTIFICATE_PEM="$(cat pem.crt)" TF_HTTP_CLIENT_PRIVATE_KEY_PEM="$(cat pem.key)" cairn init -backend-config=be.hcl > /dev/null
+  
+  Error: Error refreshing state: HTTP remote state endpoint requires auth
+  
+  [1]
   $ TF_HTTP_CLIENT_CERTIFICATE_PEM="$(cat pem.crt)" TF_HTTP_CLIENT_PRIVATE_KEY_PEM="$(cat pem.key)" cairn plan
   
   Error: Error acquiring the state lock
@@ -92,9 +98,12 @@ allows it; then no CA is needed.
   [1]
 
 Without skip_cert_verification and without the CA, the certificate is not
-trusted.
+trusted (init reads the state, so init says so first; then output).
 
-  $ mkdir noca && cp main.tf noca/ && cd noca && TF_HTTP_CLIENT_CERTIFICATE_PEM="$(cat ../pem.crt)" TF_HTTP_CLIENT_PRIVATE_KEY_PEM="$(cat ../pem.key)" cairn init -backend-config=../be-noca.hcl > /dev/null && TF_HTTP_CLIENT_CERTIFICATE_PEM="$(cat ../pem.crt)" TF_HTTP_CLIENT_PRIVATE_KEY_PEM="$(cat ../pem.key)" SSL_CERT_FILE=../certs/ca2.crt cairn output b 2>&1 | sed "s/:$(cat ../port)/:PORT/"
+  $ mkdir noca && cp main.tf noca/ && cd noca && TF_HTTP_CLIENT_CERTIFICATE_PEM="$(cat ../pem.crt)" TF_HTTP_CLIENT_PRIVATE_KEY_PEM="$(cat ../pem.key)" SSL_CERT_FILE=../certs/ca2.crt cairn init -backend-config=../be-noca.hcl 2>&1 | sed "s/:$(cat ../port)/:PORT/" | sed -n '/Error/,$p'
+  Error: Error refreshing state: The request GET https://localhost:PORT/state/main failed: the server's certificate is not trusted (unknown CA or self-signed); check ca_file / ca_dir.
+  
+  $ cd noca && TF_HTTP_CLIENT_CERTIFICATE_PEM="$(cat ../pem.crt)" TF_HTTP_CLIENT_PRIVATE_KEY_PEM="$(cat ../pem.key)" SSL_CERT_FILE=../certs/ca2.crt cairn output b 2>&1 | sed "s/:$(cat ../port)/:PORT/"
   
   Error: Failed to get state
   

@@ -12,6 +12,7 @@ A 500 and a dropped connection on GET are retried; a slow answer waited for.
   $ printf 'GET 500 1\nGET drop 1\n' > srv/faults
   $ cairn plan > /dev/null
   $ cut -d' ' -f1,3 srv/requests.log
+  GET 404
   LOCK 200
   GET 500
   GET dropped

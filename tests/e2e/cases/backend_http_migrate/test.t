@@ -46,9 +46,11 @@ kept), the local file emptied with a backup, as Terraform does.
   GET /state/main 404
   GET /state/main 404
   GET /state/main 404
+  GET /state/main 404
   LOCK /state/main/lock 200
   POST /state/main?ID=X 200 md5=ok
   UNLOCK /state/main/lock 200
+  GET /state/main 200
   GET /state/main 200
 
 Back to local: the block removed is "Backend configuration changed" until

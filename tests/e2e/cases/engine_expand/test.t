@@ -134,9 +134,6 @@ The errors.
   [1]
   $ cd negative_count && cairn plan
   
-  Planning failed. cairn encountered an error while generating this plan.
-  
-  
   Error: Invalid count argument
   
     on main.tf line 2, in resource "null_resource" "a":
@@ -147,9 +144,6 @@ The errors.
   [1]
   $ cd null_count && cairn plan
   
-  Planning failed. cairn encountered an error while generating this plan.
-  
-  
   Error: Invalid count argument
   
     on main.tf line 2, in resource "null_resource" "a":
@@ -158,9 +152,6 @@ The errors.
   The given "count" argument value is null. An integer is required.
   [1]
   $ cd foreach_list && cairn plan
-  
-  Planning failed. cairn encountered an error while generating this plan.
-  
   
   Error: Invalid for_each argument
   
@@ -172,9 +163,6 @@ The errors.
   tuple.
   [1]
   $ cd foreach_numbers && cairn plan
-  
-  Planning failed. cairn encountered an error while generating this plan.
-  
   
   Error: Invalid for_each set argument
   
@@ -228,9 +216,6 @@ The errors.
   [1]
   $ cd foreach_null && cairn plan
   
-  Planning failed. cairn encountered an error while generating this plan.
-  
-  
   Error: Invalid for_each argument
   
     on main.tf line 2, in resource "null_resource" "a":
@@ -241,6 +226,5 @@ The errors.
   [1]
   $ cd foreach_null && cairn plan -json
   \{"@level":"info","@message":"cairn [^"]+","@module":"terraform\.ui","@timestamp":"[0-9T:.Z-]+","terraform":"[^"]+","type":"version","ui":"1\.2"\} (re)
-  \{"@level":"info","@message":"Plan: 0 to add, 0 to change, 0 to destroy\.","@module":"terraform\.ui","@timestamp":"[0-9T:.Z-]+","changes":\{"add":0,"change":0,"import":0,"remove":0,"operation":"plan"\},"type":"change_summary"\} (re)
   \{"@level":"error","@message":"Error: Invalid for_each argument","@module":"terraform\.ui","@timestamp":"[0-9T:.Z-]+","diagnostic":\{"severity":"error","summary":"Invalid for_each argument","detail":"The given \\"for_each\\" argument value is unsuitable: the given \\"for_each\\" argument value is null\. A map, or set of strings is allowed\.","range":\{"filename":"main\.tf","start":\{"line":2,"column":14,"byte":44\},"end":\{"line":2,"column":18,"byte":48\}\},"snippet":\{"context":"resource \\"null_resource\\" \\"a\\"","code":"  for_each = null","start_line":2,"highlight_start_offset":13,"highlight_end_offset":17,"values":\[\]\}\},"type":"diagnostic"\} (re)
   [1]

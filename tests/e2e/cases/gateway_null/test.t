@@ -64,12 +64,53 @@ next call.
 A bad token and an unknown provider.
 
   $ cp token token.good; echo 'not-the-token-at-all' > token
-  $ CAIRN_CONFIG=cairn.ini cairn plan 2>&1 | grep -e 'unauthorized'
-  ValidateProviderConfig with HTTP status 401 (unauthorized: invalid token).
+  $ CAIRN_CONFIG=cairn.ini cairn plan 2>&1
+  
+  Error: Provider call failed
+  
+    with null_resource.a,
+    on main.tf line 1, in resource "null_resource" "a":
+     1: resource "null_resource" "a" {
+  
+  Provider "registry.terraform.io/hashicorp/null" answered
+  ValidateResourceConfig for resource type "null_resource" with HTTP status 401
+  (unauthorized: invalid token).
+  
+  Error: Provider call failed
+  
+    with data.null_data_source.d,
+    on main.tf line 5, in data "null_data_source" "d":
+     5: data "null_data_source" "d" {
+  
+  Provider "registry.terraform.io/hashicorp/null" answered
+  ValidateDataResourceConfig for resource type "null_data_source" with HTTP
+  status 401 (unauthorized: invalid token).
+  [1]
   $ cp token.good token
   $ sed -i 's|providers/hashicorp/null|providers/hashicorp/nothing|' cairn.ini
-  $ CAIRN_CONFIG=cairn.ini cairn plan 2>&1 | grep -e 'not_found'
-  ValidateProviderConfig with HTTP status 404 (not_found: the gateway does not
+  $ CAIRN_CONFIG=cairn.ini cairn plan 2>&1
+  
+  Error: Provider call failed
+  
+    with null_resource.a,
+    on main.tf line 1, in resource "null_resource" "a":
+     1: resource "null_resource" "a" {
+  
+  Provider "registry.terraform.io/hashicorp/null" answered
+  ValidateResourceConfig for resource type "null_resource" with HTTP status 404
+  (not_found: the gateway does not serve provider "hashicorp/nothing").
+  
+  Error: Provider call failed
+  
+    with data.null_data_source.d,
+    on main.tf line 5, in data "null_data_source" "d":
+     5: data "null_data_source" "d" {
+  
+  Provider "registry.terraform.io/hashicorp/null" answered
+  ValidateDataResourceConfig for resource type "null_data_source" with HTTP
+  status 404 (not_found: the gateway does not serve provider
+  "hashicorp/nothing").
+  [1]
   $ sh $TESTDIR/stop.sh
   $ grep -e 'stopping' -e 'stopped$' gw.log
   gateway: stopping: shutting the plugins down

@@ -15,10 +15,12 @@ A configuration file that is a FIFO:
     + p = "from a pipe"
   $ rm pipe.tf
 
-Templates:
+Templates (the path comes from a variable: the validate walk before the
+plan evaluates outputs with variables unknown, so it does not read the
+pipe that the plan reads, as in Terraform):
 
-  $ echo 'output "t" { value = templatefile("/dev/stdin", {}) }' > t.tf
-  $ echo 'hello ${1+1}' | cairn plan | grep hello
+  $ printf 'variable "tpl" {}\noutput "t" { value = templatefile(var.tpl, {}) }\n' > t.tf
+  $ echo 'hello ${1+1}' | cairn plan -var tpl=/dev/stdin | grep hello
           hello 2
   $ rm t.tf
 

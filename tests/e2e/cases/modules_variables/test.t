@@ -49,9 +49,6 @@ an argument the module does not declare (also from validate).
 
   $ cd typeerr && cairn plan
   
-  Planning failed. cairn encountered an error while generating this plan.
-  
-  
   Error: Invalid value for input variable
   
     on main.tf line 3, in module "m":
@@ -62,9 +59,6 @@ an argument the module does not declare (also from validate).
   [1]
   $ cd missing && cairn plan
   
-  Planning failed. cairn encountered an error while generating this plan.
-  
-  
   Error: Missing required argument
   
     on main.tf line 1, in module "m":
@@ -73,9 +67,6 @@ an argument the module does not declare (also from validate).
   The argument "name" is required, but no definition was found.
   [1]
   $ cd unsupported && cairn plan
-  
-  Planning failed. cairn encountered an error while generating this plan.
-  
   
   Error: Unsupported argument
   

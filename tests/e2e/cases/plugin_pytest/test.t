@@ -56,14 +56,12 @@ attributes and a data source.
 
 The plugin checks every attribute path it is given: a negative size is
 its error, pointed at the attribute, and so is a port in the second of
-two nested blocks.
+two nested blocks.  These are ValidateResourceConfig answers, which the
+validate walk before the plan gets: they show alone, with no refresh and
+no partial plan, as in Terraform.
 
   $ sed -i 's/size     = 2/size     = -1/; s/^  rule {/  rule {\n    port = 81\n  }\n  rule {/; s/port = 80/port = 0/' main.tf
   $ cairn plan
-  pytest_thing.a: Refreshing state... [id=thing-1]
-  
-  Planning failed. cairn encountered an error while generating this plan.
-  
   
   Error: Invalid size
   

@@ -25,23 +25,12 @@ An argument unknown at plan makes the result unknown; apply calls it.
 
 Errors, as Terraform words them: the provider's own (an argument error
 naming the parameter), an unknown function or provider name, and the
-checks the core makes before calling (null, type, arity).
+checks the core makes before calling (null, type, arity).  Plan validates
+first, as Terraform does, calling provider functions whose arguments are
+known there: the errors are shown alone, with no refresh and no plan.
 
   $ cp bad.tf.txt bad.tf
   $ cairn plan -no-color
-  local_file.f: Refreshing state... [id=e572f95f9d1fad1088e43936931f12bbbbdbbb06]
-  
-  Changes to Outputs:
-    + file    = (known after apply)
-    + many    = (known after apply)
-    + nofn    = (known after apply)
-    + noprov  = (known after apply)
-    + ns      = (known after apply)
-    + null    = (known after apply)
-    + type    = (known after apply)
-  
-  You can apply this plan to save these new output values to the cairn state,
-  without changing any real infrastructure.
   
   Error: Invalid function argument
   
@@ -124,13 +113,6 @@ local name it chose there; the caller's declarations do not reach it.
     + child   = true
   $ cp nodecl.tf.txt nodecl.tf
   $ cairn plan -no-color
-  local_file.f: Refreshing state... [id=e572f95f9d1fad1088e43936931f12bbbbdbbb06]
-  
-  Changes to Outputs:
-    + child   = true
-  
-  You can apply this plan to save these new output values to the cairn state,
-  without changing any real infrastructure.
   
   Error: Unknown provider function
   

@@ -20,14 +20,6 @@ The server's function errors: one naming an argument points at it.
   $ cp bad.tf.txt bad.tf
   $ CAIRN_CONFIG=cairn.ini cairn plan -no-color
   
-  Changes to Outputs:
-    + empty = (known after apply)
-    + neg   = (known after apply)
-    + none  = (known after apply)
-  
-  You can apply this plan to save these new output values to the cairn state,
-  without changing any real infrastructure.
-  
   Error: Invalid function argument
   
     on bad.tf line 1, in output "neg":

@@ -73,14 +73,13 @@ Bad input.
 
   $ cp bad.tf.txt main.tf
   $ cairn plan -no-color 2>&1 | grep -vE '^ *$|Refreshing|^ *(with|on) |^ *[0-9]+:'
-  Planning failed. cairn encountered an error while generating this plan.
+  Error: Missing Attribute Configuration
+  At least one of these attributes must be configured:
+  [rotation_minutes,rotation_hours,rotation_days,rotation_months,rotation_years,rotation_rfc3339]
   Error: Invalid RFC3339 String Value
   A string value was provided that is not valid RFC3339 string format.
   Given Value: 2020-13-01T00:00:00Z
   Error: parsing time "2020-13-01T00:00:00Z": month out of range
-  Error: Missing Attribute Configuration
-  At least one of these attributes must be configured:
-  [rotation_minutes,rotation_hours,rotation_days,rotation_months,rotation_years,rotation_rfc3339]
   Error: Invalid Attribute Value Match
   Attribute create_duration must be a number immediately followed by ms
   (milliseconds), s (seconds), m (minutes), or h (hours). For example, "30s"
