@@ -6,8 +6,10 @@
 # whose token is in ./token, and an idle timeout of 1 s.  $GW_EXTRA is
 # appended to the [gateway] section, $CLIENT_EXTRA to the client section
 # (it may open other sections), $INI_EXTRA to the client's host
-# configuration.  Waits (polling its log) until it listens; writes gw.pid,
-# gw.log, port, and cairn.ini (pointing hashicorp/null at the gateway).
+# configuration.  $NULL_SOURCE replaces the null section's "plugin = ..."
+# line (e.g. with plugin_dir and version lines).  Waits (polling its log)
+# until it listens; writes gw.pid, gw.log, port, and cairn.ini (pointing
+# hashicorp/null at the gateway).
 # With PYTEST=1 it also serves the Python test plugin
 # (tests/peers/pyprovider, cairn.test/test/pytest) to the client, its
 # objects in the directory named in ./objdir (writable by the plugin user:
@@ -40,7 +42,7 @@ ${GW_EXTRA:-}
 $pyt_env
 
 [provider "hashicorp/null"]
-plugin = $CAIRN_TESTPEER_NULL/${NULL_PLUGIN:-terraform-provider-null}
+${NULL_SOURCE:-plugin = $CAIRN_TESTPEER_NULL/${NULL_PLUGIN:-terraform-provider-null}}
 $pyt_gw
 
 [client "edge"]
