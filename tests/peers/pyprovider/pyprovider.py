@@ -29,10 +29,11 @@ matters about it) to that file.
 A plugin that dies in the middle of a call, for the tests of what cairn
 and `cairn gateway` make of it: when STATE_DIR/die-on-apply exists and
 holds the `name` of a pytest_thing, the ApplyResourceChange that creates
-or updates that thing kills the plugin process (SIGKILL, itself) before
-it answers or stores anything.  A file rather than an environment
-variable, so that it reaches a plugin the gateway runs with a minimal
-environment, and a test can arm it between two runs.
+or updates that thing writes one line to stderr and kills the plugin
+process (SIGKILL, itself) before it answers or stores anything.  A file
+rather than an environment variable, so that it reaches a plugin the
+gateway runs with a minimal environment, and a test can arm it between
+two runs.
 """
 import base64
 import concurrent.futures
@@ -581,6 +582,9 @@ class Provider:
         if not self.need_store(r):
             return r
         if planned is not None and self.store.die_on(planned.get("name")):
+            sys.stderr.write("pytest: killed in ApplyResourceChange of %s "
+                             "(die-on-apply)\n" % planned.get("name"))
+            sys.stderr.flush()
             os.kill(os.getpid(), signal.SIGKILL)
         if planned is None:
             self.store.update(lambda d: d["things"].pop(prior["id"], None))

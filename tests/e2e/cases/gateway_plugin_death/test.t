@@ -2,10 +2,11 @@ A plugin that dies in the middle of a call through `cairn gateway`: the
 Python test plugin, served by the gateway, kills itself (SIGKILL) inside
 the ApplyResourceChange that creates pytest_thing.b (its die-on-apply
 knob, tests/peers/pyprovider), after pytest_thing.a was created.  The
-client gets Terraform's "Plugin did not respond" through the gateway's
-answer and exits 1; its state keeps pytest_thing.a; the gateway retires
-the dead process and starts a fresh one on the next call.  Helpers:
-../gateway_null/start.sh and stop.sh.
+client gets Terraform's "Plugin did not respond", with the plugin's last
+output (its stderr), through the gateway's answer and exits 1; its state
+keeps pytest_thing.a; the gateway retires the dead process and starts a
+fresh one on the next call.  Helpers: ../gateway_null/start.sh and
+stop.sh.
 
   $ GW_EXTRA='idle_timeout = 10m' PYTEST=1 sh $TESTDIR/../gateway_null/start.sh
   $ sed -i "s|OBJDIR|$(cat objdir)|" main.tf
@@ -27,6 +28,10 @@ the dead process and starts a fresh one on the next call.  Helpers:
   more details.
   
   (cairn.test/test/pytest: Failure when receiving data from the peer)
+  
+  The plugin's last output:
+  pytest: killed in ApplyResourceChange of beta (die-on-apply)
+  
   $ cairn state list
   pytest_thing.a
   $ grep 'call=ApplyResourceChange' gw.log | sed 's/peer=[^ ]*/peer=P/; s/duration=[0-9]*ms/duration=Nms/'
