@@ -126,8 +126,8 @@ static bool make_dir(const GwConfig *c, const char *path)
 /* mkdir -p for work_dir itself: owned by the gateway's user and mode 711,
 ** so that plugins reach their own directories below it but can neither
 ** list it nor rename what is in it (the unpacked packages of
-** .packages/, which every plugin runs).  An existing one is left as it
-** is. */
+** .packages/, which every plugin runs).  gw_prepare also fixes an
+** existing one when plugins run as another user. */
 static bool make_work_dir(const char *path)
 {
   char tmp[4096];
@@ -145,7 +145,10 @@ static bool make_work_dir(const char *path)
 
 bool gw_prepare(Arena *a, GwConfig *c, Diags *d)
 {
-  if (!make_work_dir(c->work_dir)) {
+  /* An earlier version gave work_dir to the plugin user. */
+  if (!make_work_dir(c->work_dir) ||
+      (c->set_ids && (chown(c->work_dir, geteuid(), getegid()) != 0 ||
+                      chmod(c->work_dir, 0711) != 0))) {
     diag_error(d, NULL, "Cannot start the gateway",
                "Cannot create the working directory %s: %s.", c->work_dir,
                strerror(errno));
