@@ -62,7 +62,16 @@ static int run(Cli *cli, int argc, char **argv)
                  "client%s.\n",
             config, c->nproviders, c->nproviders == 1 ? "" : "s",
             c->nclients, c->nclients == 1 ? "" : "s");
+    for (int i = 0; i < c->nproviders; i++)
+      if (c->providers[i].plugin_dir)
+        cli_out(cli, "- %s v%s from %s%s\n", c->providers[i].addr,
+                c->providers[i].version, c->providers[i].plugin_dir,
+                c->providers[i].zip ? " (a .zip, unpacked at start)" : "");
     return 0;
+  }
+  if (!gw_prepare(cli->arena, c, &d)) {
+    cli_diags(cli, &d);
+    return 1;
   }
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);

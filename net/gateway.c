@@ -18,6 +18,7 @@
 #include "config/config.h"
 #include "gateway_priv.h"
 #include "httpd.h"
+#include "mirror.h"
 #include "procpool.h"
 #include "prov_https.h"
 #include "prov_plugin.h"
@@ -119,6 +120,66 @@ static bool make_dir(const GwConfig *c, const char *path)
     return false;
   if (c->set_ids && chown(tmp, c->uid, c->gid) != 0)
     return false;
+  return true;
+}
+
+/* mkdir -p for work_dir itself: owned by the gateway's user and mode 711,
+** so that plugins reach their own directories below it but can neither
+** list it nor rename what is in it (the unpacked packages of
+** .packages/, which every plugin runs).  gw_prepare also fixes an
+** existing one when plugins run as another user. */
+static bool make_work_dir(const char *path)
+{
+  char tmp[4096];
+  if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp)
+    return false;
+  for (char *s = tmp + 1; *s; s++)
+    if (*s == '/') {
+      *s = 0;
+      if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+        return false;
+      *s = '/';
+    }
+  return mkdir(tmp, 0711) == 0 || errno == EEXIST;
+}
+
+bool gw_prepare(Arena *a, GwConfig *c, Diags *d)
+{
+  /* An earlier version gave work_dir to the plugin user. */
+  if (!make_work_dir(c->work_dir) ||
+      (c->set_ids && (chown(c->work_dir, geteuid(), getegid()) != 0 ||
+                      chmod(c->work_dir, 0711) != 0))) {
+    diag_error(d, NULL, "Cannot start the gateway",
+               "Cannot create the working directory %s: %s.", c->work_dir,
+               strerror(errno));
+    return false;
+  }
+  for (int i = 0; i < c->nproviders; i++) {
+    GwProvider *p = &c->providers[i];
+    if (!p->zip)
+      continue;
+    /* Unpacked afresh at every start: the .zip is what the operator
+    ** put in the mirror, and a copy left by an earlier start could have
+    ** been changed since. */
+    const char *target = arena_printf(a, "%s/.packages/%s/%s/%s",
+                                      c->work_dir, p->addr, p->version,
+                                      mirror_platform());
+    MirrorPkg pkg = {p->version, p->zip, true};
+    const char *why;
+    const char *type = strrchr(p->addr, '/') + 1;
+    const char *exe = NULL;
+    if (mirror_install(a, &pkg, target, &why) &&
+        !(exe = mirror_executable(a, target, type)))
+      why = arena_printf(a, "it holds no executable terraform-provider-%s",
+                         type);
+    if (!exe) {
+      diag_error(d, NULL, "Cannot start the gateway",
+                 "Cannot unpack %s (provider %s %s) into %s: %s.", p->zip,
+                 p->addr, p->version, target, why);
+      return false;
+    }
+    p->plugin = exe;
+  }
   return true;
 }
 
@@ -780,8 +841,17 @@ bool gw_run(const GwConfig *c, GwLogFn log, void *log_ctx,
     gw->ps[i].p = &c->providers[i];
     pthread_mutex_init(&gw->ps[i].mu, NULL);
   }
+  for (int i = 0; i < c->nproviders; i++)
+    if (!c->providers[i].plugin) {
+      /* A .zip from a mirror that gw_prepare did not unpack. */
+      diag_error(d, NULL, "Cannot start the gateway",
+                 "Provider %s has no plugin binary yet (gw_prepare).",
+                 c->providers[i].addr);
+      arena_release(&ra);
+      return false;
+    }
   gw->idem = ARENA_NEW(&ra, Idem, (size_t)c->idempotency_entries);
-  if (!make_dir(c, c->work_dir)) {
+  if (!make_work_dir(c->work_dir)) {
     diag_error(d, NULL, "Cannot start the gateway",
                "Cannot create the working directory %s: %s.", c->work_dir,
                strerror(errno));

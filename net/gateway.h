@@ -40,9 +40,16 @@
 
 typedef struct GwProvider {
   const char *addr;          /* fully-qualified source address */
-  const char *plugin;        /* absolute path of the plugin binary */
+  const char *plugin;        /* absolute path of the plugin binary; for a
+                                .zip from a mirror, set by gw_prepare */
   long timeout_ms;           /* per call; 0: the plugin client's default */
   unsigned line;             /* of its section, for messages */
+  /* From a filesystem mirror (plugin_dir), chosen by gw_load: */
+  const char *plugin_dir;    /* the mirror, or NULL (plugin named) */
+  const char *constraint;    /* `version`, canonical; "" for the newest */
+  const char *version;       /* the version chosen */
+  const char *zip;           /* the chosen package when it is a .zip (to
+                                unpack: gw_prepare), else NULL */
 } GwProvider;
 
 typedef struct GwClient {
@@ -81,12 +88,20 @@ typedef struct GwConfig {
 
 /* Reads and checks the configuration file at path.  Every problem is a
 ** diagnostic whose detail starts with "FILE:LINE:"; returns NULL when
-** there was any error. */
+** there was any error.  A provider served from a mirror (plugin_dir) gets
+** its package chosen here, once: the newest release the optional
+** `version` constraint allows (net/mirror.h, core/config/provver.h); an
+** unpacked package's executable becomes its plugin.  Nothing is written. */
 GwConfig *gw_load(Arena *a, const char *path, Diags *d);
 
-/* The plugin binary serving source address addr (fully qualified), or
-** NULL when the gateway does not serve it.  The one place that maps
-** addresses to binaries (a plugin_dir mirror would be looked up here). */
+/* Before gw_run (not for -check): creates work_dir and unpacks the .zip
+** packages chosen from mirrors into work_dir/.packages/ADDR/VERSION/
+** PLATFORM, setting their providers' plugin.  False with a diagnostic
+** when that fails. */
+bool gw_prepare(Arena *a, GwConfig *c, Diags *d);
+
+/* The provider section serving source address addr (fully qualified), or
+** NULL when the gateway does not serve it. */
 const GwProvider *gw_provider(const GwConfig *c, const char *addr);
 
 typedef void (*GwLogFn)(void *ctx, const char *line);

@@ -14,7 +14,9 @@
 #include "base/buf.h"
 #include "config/hostcfg.h"
 #include "config/ini.h"
+#include "config/provver.h"
 #include "gateway.h"
+#include "mirror.h"
 #include "providers/provider.h"
 
 static void bad(Diags *d, const IniEntry *e, const char *want)
@@ -228,6 +230,62 @@ static void gateway_key(Arena *a, GwConfig *c, const IniEntry *e, Diags *d)
   }
 }
 
+/* Picks p's package from its mirror (see gw_load in gateway.h): the
+** newest version for this host's platform that p->constraint allows (a
+** prerelease only when the constraint names it); an unpacked package's
+** executable becomes p->plugin, a .zip waits for gw_prepare. */
+static void choose_package(Arena *a, const char *path, GwProvider *p,
+                           Diags *d)
+{
+  const char *platform = mirror_platform(), *why;
+  const char *cons = p->constraint ? p->constraint : "";
+  MirrorPkg *pkgs;
+  uint32_t n;
+  if (!mirror_list(a, p->plugin_dir, p->addr, platform, &pkgs, &n, &why)) {
+    diag_error(d, NULL, "Invalid gateway configuration",
+               "%s:%u: provider \"%s\": cannot read the mirror %s: %s",
+               path, p->line, p->addr, p->plugin_dir, why);
+    return;
+  }
+  const MirrorPkg *pick = NULL;
+  for (uint32_t i = 0; i < n && !pick; i++)
+    if (pver_match(cons, pkgs[i].version) == 1)
+      pick = &pkgs[i];
+  if (!pick) {
+    Buf have;
+    buf_init(&have, a);
+    for (uint32_t i = 0; i < n; i++)
+      buf_printf(&have, "%s%s", i ? ", " : "", pkgs[i].version);
+    if (!n)
+      diag_error(d, NULL, "Invalid gateway configuration",
+                 "%s:%u: provider \"%s\": the mirror %s holds no package "
+                 "of it for %s.",
+                 path, p->line, p->addr, p->plugin_dir, platform);
+    else
+      diag_error(d, NULL, "Invalid gateway configuration",
+                 "%s:%u: provider \"%s\": the mirror %s holds no version "
+                 "matching \"%s\" for %s (it holds %s).",
+                 path, p->line, p->addr, p->plugin_dir,
+                 *cons ? cons : "(the newest release)", platform,
+                 buf_str(&have));
+    return;
+  }
+  p->version = pick->version;
+  if (pick->zip) {
+    p->zip = pick->path;
+    return;
+  }
+  const char *type = strrchr(p->addr, '/') + 1;
+  const char *exe = mirror_executable(a, pick->path, type);
+  if (!exe || access(exe, X_OK) != 0)
+    diag_error(d, NULL, "Invalid gateway configuration",
+               "%s:%u: provider \"%s\": the package %s holds no "
+               "executable terraform-provider-%s.",
+               path, p->line, p->addr, pick->path, type);
+  else
+    p->plugin = exe;
+}
+
 GwConfig *gw_load(Arena *a, const char *path, Diags *d)
 {
   Buf text;
@@ -324,7 +382,27 @@ GwConfig *gw_load(Arena *a, const char *path, Diags *d)
           p = &c->providers[j];
       if (!p)
         continue;
-      if (strcmp(e->name, "plugin") == 0) {
+      if (strcmp(e->name, "plugin_dir") == 0) {
+        struct stat st;
+        int rc = e->value[0] == '/' ? stat(e->value, &st) : 0;
+        if (e->value[0] != '/')
+          bad(d, e, "an absolute path to a provider mirror directory");
+        else if (rc != 0 || !S_ISDIR(st.st_mode))
+          diag_error(d, &e->value_range, "Invalid gateway configuration",
+                     "%s:%u: the plugin_dir %s is not a directory%s%s.",
+                     path, e->line, e->value, rc ? ": " : "",
+                     rc ? strerror(errno) : "");
+        else
+          p->plugin_dir = e->value;
+      } else if (strcmp(e->name, "version") == 0) {
+        const char *one[] = {e->value}, *why;
+        const char *canon = pver_canon(a, one, 1, &why);
+        if (!canon || !*canon)
+          bad(d, e, "a version constraint such as \"~> 3.2\" or "
+                    "\">= 1.0, < 2.0\"");
+        else
+          p->constraint = canon;
+      } else if (strcmp(e->name, "plugin") == 0) {
         if (e->value[0] != '/')
           bad(d, e, "an absolute path to a provider plugin binary");
         else if (access(e->value, X_OK) != 0)
@@ -342,7 +420,7 @@ GwConfig *gw_load(Arena *a, const char *path, Diags *d)
       } else {
         diag_error(d, &e->name_range, "Invalid gateway configuration",
                    "%s:%u: unknown key \"%s\" in a provider section (plugin, "
-                   "timeout).",
+                   "plugin_dir, version, timeout).",
                    path, e->line, e->name);
       }
     } else if ((name = section_name(a, e->section, "client"))) {
@@ -397,12 +475,27 @@ GwConfig *gw_load(Arena *a, const char *path, Diags *d)
       diag_error(d, NULL, "Invalid gateway configuration",
                  "%s:%u: [gateway] needs \"%s\".", path, gateway_line,
                  req[i].key);
-  for (int i = 0; i < c->nproviders; i++)
-    if (!c->providers[i].plugin)
+  for (int i = 0; i < c->nproviders; i++) {
+    GwProvider *p = &c->providers[i];
+    if (p->plugin && p->plugin_dir)
+      diag_error(d, NULL, "Invalid gateway configuration",
+                 "%s:%u: provider \"%s\" names both \"plugin\" and "
+                 "\"plugin_dir\": keep one.",
+                 path, p->line, p->addr);
+    else if (p->constraint && p->plugin)
+      diag_error(d, NULL, "Invalid gateway configuration",
+                 "%s:%u: provider \"%s\": \"version\" selects a package "
+                 "from \"plugin_dir\"; a \"plugin\" is one binary.",
+                 path, p->line, p->addr);
+    else if (p->plugin_dir)
+      choose_package(a, path, p, d);
+    else if (!p->plugin)
       diag_error(d, NULL, "Invalid gateway configuration",
                  "%s:%u: provider \"%s\" needs \"plugin\" (the binary "
-                 "that serves it).",
-                 path, c->providers[i].line, c->providers[i].addr);
+                 "that serves it) or \"plugin_dir\" (a filesystem mirror "
+                 "holding it).",
+                 path, p->line, p->addr);
+  }
   for (int i = 0; i < c->nclients; i++) {
     GwClient *cl = &c->clients[i];
     if (!cl->token && !cl->cn)

@@ -25,6 +25,15 @@ being the provider's `state_dir` argument or $PYPROVIDER_STATE_DIR, so that
 tests can look at them and change them behind cairn's back (drift).  With
 $PYPROVIDER_CALL_LOG set, every call appends one line (method and what
 matters about it) to that file.
+
+A plugin that dies in the middle of a call, for the tests of what cairn
+and `cairn gateway` make of it: when STATE_DIR/die-on-apply exists and
+holds the `name` of a pytest_thing, the ApplyResourceChange that creates
+or updates that thing writes one line to stderr and kills the plugin
+process (SIGKILL, itself) before it answers or stores anything.  A file
+rather than an environment variable, so that it reaches a plugin the
+gateway runs with a minimal environment, and a test can arm it between
+two runs.
 """
 import base64
 import concurrent.futures
@@ -33,6 +42,7 @@ import fcntl
 import hashlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -252,6 +262,15 @@ class Store:
 
     def __init__(self, d):
         self.path = os.path.join(d, STATE_FILE)
+        self.die_path = os.path.join(d, "die-on-apply")
+
+    def die_on(self, name):
+        """True when die-on-apply names this thing (see the docstring)."""
+        try:
+            with open(self.die_path, encoding="utf-8") as f:
+                return f.read().strip() == name
+        except FileNotFoundError:
+            return False
 
     def update(self, fn):
         with self.lock:
@@ -562,6 +581,11 @@ class Provider:
             else "update", req.planned_private.decode()))
         if not self.need_store(r):
             return r
+        if planned is not None and self.store.die_on(planned.get("name")):
+            sys.stderr.write("pytest: killed in ApplyResourceChange of %s "
+                             "(die-on-apply)\n" % planned.get("name"))
+            sys.stderr.flush()
+            os.kill(os.getpid(), signal.SIGKILL)
         if planned is None:
             self.store.update(lambda d: d["things"].pop(prior["id"], None))
             r.new_state.CopyFrom(p.dv(None, self.thing_t))

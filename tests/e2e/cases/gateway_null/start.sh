@@ -6,14 +6,29 @@
 # whose token is in ./token, and an idle timeout of 1 s.  $GW_EXTRA is
 # appended to the [gateway] section, $CLIENT_EXTRA to the client section
 # (it may open other sections), $INI_EXTRA to the client's host
-# configuration.  Waits (polling its log) until it listens; writes gw.pid,
-# gw.log, port, and cairn.ini (pointing hashicorp/null at the gateway).
+# configuration.  $NULL_SOURCE replaces the null section's "plugin = ..."
+# line (e.g. with plugin_dir and version lines).  Waits (polling its log)
+# until it listens; writes gw.pid, gw.log, port, and cairn.ini (pointing
+# hashicorp/null at the gateway).
+# With PYTEST=1 it also serves the Python test plugin
+# (tests/peers/pyprovider, cairn.test/test/pytest) to the client, its
+# objects in the directory named in ./objdir (writable by the plugin user:
+# a provider "pytest" block gives it as state_dir), its message cache in
+# the work directory, and cairn.ini points at it too.
 [ -d certs ] || sh "$TESTDIR/../../../provider/mkcerts.sh" certs
 [ -f token ] || { head -c 24 /dev/urandom | base64 > token; chmod 600 token; }
 # The plugins' working directories must be reachable by the unprivileged
 # plugin user, which the scratch directory (mode 700) is not.
 [ -f workdir ] || { d=$(mktemp -d /tmp/cairn-gw-e2e.XXXXXX); chmod 755 "$d"; echo "$d" > workdir; }
 user=""
+pyt_gw="" pyt_client="" pyt_env=""
+if [ "${PYTEST:-}" = 1 ]; then
+  [ -f objdir ] || { mkdir -m 777 "$(cat workdir)/objects" "$(cat workdir)/pycache"; echo "$(cat workdir)/objects" > objdir; }
+  pyt_gw=$(printf '[provider "cairn.test/test/pytest"]\nplugin = %s/terraform-provider-pytest\n' "$(cd "$TESTDIR/../../../peers/pyprovider" && pwd)")
+  pyt_client=", cairn.test/test/pytest"
+  pyt_env="pass_env = PYPROVIDER_CACHE"
+  export PYPROVIDER_CACHE="$(cat workdir)/pycache"
+fi
 [ "$(id -u)" = 0 ] && user="plugin_user = nobody"
 cat > gw.ini <<INI
 [gateway]
@@ -24,13 +39,15 @@ work_dir = $(cat workdir)/plugins
 idle_timeout = 1s
 $user
 ${GW_EXTRA:-}
+$pyt_env
 
 [provider "hashicorp/null"]
-plugin = $CAIRN_TESTPEER_NULL/${NULL_PLUGIN:-terraform-provider-null}
+${NULL_SOURCE:-plugin = $CAIRN_TESTPEER_NULL/${NULL_PLUGIN:-terraform-provider-null}}
+$pyt_gw
 
 [client "edge"]
 token_file = token
-providers = hashicorp/null
+providers = hashicorp/null$pyt_client
 ${CLIENT_EXTRA:-}
 INI
 rm -f port gw.log
@@ -44,3 +61,6 @@ P=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' gw.log)
 echo "$P" > port
 printf '[provider "hashicorp/null"]\nendpoint = https://localhost:%s/providers/hashicorp/null\nresolve = localhost:%s:127.0.0.1\nca_file = %s/certs/ca.crt\ntoken_file = %s/token\n%s' \
   "$P" "$P" "$PWD" "$PWD" "${INI_EXTRA:-}" > cairn.ini
+[ "${PYTEST:-}" = 1 ] && printf '[provider "cairn.test/test/pytest"]\nendpoint = https://localhost:%s/providers/cairn.test/test/pytest\nresolve = localhost:%s:127.0.0.1\nca_file = %s/certs/ca.crt\ntoken_file = %s/token\n' \
+  "$P" "$P" "$PWD" "$PWD" >> cairn.ini
+exit 0

@@ -9,4 +9,4 @@ i=0
 while kill -0 "$pid" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 kill -0 "$pid" 2>/dev/null && echo "gateway still running"
 grep -q -e 'Sanitizer' -e 'runtime error' gw.log && echo "sanitizer report in gw.log"
-rm -rf "$(cat workdir)" workdir
+rm -rf "$(cat workdir)" workdir objdir
