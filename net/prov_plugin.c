@@ -22,7 +22,7 @@
 enum {
   M_SCHEMA, M_VALIDATE_PROVIDER, M_VALIDATE_RESOURCE, M_VALIDATE_DATA,
   M_UPGRADE, M_CONFIGURE, M_READ, M_PLAN, M_APPLY, M_IMPORT, M_READ_DATA,
-  M_STOP, M_CALL_FUNCTION, M_COUNT
+  M_STOP, M_CALL_FUNCTION, M_MOVE, M_COUNT
 };
 
 /* Method names on the wire, per protocol version. */
@@ -55,18 +55,21 @@ static const char *const methods5[M_COUNT] = {
     "GetSchema", "PrepareProviderConfig", "ValidateResourceTypeConfig",
     "ValidateDataSourceConfig", "UpgradeResourceState", "Configure",
     "ReadResource", "PlanResourceChange", "ApplyResourceChange",
-    "ImportResourceState", "ReadDataSource", "Stop", "CallFunction"};
+    "ImportResourceState", "ReadDataSource", "Stop", "CallFunction",
+    "MoveResourceState"};
 static const char *const methods6[M_COUNT] = {
     "GetProviderSchema", "ValidateProviderConfig", "ValidateResourceConfig",
     "ValidateDataResourceConfig", "UpgradeResourceState", "ConfigureProvider",
     "ReadResource", "PlanResourceChange", "ApplyResourceChange",
-    "ImportResourceState", "ReadDataSource", "StopProvider", "CallFunction"};
+    "ImportResourceState", "ReadDataSource", "StopProvider", "CallFunction",
+    "MoveResourceState"};
 /* Terraform's own names of the calls, for its error messages. */
 static const char *const tf_names[M_COUNT] = {
     "GetProviderSchema", "ValidateProviderConfig", "ValidateResourceConfig",
     "ValidateDataResourceConfig", "UpgradeResourceState", "ConfigureProvider",
     "ReadResource", "PlanResourceChange", "ApplyResourceChange",
-    "ImportResourceState", "ReadDataSource", "Stop", "CallFunction"};
+    "ImportResourceState", "ReadDataSource", "Stop", "CallFunction",
+    "MoveResourceState"};
 
 /* Field numbers of `deferred` in the responses of protocol 5.6 / 6.6. */
 #define DEFERRED_READ 4
@@ -305,6 +308,13 @@ static void *rpc(Prov *p, ProvCall *c, int m, const ProtobufCMessage *req,
                  pkg, tf_names[m], p->addr, r.message,
                  tail ? "\n\nThe plugin's last output:\n" : "",
                  tail ? tail : "");
+    } else if (r.outcome == GRPC_STATUS && r.status == 12) {
+      /* Unimplemented: a plugin older than the call (MoveResourceState
+      ** before protocol 5.5/6.5), worded as Terraform's grpcErr does. */
+      diag_error(c->diags, NULL, "Unsupported plugin method",
+                 "The %s.(*GRPCProvider).%s method is not supported by "
+                 "this plugin.",
+                 pkg, tf_names[m]);
     } else {
       diag_error(c->diags, NULL, "Plugin error",
                  "The plugin returned an unexpected error from "
@@ -1073,6 +1083,37 @@ static void g_close(Prov *p)
   pthread_mutex_destroy(&h->smu);
 }
 
+/* MoveResourceState: the source object goes as raw JSON (its type may be
+** another provider's, which this plugin may not know), the answer is
+** decoded with the target type's schema. */
+static void g_move(Prov *p, ProvCall *c, const ProvMoveReq *req,
+                   ProvMoveResp *resp)
+{
+  memset(resp, 0, sizeof *resp);
+  const ProvBlockSchema *b = type_block(p, c, req->target_type, false);
+  if (!b)
+    return;
+  Tfplugin6__RawState raw = TFPLUGIN6__RAW_STATE__INIT;
+  raw.json.data = (uint8_t *)req->source_json;
+  raw.json.len = req->source_json ? req->source_len : 0;
+  Tfplugin6__MoveResourceState__Request q =
+      TFPLUGIN6__MOVE_RESOURCE_STATE__REQUEST__INIT;
+  q.source_provider_address = (char *)req->source_provider;
+  q.source_type_name = (char *)req->source_type;
+  q.source_schema_version = req->source_schema_version;
+  q.source_state = &raw;
+  q.target_type_name = (char *)req->target_type;
+  q.source_private = bytes_out(req->source_private);
+  Tfplugin6__MoveResourceState__Response *r =
+      rpc(p, c, M_MOVE, &q.base,
+          &tfplugin6__move_resource_state__response__descriptor, c->arena);
+  if (!r)
+    return;
+  diags_in(c, r->n_diagnostics, r->diagnostics);
+  dv_in(c, r->target_state, b->implied, &resp->target_state, "moved state");
+  resp->target_private = bytes_in(r->target_private);
+}
+
 /* CallFunction's request: one DynamicValue per argument, each with its
 ** parameter's type (Terraform's GRPCProvider.CallFunction).  False with
 ** a diagnostic when an argument cannot be encoded. */
@@ -1198,5 +1239,4 @@ static const ProvOps pplugin_ops = {
     g_get_schema, g_validate_provider, g_validate_resource, g_validate_data,
     g_upgrade,    g_configure,         g_read,              g_plan,
     g_apply,      g_import,            g_read_data,         g_stop,
-    g_close,      g_call_function,
-    NULL};   /* no MoveResourceState yet: the default refusal */
+    g_close,      g_call_function,     g_move};
