@@ -1083,9 +1083,38 @@ static void g_close(Prov *p)
   pthread_mutex_destroy(&h->smu);
 }
 
-/* MoveResourceState: the source object goes as raw JSON (its type may be
-** another provider's, which this plugin may not know), the answer is
-** decoded with the target type's schema. */
+/* MoveResourceState's request: the source object goes as raw JSON (its
+** type may be another provider's, which this plugin may not know).  raw
+** is the caller's, filled here. */
+static void move_request(const ProvMoveReq *req, Tfplugin6__RawState *raw,
+                         Tfplugin6__MoveResourceState__Request *q)
+{
+  Tfplugin6__RawState ri = TFPLUGIN6__RAW_STATE__INIT;
+  *raw = ri;
+  raw->json.data = (uint8_t *)req->source_json;
+  raw->json.len = req->source_json ? req->source_len : 0;
+  Tfplugin6__MoveResourceState__Request qi =
+      TFPLUGIN6__MOVE_RESOURCE_STATE__REQUEST__INIT;
+  *q = qi;
+  q->source_provider_address = (char *)req->source_provider;
+  q->source_type_name = (char *)req->source_type;
+  q->source_schema_version = req->source_schema_version;
+  q->source_state = raw;
+  q->target_type_name = (char *)req->target_type;
+  q->source_private = bytes_out(req->source_private);
+}
+
+/* Its answer: the diagnostics, and the object decoded with the target
+** type's implied type. */
+static void move_answer(ProvCall *c, const Type *target,
+                        const Tfplugin6__MoveResourceState__Response *r,
+                        ProvMoveResp *resp)
+{
+  diags_in(c, r->n_diagnostics, r->diagnostics);
+  dv_in(c, r->target_state, target, &resp->target_state, "moved state");
+  resp->target_private = bytes_in(r->target_private);
+}
+
 static void g_move(Prov *p, ProvCall *c, const ProvMoveReq *req,
                    ProvMoveResp *resp)
 {
@@ -1093,25 +1122,14 @@ static void g_move(Prov *p, ProvCall *c, const ProvMoveReq *req,
   const ProvBlockSchema *b = type_block(p, c, req->target_type, false);
   if (!b)
     return;
-  Tfplugin6__RawState raw = TFPLUGIN6__RAW_STATE__INIT;
-  raw.json.data = (uint8_t *)req->source_json;
-  raw.json.len = req->source_json ? req->source_len : 0;
-  Tfplugin6__MoveResourceState__Request q =
-      TFPLUGIN6__MOVE_RESOURCE_STATE__REQUEST__INIT;
-  q.source_provider_address = (char *)req->source_provider;
-  q.source_type_name = (char *)req->source_type;
-  q.source_schema_version = req->source_schema_version;
-  q.source_state = &raw;
-  q.target_type_name = (char *)req->target_type;
-  q.source_private = bytes_out(req->source_private);
+  Tfplugin6__RawState raw;
+  Tfplugin6__MoveResourceState__Request q;
+  move_request(req, &raw, &q);
   Tfplugin6__MoveResourceState__Response *r =
       rpc(p, c, M_MOVE, &q.base,
           &tfplugin6__move_resource_state__response__descriptor, c->arena);
-  if (!r)
-    return;
-  diags_in(c, r->n_diagnostics, r->diagnostics);
-  dv_in(c, r->target_state, b->implied, &resp->target_state, "moved state");
-  resp->target_private = bytes_in(r->target_private);
+  if (r)
+    move_answer(c, b->implied, r, resp);
 }
 
 /* CallFunction's request: one DynamicValue per argument, each with its
@@ -1232,6 +1250,32 @@ bool pplugin_decode_call(ProvCall *c, const ProvFunction *f,
   resp->error = NULL;
   resp->error_arg = -1;
   call_answer(c, f, r, resp);
+  return true;
+}
+
+void pplugin_encode_move(ProvCall *c, const ProvMoveReq *req, uint8_t **out,
+                         size_t *len)
+{
+  Tfplugin6__RawState raw;
+  Tfplugin6__MoveResourceState__Request q;
+  move_request(req, &raw, &q);
+  *len = protobuf_c_message_get_packed_size(&q.base);
+  *out = arena_alloc_raw(c->arena, 1, 1, *len ? *len : 1);
+  protobuf_c_message_pack(&q.base, *out);
+}
+
+bool pplugin_decode_move(ProvCall *c, const Type *target, const uint8_t *msg,
+                         size_t len, ProvMoveResp *resp)
+{
+  memset(resp, 0, sizeof *resp);
+  ProtobufCAllocator al = {pb_alloc, pb_free, c->arena};
+  Tfplugin6__MoveResourceState__Response *r =
+      (Tfplugin6__MoveResourceState__Response *)protobuf_c_message_unpack(
+          &tfplugin6__move_resource_state__response__descriptor, &al, len,
+          msg);
+  if (!r)
+    return false;
+  move_answer(c, target, r, resp);
   return true;
 }
 
