@@ -33,8 +33,11 @@
 ** version is selected by the modules' constraints (core/config/provver.h),
 ** the package checked against the recorded hashes, installed into
 ** .terraform/providers/ADDR/VERSION/PLATFORM and started once
-** (init_from_mirror; docs/plugins.md "From a mirror").  The lock file is
-** read and written by core/config/lockfile.h.
+** (init_from_mirror; docs/plugins.md "From a mirror").  A single
+** `plugin = PATH` binary is recorded as `endpoint = "plugin:PATH"` with
+** the binary's h1: hash, checked on every later init (a changed binary
+** needs -upgrade) and by every command that starts it (net/provreg.h).
+** The lock file is read and written by core/config/lockfile.h.
 */
 #include <errno.h>
 #include <stdlib.h>
@@ -756,8 +759,30 @@ static int run(Cli *cli, int argc, char **argv)
     LockEnt *old = lockf_find(&lock, n->addr);
     const char *plugin = preg_plugin(&reg, n->addr);
     if (plugin) {
-      /* Start it once: a missing or broken binary fails init, not the
-      ** next plan.  Lock-file package hashes (h1:) come with mirrors. */
+      /* The binary's h1: hash is checked against the lock file before it
+      ** runs, as a mirror package's is (docs/plugins.md "Lock file");
+      ** one that cannot be read is left to the start below, which says
+      ** why.  Then it is started once: a missing or broken binary fails
+      ** init, not the next plan. */
+      const char *ep = arena_printf(a, "plugin:%s", plugin);
+      const char *h1 = NULL, *why = NULL;
+      if (!mirror_hash_file(a, plugin, &h1, &why))
+        h1 = NULL;
+      bool same = old && !old->builtin && old->endpoint &&
+                  strcmp(old->endpoint, ep) == 0;
+      bool known = false;
+      for (uint32_t k = 0; same && h1 && k < old->nhashes; k++)
+        known |= strcmp(old->hashes[k], h1) == 0;
+      if (h1 && same && old->nhashes && !known && !upgrade) {
+        diag_error(&d, NULL, "Failed to install provider",
+                   "Error while installing %s from plugin %s: the plugin "
+                   "doesn't match any of the checksums previously recorded "
+                   "in the dependency lock file (it is %s). If the binary "
+                   "was replaced on purpose, run \"cairn init -upgrade\" "
+                   "to record the new one.",
+                   n->addr, plugin, h1);
+        continue;
+      }
       ProvCall c = {a, &pd, NULL};
       const ProvProviderSchema *s = NULL;
       p->ops->get_schema(p, &c, &s);
@@ -768,9 +793,13 @@ static int run(Cli *cli, int argc, char **argv)
       if (!s)
         continue;
       cli_out(cli, "- Using %s from plugin %s\n", n->addr, plugin);
-      const char *ep = arena_printf(a, "plugin:%s", plugin);
-      if (!old || old->builtin || !old->endpoint ||
-          strcmp(old->endpoint, ep) != 0)
+      if (!h1) {   /* it started, so it is readable: a race; say so */
+        diag_error(&d, NULL, "Failed to install provider",
+                   "Error while installing %s from plugin %s: %s", n->addr,
+                   plugin, why);
+        continue;
+      }
+      if (!same || !known)
         changed = true;
       LockEnt *e = lockf_add(a, &lock, n->addr);
       e->builtin = false;
@@ -779,6 +808,7 @@ static int run(Cli *cli, int argc, char **argv)
       e->schema = "";
       e->version = e->constraints = NULL;   /* no longer from a mirror */
       e->nhashes = 0;
+      lockf_add_hash(a, e, h1);
       continue;
     }
     if (!remote) {

@@ -428,6 +428,69 @@ static void w_types(JsonW *w, const char *key, const ProvTypeSchema *ts,
   json_w_end_object(w);
 }
 
+/* jsonfunction's parameter: name, description, is_nullable, type
+** (omitempty). */
+static void w_fn_param(JsonW *w, const ProvFuncParam *pp)
+{
+  json_w_begin_object(w);
+  json_w_keyz(w, "name");
+  json_w_stringz(w, pp->name ? pp->name : "");
+  if (pp->description && pp->description[0]) {
+    json_w_keyz(w, "description");
+    json_w_stringz(w, pp->description);
+  }
+  if (pp->allow_null_value) {
+    json_w_keyz(w, "is_nullable");
+    json_w_bool(w, true);
+  }
+  json_w_keyz(w, "type");
+  json_w_type(w, pp->type);
+  json_w_end_object(w);
+}
+
+/* The provider's functions as Terraform 1.8 writes them (jsonprovider
+** "functions": jsonfunction.FunctionSignature per name, fields in its
+** order, omitempty); the schema keeps them sorted by name. */
+static void w_functions(JsonW *w, const ProvFunction *fs, uint32_t n)
+{
+  if (!n)
+    return;
+  json_w_keyz(w, "functions");
+  json_w_begin_object(w);
+  for (uint32_t i = 0; i < n; i++) {
+    const ProvFunction *f = &fs[i];
+    json_w_keyz(w, f->name);
+    json_w_begin_object(w);
+    if (f->description && f->description[0]) {
+      json_w_keyz(w, "description");
+      json_w_stringz(w, f->description);
+    }
+    if (f->summary && f->summary[0]) {
+      json_w_keyz(w, "summary");
+      json_w_stringz(w, f->summary);
+    }
+    if (f->deprecation_message && f->deprecation_message[0]) {
+      json_w_keyz(w, "deprecation_message");
+      json_w_stringz(w, f->deprecation_message);
+    }
+    json_w_keyz(w, "return_type");
+    json_w_type(w, f->return_type);
+    if (f->nparams) {
+      json_w_keyz(w, "parameters");
+      json_w_begin_array(w);
+      for (uint32_t k = 0; k < f->nparams; k++)
+        w_fn_param(w, &f->params[k]);
+      json_w_end_array(w);
+    }
+    if (f->variadic) {
+      json_w_keyz(w, "variadic_parameter");
+      w_fn_param(w, f->variadic);
+    }
+    json_w_end_object(w);
+  }
+  json_w_end_object(w);
+}
+
 /* Every provider of the tree, once, sorted. */
 static void all_reqs(Arena *a, const CfgTree *t, Reqs *r, uint32_t depth,
                      Diags *d)
@@ -514,6 +577,7 @@ static int run_schema(Cli *cli, int argc, char **argv)
     w_schema(&w, &s->provider);
     w_types(&w, "resource_schemas", s->resources, s->nresources);
     w_types(&w, "data_source_schemas", s->data_sources, s->ndata_sources);
+    w_functions(&w, s->functions, s->nfunctions);
     json_w_end_object(&w);
   }
   preg_close(&reg);

@@ -15,7 +15,8 @@ static const char *const calls[] = {
     "UpgradeResourceState", "ConfigureProvider",
     "ReadResource",        "PlanResourceChange",
     "ApplyResourceChange", "ImportResourceState",
-    "ReadDataSource",      "StopProvider"};
+    "ReadDataSource",      "StopProvider",
+    "CallFunction"};
 
 bool gw_known_call(const char *call)
 {
@@ -150,6 +151,65 @@ static void w_types(JsonW *w, const ProvTypeSchema *t, uint32_t n)
   json_w_end_object(w);
 }
 
+/* A function parameter as prov_https.c reads it: {"name", "type",
+** "allow_null_value", "allow_unknown_values", "description"}. */
+static void w_fn_param(JsonW *w, const ProvFuncParam *pp)
+{
+  json_w_begin_object(w);
+  json_w_keyz(w, "name");
+  json_w_stringz(w, pp->name ? pp->name : "");
+  json_w_keyz(w, "type");
+  json_w_type(w, pp->type);
+  json_w_keyz(w, "allow_null_value");
+  json_w_bool(w, pp->allow_null_value);
+  json_w_keyz(w, "allow_unknown_values");
+  json_w_bool(w, pp->allow_unknown_values);
+  if (pp->description) {
+    json_w_keyz(w, "description");
+    json_w_stringz(w, pp->description);
+  }
+  json_w_end_object(w);
+}
+
+/* "functions": {"NAME": {"parameters", "variadic_parameter", "return":
+** {"type"}, "summary", "description", "deprecation_message"}}: the
+** plugin's provider-defined functions, which the client then calls with
+** CallFunction (docs/provider-protocol.md). */
+static void w_functions(JsonW *w, const ProvFunction *fs, uint32_t n)
+{
+  json_w_begin_object(w);
+  for (uint32_t i = 0; i < n; i++) {
+    const ProvFunction *f = &fs[i];
+    json_w_keyz(w, f->name);
+    json_w_begin_object(w);
+    json_w_keyz(w, "parameters");
+    json_w_begin_array(w);
+    for (uint32_t k = 0; k < f->nparams; k++)
+      w_fn_param(w, &f->params[k]);
+    json_w_end_array(w);
+    if (f->variadic) {
+      json_w_keyz(w, "variadic_parameter");
+      w_fn_param(w, f->variadic);
+    }
+    json_w_keyz(w, "return");
+    json_w_begin_object(w);
+    json_w_keyz(w, "type");
+    json_w_type(w, f->return_type);
+    json_w_end_object(w);
+    static const char *const keys[] = {"summary", "description",
+                                       "deprecation_message"};
+    const char *vals[] = {f->summary, f->description,
+                          f->deprecation_message};
+    for (int k = 0; k < 3; k++)
+      if (vals[k]) {
+        json_w_keyz(w, keys[k]);
+        json_w_stringz(w, vals[k]);
+      }
+    json_w_end_object(w);
+  }
+  json_w_end_object(w);
+}
+
 void gw_write_schema(Buf *out, const ProvProviderSchema *s)
 {
   JsonW w;
@@ -163,6 +223,10 @@ void gw_write_schema(Buf *out, const ProvProviderSchema *s)
   w_types(&w, s->resources, s->nresources);
   json_w_keyz(&w, "data_source_schemas");
   w_types(&w, s->data_sources, s->ndata_sources);
+  if (s->nfunctions) {
+    json_w_keyz(&w, "functions");
+    w_functions(&w, s->functions, s->nfunctions);
+  }
   json_w_keyz(&w, "server_capabilities");
   json_w_begin_object(&w);
   json_w_keyz(&w, "plan_destroy");
@@ -529,6 +593,65 @@ static void c_read_data(Tx *t)
   w_ev(t, "state", r.state, b->implied);
 }
 
+/* CallFunction: {"name", "arguments": [EV, ...]} -> {"result": EV} or
+** {"error": {"text", "function_argument"}}.  The client sends no
+** provider_config, so it runs on the unconfigured process (gateway.c),
+** as Terraform calls functions on an unconfigured instance.  Arguments
+** are decoded with their parameter types; the core's checks (arity,
+** null, unknown) were made by the client and are made again by the
+** plugin. */
+static void c_call_function(Tx *t)
+{
+  const char *name = req_string(t, "name");
+  if (!name)
+    return;
+  const ProvFunction *f = prov_schema_function(t->g->schema, name);
+  if (!f) {
+    reject(t, 400, "bad_request",
+           arena_printf(t->g->a, "provider %s has no function \"%s\"",
+                        t->g->prov->addr, name));
+    return;
+  }
+  Value args = gw_jget(t->g->req, "arguments");
+  if (!args.type || args.type->kind != TY_TUPLE || val_is_null(args) ||
+      (args.len < f->nparams) || (!f->variadic && args.len > f->nparams)) {
+    reject(t, 400, "bad_request",
+           arena_printf(t->g->a, "\"arguments\" must be an array of %u%s "
+                        "encoded values",
+                        (unsigned)f->nparams, f->variadic ? " or more" : ""));
+    return;
+  }
+  Value *av = ARENA_NEW(t->g->a, Value, args.len ? args.len : 1);
+  for (uint32_t i = 0; i < args.len; i++) {
+    const ProvFuncParam *pp = i < f->nparams ? &f->params[i] : f->variadic;
+    const char *why;
+    if (!phttps_ev_decode(t->g->a, t->g->a, args.u.elems[i], pp->type,
+                          &av[i], &why)) {
+      reject(t, 400, "bad_request",
+             arena_printf(t->g->a, "\"arguments\"[%u]: %s", (unsigned)i,
+                          why));
+      return;
+    }
+    av[i] = or_null(av[i], pp->type);
+  }
+  ProvCallFuncReq q = {name, av, args.len};
+  ProvCallFuncResp r;
+  prov_call_function(t->g->prov, &t->c, &q, &r);
+  if (r.error) {
+    json_w_keyz(&t->w, "error");
+    json_w_begin_object(&t->w);
+    json_w_keyz(&t->w, "text");
+    json_w_stringz(&t->w, r.error);
+    if (r.error_arg >= 0) {
+      json_w_keyz(&t->w, "function_argument");
+      json_w_int(&t->w, r.error_arg);
+    }
+    json_w_end_object(&t->w);
+  } else if (r.result.type) {
+    w_ev(t, "result", r.result, f->return_type);
+  }
+}
+
 void gw_translate(GwCall *g)
 {
   Tx t = {0};
@@ -564,6 +687,8 @@ void gw_translate(GwCall *g)
     c_import(&t);
   } else if (strcmp(c, "ReadDataSource") == 0) {
     c_read_data(&t);
+  } else if (strcmp(c, "CallFunction") == 0) {
+    c_call_function(&t);
   } else if (strcmp(c, "StopProvider") == 0) {
     const char *err = g->prov->ops->stop(g->prov, &t.c);
     json_w_keyz(&t.w, "error");

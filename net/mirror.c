@@ -243,6 +243,22 @@ bool mirror_hash_dir(Arena *a, const char *dir, const char **h1,
   return true;
 }
 
+bool mirror_hash_file(Arena *a, const char *path, const char **h1,
+                      const char **why)
+{
+  MirrorFile f;
+  const char *slash = strrchr(path, '/');
+  f.name = slash ? slash + 1 : path;
+  if (!sha_file(path, f.sum))
+    return failf(a, why, "cannot read", path);
+  *h1 = mirror_h1(a, &f, 1);
+  if (!*h1) {
+    *why = arena_printf(a, "%s has a new line in its name", path);
+    return false;
+  }
+  return true;
+}
+
 /* The archive's bytes, mapped read-only; *len 0 on failure. */
 static const uint8_t *map_file(const char *path, size_t *len)
 {

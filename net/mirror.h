@@ -66,6 +66,13 @@ const char *mirror_h1(Arena *a, MirrorFile *f, uint32_t n);
 bool mirror_hash_dir(Arena *a, const char *dir, const char **h1,
                      const char **why);
 
+/* The h1: hash of one file (a `plugin = PATH` binary) as the package it
+** would be alone in a directory: dirhash over that one file under its base
+** name, so it equals the h1: of an unpacked mirror package holding only
+** that binary.  Symbolic links are followed. */
+bool mirror_hash_file(Arena *a, const char *path, const char **h1,
+                      const char **why);
+
 /* The h1: hash of the .zip's contents and the zh: hash of the file. */
 bool mirror_hash_zip(Arena *a, const char *path, const char **h1,
                      const char **zh, const char **why);

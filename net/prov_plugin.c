@@ -22,7 +22,7 @@
 enum {
   M_SCHEMA, M_VALIDATE_PROVIDER, M_VALIDATE_RESOURCE, M_VALIDATE_DATA,
   M_UPGRADE, M_CONFIGURE, M_READ, M_PLAN, M_APPLY, M_IMPORT, M_READ_DATA,
-  M_STOP, M_CALL_FUNCTION, M_COUNT
+  M_STOP, M_CALL_FUNCTION, M_MOVE, M_COUNT
 };
 
 /* Method names on the wire, per protocol version. */
@@ -55,18 +55,21 @@ static const char *const methods5[M_COUNT] = {
     "GetSchema", "PrepareProviderConfig", "ValidateResourceTypeConfig",
     "ValidateDataSourceConfig", "UpgradeResourceState", "Configure",
     "ReadResource", "PlanResourceChange", "ApplyResourceChange",
-    "ImportResourceState", "ReadDataSource", "Stop", "CallFunction"};
+    "ImportResourceState", "ReadDataSource", "Stop", "CallFunction",
+    "MoveResourceState"};
 static const char *const methods6[M_COUNT] = {
     "GetProviderSchema", "ValidateProviderConfig", "ValidateResourceConfig",
     "ValidateDataResourceConfig", "UpgradeResourceState", "ConfigureProvider",
     "ReadResource", "PlanResourceChange", "ApplyResourceChange",
-    "ImportResourceState", "ReadDataSource", "StopProvider", "CallFunction"};
+    "ImportResourceState", "ReadDataSource", "StopProvider", "CallFunction",
+    "MoveResourceState"};
 /* Terraform's own names of the calls, for its error messages. */
 static const char *const tf_names[M_COUNT] = {
     "GetProviderSchema", "ValidateProviderConfig", "ValidateResourceConfig",
     "ValidateDataResourceConfig", "UpgradeResourceState", "ConfigureProvider",
     "ReadResource", "PlanResourceChange", "ApplyResourceChange",
-    "ImportResourceState", "ReadDataSource", "Stop", "CallFunction"};
+    "ImportResourceState", "ReadDataSource", "Stop", "CallFunction",
+    "MoveResourceState"};
 
 /* Field numbers of `deferred` in the responses of protocol 5.6 / 6.6. */
 #define DEFERRED_READ 4
@@ -305,6 +308,13 @@ static void *rpc(Prov *p, ProvCall *c, int m, const ProtobufCMessage *req,
                  pkg, tf_names[m], p->addr, r.message,
                  tail ? "\n\nThe plugin's last output:\n" : "",
                  tail ? tail : "");
+    } else if (r.outcome == GRPC_STATUS && r.status == 12) {
+      /* Unimplemented: a plugin older than the call (MoveResourceState
+      ** before protocol 5.5/6.5), worded as Terraform's grpcErr does. */
+      diag_error(c->diags, NULL, "Unsupported plugin method",
+                 "The %s.(*GRPCProvider).%s method is not supported by "
+                 "this plugin.",
+                 pkg, tf_names[m]);
     } else {
       diag_error(c->diags, NULL, "Plugin error",
                  "The plugin returned an unexpected error from "
@@ -1073,6 +1083,55 @@ static void g_close(Prov *p)
   pthread_mutex_destroy(&h->smu);
 }
 
+/* MoveResourceState's request: the source object goes as raw JSON (its
+** type may be another provider's, which this plugin may not know).  raw
+** is the caller's, filled here. */
+static void move_request(const ProvMoveReq *req, Tfplugin6__RawState *raw,
+                         Tfplugin6__MoveResourceState__Request *q)
+{
+  Tfplugin6__RawState ri = TFPLUGIN6__RAW_STATE__INIT;
+  *raw = ri;
+  raw->json.data = (uint8_t *)req->source_json;
+  raw->json.len = req->source_json ? req->source_len : 0;
+  Tfplugin6__MoveResourceState__Request qi =
+      TFPLUGIN6__MOVE_RESOURCE_STATE__REQUEST__INIT;
+  *q = qi;
+  q->source_provider_address = (char *)req->source_provider;
+  q->source_type_name = (char *)req->source_type;
+  q->source_schema_version = req->source_schema_version;
+  q->source_state = raw;
+  q->target_type_name = (char *)req->target_type;
+  q->source_private = bytes_out(req->source_private);
+}
+
+/* Its answer: the diagnostics, and the object decoded with the target
+** type's implied type. */
+static void move_answer(ProvCall *c, const Type *target,
+                        const Tfplugin6__MoveResourceState__Response *r,
+                        ProvMoveResp *resp)
+{
+  diags_in(c, r->n_diagnostics, r->diagnostics);
+  dv_in(c, r->target_state, target, &resp->target_state, "moved state");
+  resp->target_private = bytes_in(r->target_private);
+}
+
+static void g_move(Prov *p, ProvCall *c, const ProvMoveReq *req,
+                   ProvMoveResp *resp)
+{
+  memset(resp, 0, sizeof *resp);
+  const ProvBlockSchema *b = type_block(p, c, req->target_type, false);
+  if (!b)
+    return;
+  Tfplugin6__RawState raw;
+  Tfplugin6__MoveResourceState__Request q;
+  move_request(req, &raw, &q);
+  Tfplugin6__MoveResourceState__Response *r =
+      rpc(p, c, M_MOVE, &q.base,
+          &tfplugin6__move_resource_state__response__descriptor, c->arena);
+  if (r)
+    move_answer(c, b->implied, r, resp);
+}
+
 /* CallFunction's request: one DynamicValue per argument, each with its
 ** parameter's type (Terraform's GRPCProvider.CallFunction).  False with
 ** a diagnostic when an argument cannot be encoded. */
@@ -1194,9 +1253,34 @@ bool pplugin_decode_call(ProvCall *c, const ProvFunction *f,
   return true;
 }
 
+void pplugin_encode_move(ProvCall *c, const ProvMoveReq *req, uint8_t **out,
+                         size_t *len)
+{
+  Tfplugin6__RawState raw;
+  Tfplugin6__MoveResourceState__Request q;
+  move_request(req, &raw, &q);
+  *len = protobuf_c_message_get_packed_size(&q.base);
+  *out = arena_alloc_raw(c->arena, 1, 1, *len ? *len : 1);
+  protobuf_c_message_pack(&q.base, *out);
+}
+
+bool pplugin_decode_move(ProvCall *c, const Type *target, const uint8_t *msg,
+                         size_t len, ProvMoveResp *resp)
+{
+  memset(resp, 0, sizeof *resp);
+  ProtobufCAllocator al = {pb_alloc, pb_free, c->arena};
+  Tfplugin6__MoveResourceState__Response *r =
+      (Tfplugin6__MoveResourceState__Response *)protobuf_c_message_unpack(
+          &tfplugin6__move_resource_state__response__descriptor, &al, len,
+          msg);
+  if (!r)
+    return false;
+  move_answer(c, target, r, resp);
+  return true;
+}
+
 static const ProvOps pplugin_ops = {
     g_get_schema, g_validate_provider, g_validate_resource, g_validate_data,
     g_upgrade,    g_configure,         g_read,              g_plan,
     g_apply,      g_import,            g_read_data,         g_stop,
-    g_close,      g_call_function,
-    NULL};   /* no MoveResourceState yet: the default refusal */
+    g_close,      g_call_function,     g_move};

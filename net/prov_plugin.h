@@ -71,6 +71,16 @@ bool pplugin_decode_call(ProvCall *c, const ProvFunction *f,
                          const uint8_t *msg, size_t len,
                          ProvCallFuncResp *resp);
 
+/* MoveResourceState (protocol 5.5 / 6.5, one message in both versions),
+** without a process, for tests and fuzzing: the request for req (the
+** source state as RawState.json), and the answer decoded into resp with
+** target, the target type's implied type (its diagnostics in c; false
+** when the bytes are not such a message).  Memory in c->arena. */
+void pplugin_encode_move(ProvCall *c, const ProvMoveReq *req, uint8_t **out,
+                         size_t *len);
+bool pplugin_decode_move(ProvCall *c, const Type *target, const uint8_t *msg,
+                         size_t len, ProvMoveResp *resp);
+
 /* The gateway's sandbox for the process: the env, dir, set_ids, uid and
 ** gid fields of sb (net/plugin.h; the rest is ignored), borrowed: they
 ** must live as long as p.  Call before the first call. */

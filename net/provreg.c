@@ -196,6 +196,78 @@ static const char *installed_plugin(ProvReg *r, const char *norm, Diags *d)
   return exe;
 }
 
+/* A `plugin = PATH` binary, checked against what `cairn init` recorded
+** (docs/plugins.md "Lock file"): an entry for norm naming the same path
+** (`endpoint = "plugin:PATH"`) whose hashes hold the binary's h1:.  Hashed
+** once per registry.  False with Terraform's diagnostics otherwise. */
+static bool plugin_locked(ProvReg *r, const char *norm, const char *path,
+                          Diags *d)
+{
+  for (PregPkg *k = r->pkgs; k; k = k->next)
+    if (strcmp(k->addr, norm) == 0)
+      return true;
+  if (!r->lock_read) {
+    if (!lockf_read(r->arena, LOCKF_NAME, &r->lock, d))
+      return false;
+    r->lock_read = true;
+  }
+  const LockEnt *e = lockf_find(&r->lock, norm);
+  const char *ep = arena_printf(r->arena, "plugin:%s", path);
+  if (!e || !e->endpoint || strcmp(e->endpoint, ep) != 0 || !e->nhashes) {
+    const char *why =
+        !e || e->builtin || !e->endpoint
+            ? "required by this configuration but no version is selected"
+        : strcmp(e->endpoint, ep) != 0
+            ? arena_printf(r->arena,
+                           "the lock file records %s, but the host "
+                           "configuration names the plugin %s",
+                           e->endpoint, path)
+            : arena_printf(r->arena,
+                           "the lock file records no checksum for the "
+                           "plugin %s",
+                           path);
+    diag_error(d, NULL, "Inconsistent dependency lock file",
+               "The following dependency selections recorded in the lock "
+               "file are inconsistent with the current configuration:\n"
+               "  - provider %s: %s\n\nTo make the initial dependency "
+               "selections that will initialize the dependency lock file, "
+               "run:\n  cairn init",
+               norm, why);
+    return false;
+  }
+  const char *h1 = NULL, *why = NULL, *problem = NULL;
+  if (!mirror_hash_file(r->arena, path, &h1, &why)) {
+    problem = arena_printf(r->arena,
+                           "failed to verify checksum of the plugin %s: %s",
+                           path, why);
+  } else {
+    bool match = false;
+    for (uint32_t i = 0; i < e->nhashes; i++)
+      match |= strcmp(e->hashes[i], h1) == 0;
+    if (!match)
+      problem = arena_printf(r->arena,
+                             "the plugin %s does not match any of the "
+                             "checksums recorded in the dependency lock "
+                             "file (it is %s)",
+                             path, h1);
+  }
+  if (problem) {
+    diag_error(d, NULL, "Required plugins are not installed",
+               "The installed provider plugins are not consistent with the "
+               "packages selected in the dependency lock file:\n  - %s: "
+               "%s\n\nIf the plugin was replaced on purpose, run:\n"
+               "  cairn init -upgrade",
+               norm, problem);
+    return false;
+  }
+  PregPkg *k = ARENA_NEW(r->arena, PregPkg, 1);
+  k->addr = norm;
+  k->exe = path;
+  k->next = r->pkgs;
+  r->pkgs = k;
+  return true;
+}
+
 Prov *preg_open(ProvReg *r, const char *source, Diags *d)
 {
   /* The host's choice of a plugin wins, even over a built-in. */
@@ -203,6 +275,8 @@ Prov *preg_open(ProvReg *r, const char *source, Diags *d)
   if (plugin) {
     const char *norm = prov_source_normalize(r->arena, source, NULL, d);
     if (!norm)
+      return NULL;
+    if (!r->fetch && !plugin_locked(r, norm, plugin, d))
       return NULL;
     const HcfgProvider *hp = hcfg_provider(&r->cfg, r->arena, norm);
     Prov *p = pplugin_open(r->arena, norm, plugin,

@@ -40,6 +40,10 @@
 **   registry.  When `constraints` is set (plan, apply, ...), the locked version
 **   must also satisfy the configuration's version constraints
 **   ("Inconsistent dependency lock file" otherwise, as in Terraform).
+** - A `plugin = PATH` binary must be the one `cairn init` recorded: the
+**   lock file's entry names the path and the binary's h1: hash
+**   ("Inconsistent dependency lock file" or "Required plugins are not
+**   installed" otherwise).  `fetch` (cairn init) skips the check.
 ** - preg_init, preg_open and preg_close are called from one thread (the
 **   owner); the returned Provs follow core/providers/provider.h's thread rules.
 ** - Memory: the registry, the host configuration and every instance live

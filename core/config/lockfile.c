@@ -235,6 +235,16 @@ bool lockf_write(Arena *a, const char *path, Lock *l, Diags *d)
       buf_puts(&b, "\n  schema   = ");
       hcl_str(&b, e->schema ? e->schema : "");
       buf_puts(&b, "\n");
+      if (e->nhashes) {   /* a `plugin = PATH` binary's h1: */
+        qsort(e->hashes, e->nhashes, sizeof *e->hashes, cmp_str);
+        buf_puts(&b, "  hashes = [\n");
+        for (uint32_t k = 0; k < e->nhashes; k++) {
+          buf_puts(&b, "    ");
+          hcl_str(&b, e->hashes[k]);
+          buf_puts(&b, ",\n");
+        }
+        buf_puts(&b, "  ]\n");
+      }
     }
     buf_puts(&b, "}\n");
   }

@@ -16,10 +16,12 @@
 **   }
 **
 ** cairn's own kinds add `builtin = true`, or `endpoint`, `identity` and
-** `schema` for remote providers over HTTPS.  Unknown attributes are
-** skipped (a newer cairn or Terraform may add some); anything else that
-** is not this shape is an "Invalid dependency lock file" error naming
-** the line.  Blocks are written sorted by address, hashes sorted.
+** `schema` for remote providers over HTTPS; a `plugin = PATH` binary is
+** `endpoint = "plugin:PATH"` with the binary's h1: in `hashes`.  Unknown
+** attributes are skipped (a newer cairn or Terraform may add some);
+** anything else that is not this shape is an "Invalid dependency lock
+** file" error naming the line.  Blocks are written sorted by address,
+** hashes sorted.
 **
 ** Memory: everything lives in the arena given.
 */
@@ -42,7 +44,7 @@ typedef struct LockEnt {
   const char *schema;        /* remote: sha256:HEX of the schema */
   const char *version;       /* mirror plugin: the selected version */
   const char *constraints;   /* mirror plugin: canonical, NULL for none */
-  const char **hashes;       /* mirror plugin: "h1:...", "zh:..." */
+  const char **hashes;       /* plugin: "h1:...", "zh:..." */
   uint32_t nhashes;
 } LockEnt;
 

@@ -415,7 +415,8 @@ typedef struct ProvOps {
                         ProvCallFuncResp *resp);
   /* MoveResourceState; the one optional entry: NULL means the provider
   ** supports no cross-type moves (prov_move_resource_state then gives
-  ** the default refusal).  Plugins and HTTPS providers leave it NULL. */
+  ** the default refusal).  HTTPS providers leave it NULL; plugins answer
+  ** it themselves (or "Unsupported plugin method" when they are older). */
   void (*move_resource_state)(Prov *p, ProvCall *c, const ProvMoveReq *req,
                               ProvMoveResp *resp);
 } ProvOps;

@@ -4,8 +4,10 @@
 ** first input byte picks a GetProviderSchema.Response (its `functions`:
 ** parameter and return types as cty type JSON) or a
 ** CallFunction.Response (the msgpack result against a fixed function's
-** return type, the FunctionError with its optional argument index); the
-** rest is the protobuf message.
+** return type, the FunctionError with its optional argument index) or,
+** with bit 1 set, a MoveResourceState.Response (the moved object against
+** a fixed target type, diagnostics, private bytes); the rest is the
+** protobuf message.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +40,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   ProvCall c = {&a, &d, NULL};
   if (data[0] & 1) {
     pplugin_decode_schema(&c, "fuzz.example/fz/fz", data + 1, size - 1);
+  } else if (data[0] & 2) {
+    /* the target type object({a = list(number), b = dynamic}) */
+    const Type *types[2] = {ty_list(&a, &ty_number), &ty_dynamic};
+    ProvMoveResp resp;
+    pplugin_decode_move(&c, ty_object(&a, 2, names, types), data + 1,
+                        size - 1, &resp);
   } else {
     /* returns object({a = list(number), b = dynamic}) */
     const Type *types[2] = {ty_list(&a, &ty_number), &ty_dynamic};

@@ -109,6 +109,19 @@ static void test_read_write(void)
   T_CHECK(lockf_write(&A, q, &l2, &d));
   T_CHECK(strstr(slurp(q), "{\n  version = \"1.0.0\"\n  hashes = [\n") !=
           NULL);
+  /* A `plugin = PATH` binary: its endpoint and its h1:, read back. */
+  LockEnt *pl = lockf_add(&A, &l2, "example.com/p/q");
+  pl->endpoint = "plugin:/opt/terraform-provider-q";
+  lockf_add_hash(&A, pl, "h1:abc=");
+  T_CHECK(lockf_write(&A, q, &l2, &d));
+  T_CHECK(strstr(slurp(q), "  endpoint = \"plugin:/opt/terraform-provider-q\"\n"
+                           "  identity = \"\"\n  schema   = \"\"\n"
+                           "  hashes = [\n    \"h1:abc=\",\n  ]\n}\n") != NULL);
+  Lock l3;
+  T_CHECK(lockf_read(&A, q, &l3, &d));
+  const LockEnt *r3 = lockf_find(&l3, "example.com/p/q");
+  T_CHECK(r3 && r3->nhashes == 1 && strcmp(r3->hashes[0], "h1:abc=") == 0 &&
+          strcmp(r3->endpoint, "plugin:/opt/terraform-provider-q") == 0);
 }
 
 static void test_missing_and_bad(void)

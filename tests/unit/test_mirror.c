@@ -184,6 +184,13 @@ static void test_h1(void)
   T_CHECK(strcmp(h1, PKG_H1) != 0);
   T_CHECK(!mirror_hash_dir(&a, arena_printf(&a, "%s/none", tmpdir), &h1,
                            &why));
+  /* A `plugin = PATH` binary: the package of that one file under its base
+  ** name (value from the dirhash recipe, computed by Python's hashlib). */
+  T_CHECK(mirror_hash_file(
+      &a, arena_printf(&a, "%s/terraform-provider-x_v1.0.0", d), &h1, &why));
+  T_EQ_STR(h1, "h1:TH2UijXm21NIPW4/f5wiuw73s8o6ut6DIWdH/wElwqY=");
+  T_CHECK(!mirror_hash_file(&a, arena_printf(&a, "%s/none", tmpdir), &h1,
+                            &why));
   arena_release(&a);
 }
 

@@ -4,10 +4,11 @@
 It shows what HashiCorp's null provider cannot: computed attributes, an
 attribute that forces replacement, nested blocks (list and set), a
 sensitive attribute, provider-private data, tfplugin6 nested attributes,
-a data source, import, a schema upgrade from version 0 to 1, and a provider
-function.  It is independent of cairn: gRPC and protobuf are Debian's
-python3-grpcio and python3-grpc-tools, and the message classes are built
-at start from cairn's proto/*.proto plus ext.proto (what those lack) by
+a data source, import, a schema upgrade from version 0 to 1, provider
+functions and MoveResourceState from null_resource.  It is independent
+of cairn: gRPC and protobuf are Debian's python3-grpcio and
+python3-grpc-tools, and the message classes are built at start from
+cairn's proto/*.proto plus ext.proto (what those lack) by
 grpc_tools.protoc into a cache directory (build/cache/pyprovider, or
 $PYPROVIDER_CACHE), never committed.
 
@@ -334,7 +335,8 @@ class Provider:
         # The functions field (7) is not in cairn's proto: appended as its
         # own encoded field, which protobuf readers merge.
         ext = p.x["SchemaFunctions"]()
-        ext.functions["upper"].CopyFrom(self.upper_fn())
+        for name, fn in self.functions().items():
+            ext.functions[name].CopyFrom(fn)
         return RawReply(r.SerializeToString() + ext.SerializeToString())
 
     def get_metadata(self, req, ctx):
@@ -343,24 +345,34 @@ class Provider:
         r = x["GetMetadata.Response"]()
         r.resources.add(type_name="pytest_thing")
         r.data_sources.add(type_name="pytest_echo")
-        r.functions.add(name="upper")
+        for name in sorted(self.functions()):
+            r.functions.add(name=name)
         return r
 
-    def upper_fn(self):
-        f = self.p.x["Function"](summary="Upper-cases a string")
-        f.parameters.add(name="s", type=jtype("string"))
-        getattr(f, "return").type = jtype("string")
-        return f
+    def functions(self):
+        """upper(s) and repeat(s, n): repeat's error names its argument
+        (FunctionError.function_argument), as Terraform reports it."""
+        up = self.p.x["Function"](summary="Upper-cases a string")
+        up.parameters.add(name="s", type=jtype("string"))
+        getattr(up, "return").type = jtype("string")
+        rep = self.p.x["Function"](summary="Repeats a string n times")
+        rep.parameters.add(name="s", type=jtype("string"))
+        rep.parameters.add(name="n", type=jtype("number"))
+        getattr(rep, "return").type = jtype("string")
+        return {"upper": up, "repeat": rep}
 
     def get_functions(self, req, ctx):
         call_log("GetFunctions")
         r = self.p.x["GetFunctions.Response"]()
-        r.functions["upper"].CopyFrom(self.upper_fn())
+        for name, fn in self.functions().items():
+            r.functions[name].CopyFrom(fn)
         return r
 
     def call_function(self, req, ctx):
         x = self.p.x
         r = x["CallFunction.Response"]()
+        if req.name == "repeat":
+            return self.call_repeat(req, r)
         if req.name != "upper":
             r.error.text = "no function named %r" % req.name
             return r
@@ -374,6 +386,23 @@ class Provider:
             r.error.function_argument = 0
             return r
         r.result.msgpack = mp.encode(s.upper(), "string")
+        return r
+
+    def call_repeat(self, req, r):
+        if len(req.arguments) != 2:
+            r.error.text = "repeat takes two arguments"
+            return r
+        s = dv_in(req.arguments[0], "string")
+        n = dv_in(req.arguments[1], "number")
+        call_log("CallFunction repeat %r %r" % (s, n))
+        if n != int(n) or n < 0:
+            r.error.text = "must be a whole number, not negative, got %g" % n
+            r.error.function_argument = 1
+            return r
+        if len(s) * int(n) > 1000:
+            r.error.text = "the result would be longer than 1000 characters"
+            return r
+        r.result.msgpack = mp.encode(s * int(n), "string")
         return r
 
     # -- provider
@@ -505,8 +534,15 @@ class Provider:
         if not self.need_store(r):
             return r
         cur = dv_in(req.current_state, self.thing_t)
-        obj = self.store.update(lambda d: copy.deepcopy(
-            d["things"].get(cur["id"])))
+
+        def get(d):
+            obj = d["things"].get(cur["id"])
+            if obj is None and b'"moved_from"' in req.private:
+                # adopted by MoveResourceState: recorded on first sight
+                obj = {"attrs": cur, "private": req.private.decode()}
+                d["things"][cur["id"]] = obj
+            return copy.deepcopy(obj)
+        obj = self.store.update(get)
         if obj is None:                      # gone: Terraform drops it
             r.new_state.CopyFrom(p.dv(None, self.thing_t))
             return r
@@ -641,6 +677,46 @@ class Provider:
                                self.thing_t))
         return r
 
+    # -- moves across resource types (protocol 5.5 / 6.5)
+    def move_state(self, req, ctx):
+        """MoveResourceState: a hashicorp/null null_resource (schema
+        version 0) becomes a pytest_thing that adopts the null resource's
+        id and takes its name from triggers.name.  A pure transformation,
+        as in real providers (it may come before ConfigureProvider): the
+        private data it answers marks the object as moved, and the first
+        ReadResource of it records it in the store, as a real provider
+        would find the remote object the old resource stood for.  Any
+        other source is refused with a diagnostic."""
+        p = self.p
+        r = p.m["MoveResourceState.Response"]()
+        src = req.source_state.json.decode() if req.source_state.json else ""
+        call_log("MoveResourceState %s %s v%d -> %s state=%s private=%s" % (
+            req.source_provider_address, req.source_type_name,
+            req.source_schema_version, req.target_type_name, src,
+            req.source_private.decode()))
+        if (req.target_type_name != "pytest_thing" or
+                req.source_type_name != "null_resource" or
+                not req.source_provider_address.endswith("/hashicorp/null")
+                or req.source_schema_version != 0):
+            r.diagnostics.append(p.diag(
+                "Unable to Move Resource State",
+                "pytest_thing can take over only a hashicorp/null "
+                "null_resource of schema version 0, not %s's %s version "
+                "%d." % (req.source_provider_address, req.source_type_name,
+                         req.source_schema_version)))
+            return r
+        old = json.loads(src or "{}")
+        name = ((old.get("triggers") or {}).get("name")) or "moved"
+        new = {k: None for k in self.thing_t[1]}
+        new.update({"id": old.get("id"), "name": name, "serial": 1,
+                    "rule": [], "label": []})   # blocks are never null
+        new = mp.typed(new, self.thing_t)
+        priv = json.dumps({"id": new["id"], "moved_from": "null_resource"},
+                          separators=(",", ":"), sort_keys=True)
+        r.target_state.CopyFrom(p.dv(new, self.thing_t))
+        r.target_private = priv.encode()
+        return r
+
     # -- data source
     def read_data(self, req, ctx):
         p = self.p
@@ -751,6 +827,10 @@ def main():
                   ("ImportResourceState", prov.import_state),
                   ("ReadDataSource", prov.read_data)):
         names[n] = (n, fn)
+    # PYPROVIDER_NO_MOVE=1 plays a plugin from before protocol 5.5 / 6.5:
+    # MoveResourceState is then answered gRPC's Unimplemented.
+    if not os.environ.get("PYPROVIDER_NO_MOVE"):
+        names["MoveResourceState"] = ("MoveResourceState", prov.move_state)
     handlers = {}
     for method, (msg, fn) in names.items():
         handlers[method] = grpc.unary_unary_rpc_method_handler(
