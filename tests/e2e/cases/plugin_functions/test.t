@@ -3,7 +3,9 @@ test plugin (tests/peers/pyprovider), over tfplugin5 and then tfplugin6:
 provider::pytest::upper and provider::pytest::repeat called from a local,
 a resource argument and outputs; an argument unknown at plan makes the
 result unknown and apply calls it.  The calls go to a second,
-unconfigured instance of the plugin, as Terraform starts one.
+unconfigured instance of the plugin, as Terraform starts one.  plan and
+apply run validation first (docs/engine.md), which evaluates the local
+with its known argument: upper('alpha') is called once more there.
 
   $ mkdir -p .config/cairn objects
   $ printf '[provider "cairn.test/test/pytest"]\nplugin = %s/terraform-provider-pytest\n' "$(cd "$TESTDIR/../../../peers/pyprovider" && pwd)" > .config/cairn/cairn.ini
@@ -42,6 +44,7 @@ unconfigured instance of the plugin, as Terraform starts one.
   $ grep -c '^serving' calls.log; grep CallFunction calls.log | sort
   2
   CallFunction repeat 'ALPHA' 2
+  CallFunction upper 'alpha'
   CallFunction upper 'alpha'
   $ cairn apply -auto-approve -no-color > out; echo "exit $?"
   exit 0
@@ -125,6 +128,7 @@ The same over tfplugin6.
   serving tfplugin6 mtls
   CallFunction repeat 'ALPHA' 2
   CallFunction repeat 'ALPHA' 2
+  CallFunction upper 'alpha'
   CallFunction upper 'alpha'
   CallFunction upper 'alpha'
   CallFunction upper 'thing-2'
