@@ -93,15 +93,20 @@ static const char *kept_id(Arena *a, Value v, const KeptEvent *k)
 bool eng_plan_managed_scoped(Engine *e, Node *n, Inst *in, Arena *a,
                              Diags *d)
 {
+  /* Only a prior of the current schema version is decoded here: an
+  ** upgrade is a provider call, which must not run twice when the plain
+  ** path has to decode again to report an error. */
   if (!in->prior || in->deposed || !in->in_config || in->ev_head ||
-      in->change || e->o.mode != PL_MODE_NORMAL || d->head)
+      in->change || e->o.mode != PL_MODE_NORMAL || d->head ||
+      val_is_null(in->prior->attrs) ||
+      in->prior->schema_version != (uint64_t)n->tschema->schema.version)
     return eng_plan_managed(e, n, in, a, d);
   ArenaMark m0 = arena_mark(a);
   Diags quiet;
   diag_init(&quiet, a);
   Value pv;
   if (!eng_decode_obj(e, a, n, in, in->prior, &pv, &quiet)) {
-    /* the plain path decodes again and reports the error */
+    /* the plain path decodes again (no provider call) and reports it */
     arena_rewind(a, m0);
     return eng_plan_managed(e, n, in, a, d);
   }
