@@ -268,8 +268,13 @@ static void drop_dependencies(State *s, const char *moved, bool is_module)
                                            dep[n] == '.'))
                              : strcmp(dep, moved) == 0;
         if (hit) {
-          o->deps = NULL;
-          o->ndeps = 0;
+          /* objects may be shared with another state (st_clone): set a
+          ** changed copy instead of writing into this one */
+          StObject *no = ARENA_NEW(s->arena, StObject, 1);
+          *no = *o;
+          no->deps = NULL;
+          no->ndeps = 0;
+          r->inst[k]->current = no;
           break;
         }
       }

@@ -883,6 +883,33 @@ static bool parse_doc(Parser *ps, Value *out)
   }
 }
 
+/* Key hash seeds: a per-thread splitmix64 sequence seeded once from
+** getrandom, so every parse still gets an unpredictable seed of its own
+** without a system call per parse (issue 20: eng_make_obj parses every
+** object an apply records).  Without entropy the addresses (ASLR) still
+** vary per run. */
+typedef struct SeedGen {
+  bool seeded;
+  uint64_t state;
+} SeedGen;
+
+static _Thread_local SeedGen seedgen;
+
+static uint64_t next_seed(const void *salt)
+{
+  if (!seedgen.seeded) {
+    if (getrandom(&seedgen.state, sizeof seedgen.state, GRND_NONBLOCK) !=
+        (ssize_t)sizeof seedgen.state)
+      seedgen.state = (uint64_t)(uintptr_t)salt * 0x9E3779B97F4A7C15ULL ^
+                      (uint64_t)(uintptr_t)&seedgen;
+    seedgen.seeded = true;
+  }
+  uint64_t z = (seedgen.state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
 static void parser_init(Parser *ps, Arena *a, const char *buf, size_t len,
                         Diags *d, const JsonOpts *o)
 {
@@ -894,10 +921,7 @@ static void parser_init(Parser *ps, Arena *a, const char *buf, size_t len,
   ps->d = d;
   ps->file = o && o->file ? o->file : "<json>";
   ps->flags = o ? o->flags : 0;
-  /* Without entropy the stack address (ASLR) still varies per run. */
-  if (getrandom(&ps->seed, sizeof ps->seed, GRND_NONBLOCK) !=
-      (ssize_t)sizeof ps->seed)
-    ps->seed = (uint64_t)(uintptr_t)ps * 0x9E3779B97F4A7C15ULL;
+  ps->seed = next_seed(ps);
   ps->max_depth = o && o->max_depth && o->max_depth < JSON_MAX_DEPTH
                       ? o->max_depth
                       : JSON_MAX_DEPTH;

@@ -16,7 +16,8 @@
 ** (values to and from state objects), engine_scope.c (resolving
 ** references), engine_graph.c (building the graph), engine_target.c
 ** (-target), engine_expand.c (count/for_each of resources and module
-** calls), engine_plan.c (planning one instance), engine_apply.c
+** calls), engine_plan.c (planning one instance), engine_scratch.c (its
+** scratch scope in the worker arena), engine_apply.c
 ** (applying one instance), engine_walk.c (node visits and the walk).
 */
 #include <errno.h>

@@ -471,7 +471,9 @@ bool eng_plan_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
       return false;
     ppriv = (ProvBytes){in->prior->priv, in->prior->priv_len};
   } else if (in->prior) {
-    if (!eng_decode_obj(e, a, n, in, in->prior, &prior, d))
+    if (in->decoded.type)
+      prior = in->decoded;   /* decoded before the scratch scope */
+    else if (!eng_decode_obj(e, a, n, in, in->prior, &prior, d))
       return false;
     ppriv = (ProvBytes){in->prior->priv, in->prior->priv_len};
     tainted = in->prior->status == ST_TAINTED;

@@ -96,6 +96,9 @@ typedef struct Inst {
   bool no_module;           /* its module instance is not declared */
   Rep rep;
   const StObject *prior;    /* the prior object (current or deposed) */
+  Value decoded;            /* plan: prior decoded ahead of the instance's
+                               scratch scope (engine_walk.c); type NULL
+                               when not (yet) decoded */
   PlChange *change;         /* planned change (plan) / the change to apply */
   PlChange *drift;
   Value value;              /* published instance value */
@@ -410,6 +413,13 @@ bool eng_read_data(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
                    Value config, Value *out);
 /* Plans data source instance in: read now, or deferred to apply. */
 bool eng_plan_data(Engine *e, Node *n, Inst *in, Arena *a, Diags *d);
+
+/* ---- engine_scratch.c: planning an instance in a scratch scope -------- */
+
+/* eng_plan_managed for a prior object in a scope of a that is given back
+** when the plan is a no-op equal to the prior (see engine_scratch.c). */
+bool eng_plan_managed_scoped(Engine *e, Node *n, Inst *in, Arena *a,
+                             Diags *d);
 
 /* ---- engine_apply.c: applying one instance ----------------------------- */
 

@@ -275,7 +275,7 @@ static bool run_inst(Engine *e, Node *n, Inst *in, Arena *a)
       }
     } else {
       ok = n->mode == ST_DATA ? eng_plan_data(e, n, in, a, d)
-                              : eng_plan_managed(e, n, in, a, d);
+                              : eng_plan_managed_scoped(e, n, in, a, d);
     }
   } else {
     if (n->kind == N_DESTROY || n->kind == N_DEPOSED) {

@@ -17,6 +17,8 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "base/json.h"
+
 /* ---- Hashing ------------------------------------------------------------- */
 
 struct StHash {
@@ -563,23 +565,140 @@ StObject *st_object_new(State *s)
   return o;
 }
 
-State *st_clone(Arena *a, const State *s)
+/* A table of at least n entries that takes them without growing. */
+static StHash *hash_new_cap(Arena *a, uint32_t n)
+{
+  StHash *t = ARENA_NEW(a, StHash, 1);
+  uint32_t cap = 64;
+  while (cap < 0x80000000u && (uint64_t)(n + 1) * 4 >= (uint64_t)cap * 3)
+    cap *= 2;
+  t->cap = cap;
+  t->h = ARENA_NEW(a, uint64_t, t->cap);
+  t->v = ARENA_NEW(a, void *, t->cap);
+  return t;
+}
+
+/* The object the JSON round trip of the old clone would have read back:
+** o itself (shared) unless writing and reading would change it. */
+static StObject *clone_object(Arena *a, StObject *o)
+{
+  bool flat_dropped = !val_is_null(o->attrs) && !val_is_null(o->attrs_flat);
+  bool ident_dropped = o->has_identity && val_is_null(o->identity);
+  bool priv_dropped = !o->priv_len && o->priv;
+  if (!flat_dropped && !ident_dropped && !priv_dropped)
+    return o;
+  StObject *c = ARENA_NEW(a, StObject, 1);
+  *c = *o;
+  if (flat_dropped)
+    c->attrs_flat = val_dynamic_null;
+  if (ident_dropped) {
+    c->has_identity = false;
+    c->identity = val_dynamic_null;
+  }
+  if (priv_dropped)
+    c->priv = NULL;
+  return c;
+}
+
+/* An output's value as the file would give it back: written as JSON with
+** its type and decoded again (marks go, as they do in the file). */
+static Value clone_output_value(Arena *a, const StOutput *o, const Type *t)
 {
   Arena scratch;
-  arena_init(&scratch, 0);
+  arena_init(&scratch, 4096);
   Buf b;
   buf_init(&b, &scratch);
-  st_write(&b, (State *)s, s->terraform_version);
+  JsonW w;
+  json_w_init(&w, &b, 0);
   Diags d;
   diag_init(&d, &scratch);
-  State *out = NULL;
-  st_read(a, "(clone)", b.p, b.len, &out, &d);
-  if (!out) {
+  if (!json_w_value(&w, o->value, t, &d)) {
+    buf_clear(&b);
+    json_w_init(&w, &b, 0);
+    json_w_null(&w);
+  }
+  Value v;
+  if (!json_decode_typed(a, b.p, b.len, t, &v, &d, NULL)) {
     fprintf(stderr, "cairn: internal error: state clone failed\n");
     abort();
   }
-  out->terraform_version = arena_strdup(a, s->terraform_version);
   arena_release(&scratch);
+  return v;
+}
+
+State *st_clone(Arena *a, const State *src)
+{
+  /* The source is sorted first, as writing it (the old clone) did, so
+  ** both iterate in the same order afterwards. */
+  State *s = (State *)src;
+  st_sort(s);
+  State *out = ARENA_NEW(a, State, 1);
+  out->arena = a;
+  out->terraform_version = arena_strdup(a, s->terraform_version);
+  out->serial = s->serial;
+  out->lineage = arena_strdup(a, s->lineage);
+  out->check_results = s->check_results;
+  out->cap_outputs = s->noutputs ? s->noutputs : 1;
+  out->outputs = ARENA_NEW(a, StOutput, out->cap_outputs);
+  for (uint32_t i = 0; i < s->noutputs; i++) {
+    const StOutput *o = &s->outputs[i];
+    StOutput *c = &out->outputs[out->noutputs++];
+    const Type *t = o->type ? o->type : o->value.type;
+    c->name = arena_strdup(a, o->name);
+    c->type = t;
+    c->value = clone_output_value(a, o, t);
+    c->sensitive = o->sensitive;
+  }
+  uint64_t ninst = 0;
+  for (uint32_t i = 0; i < s->nres; i++)
+    ninst += s->res[i]->ninst;
+  out->res_index = hash_new_cap(a, s->nres);
+  out->inst_index = hash_new_cap(a, ninst > UINT32_MAX / 2
+                                        ? UINT32_MAX / 2 : (uint32_t)ninst);
+  out->cap_res = s->nres ? s->nres : 1;
+  out->res = ARENA_NEW(a, StResource *, out->cap_res);
+  for (uint32_t i = 0; i < s->nres; i++) {
+    const StResource *r = s->res[i];
+    StResource *cr = ARENA_NEW(a, StResource, 1);
+    cr->module = arena_strdup(a, r->module);
+    cr->mode = r->mode;
+    cr->type = arena_strdup(a, r->type);
+    cr->name = arena_strdup(a, r->name);
+    cr->provider = arena_strdup(a, r->provider);
+    cr->addr = arena_strdup(a, r->addr);
+    cr->idx = out->nres;
+    out->res[out->nres++] = cr;
+    hash_put(a, out->res_index, hash_str(cr->addr), cr);
+    cr->cap_inst = r->ninst ? r->ninst : 1;
+    cr->inst = ARENA_NEW(a, StInstance *, cr->cap_inst);
+    StInstance *ins = ARENA_NEW(a, StInstance, cr->cap_inst);
+    for (uint32_t k = 0; k < r->ninst; k++) {
+      const StInstance *in = r->inst[k];
+      if (!in->current && !in->ndeposed)
+        continue;   /* not in the file: the round trip dropped it */
+      StInstance *ci = &ins[cr->ninst];
+      ci->key = in->key;   /* key strings are shared (immutable) */
+      ci->res = cr;
+      ci->idx = cr->ninst;
+      if (in->current) {
+        ci->current = clone_object(a, in->current);
+        out->ninstances++;
+      }
+      if (in->ndeposed) {
+        ci->cap_deposed = in->ndeposed;
+        ci->deposed = ARENA_NEW(a, StDeposed, in->ndeposed);
+        for (uint32_t j = 0; j < in->ndeposed; j++) {
+          memcpy(ci->deposed[j].key, in->deposed[j].key,
+                 sizeof ci->deposed[j].key);
+          ci->deposed[j].obj = clone_object(a, in->deposed[j].obj);
+        }
+        ci->ndeposed = in->ndeposed;
+        out->ninstances += in->ndeposed;
+      }
+      cr->inst[cr->ninst++] = ci;
+      hash_put(a, out->inst_index, hash_inst(cr, ci->key), ci);
+    }
+  }
   return out;
 }
 

@@ -22,6 +22,9 @@
 ** State's arena (build them in that arena, or in a longer-lived one).
 ** st_read() builds everything in the arena it is given.  Functions that
 ** produce text (st_write, address formatting) append to a caller's Buf.
+** Objects (StObject) and their values are never changed in place once
+** they are in a state, because st_clone shares them between states:
+** to change one (taint, drop dependencies), copy it and set the copy.
 **
 ** Errors: st_read() never crashes on bad input: malformed JSON, wrong
 ** types, unsupported versions, duplicate instances and oversized input
@@ -215,7 +218,19 @@ const StOutput *st_find_output(const State *s, const char *name);
 ** objects; call before iterating s->res / r->inst in order. */
 void st_sort(State *s);
 
-/* A deep copy of s in a (values are copied structurally). */
+/* A copy of s in a that can be changed without changing s: the tables
+** (resources, instances, deposed lists, outputs, both indices) are new,
+** in a; the StObjects, their values and the instance key strings are
+** SHARED with s (objects are immutable once in a state: whoever changes
+** one puts a changed copy in its place with st_set_current /
+** st_set_deposed, never writes into it).  Lifetime: s's arena, and every
+** arena an object of s was built in (engine worker arenas, for objects
+** the engine adopted), must live at least as long as the clone.  s is
+** sorted first (st_sort), as writing it would.  The result is what
+** writing s and reading it back would give: instances without objects
+** are left out, outputs are typed and unmarked as the file keeps them,
+** and the few fields the file cannot hold are normalised (copying just
+** that object).  Cost: O(resources + instances), no values copied. */
 State *st_clone(Arena *a, const State *s);
 
 /* A new empty object in s's arena (attrs = {}, no paths). */

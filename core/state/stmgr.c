@@ -1321,13 +1321,35 @@ static bool record_intent(StMgr *m, State *s, Buf *payload,
   return ok;
 }
 
+/* Intent ids come from a per-thread splitmix64 sequence seeded once from
+** getrandom: one system call per thread instead of one per instance
+** (issue 20).  The sequence is a bijection of a counter, so a thread never
+** repeats an id; threads differ by their random seeds, as ids of separate
+** runs do. */
+typedef struct IdGen {
+  bool seeded;
+  uint64_t state;
+} IdGen;
+
+static _Thread_local IdGen idgen;
+
+void stmgr_new_intent_id(char out[17])
+{
+  if (!idgen.seeded) {
+    fill_random(&idgen.state, sizeof idgen.state);
+    idgen.seeded = true;
+  }
+  uint64_t z = (idgen.state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  snprintf(out, 17, "%016llx", (unsigned long long)z);
+}
+
 bool stmgr_intent(StMgr *m, State *s, const char *addr, const char *action,
                   char id_out[17], Diags *d)
 {
-  unsigned char b[8];
-  fill_random(b, sizeof b);
-  snprintf(id_out, 17, "%02x%02x%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
-           b[3], b[4], b[5], b[6], b[7]);
+  stmgr_new_intent_id(id_out);
   Arena a;
   arena_init(&a, 0);
   Buf p;

@@ -301,6 +301,10 @@ bool stmgr_record_output_remove(StMgr *m, State *s, const char *name,
 ** id_out (17 bytes), durably, before the provider is called. */
 bool stmgr_intent(StMgr *m, State *s, const char *addr, const char *action,
                   char id_out[17], Diags *d);
+/* A fresh intent id (16 lowercase hex digits + NUL), as stmgr_intent
+** uses: never repeated within a thread, random across threads and runs.
+** One getrandom per thread, not per id. */
+void stmgr_new_intent_id(char out[17]);
 /* Marks an intent as settled without a result (the create failed and the
 ** provider reported no object). */
 bool stmgr_intent_resolve(StMgr *m, State *s, const char *id, Diags *d);

@@ -513,6 +513,125 @@ static void test_static_path(void)
   arena_release(&a);
 }
 
+/* The state text of s (st_write with a fixed version), in A. */
+static const char *state_text(State *s)
+{
+  Buf b;
+  buf_init(&b, &A);
+  st_write(&b, s, "1.9.5");
+  return buf_str(&b);
+}
+
+/* Every resource and instance of s is where its index and its position
+** say, and the lookups find s's own entries. */
+static bool indices_ok(const State *s)
+{
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < s->nres; i++) {
+    StResource *r = s->res[i];
+    if (r->idx != i || st_find_resource_addr(s, r->addr) != r)
+      return false;
+    for (uint32_t k = 0; k < r->ninst; k++) {
+      StInstance *in = r->inst[k];
+      if (in->idx != k || in->res != r ||
+          st_find_instance(s, r, in->key) != in)
+        return false;
+      n += (in->current ? 1u : 0u) + in->ndeposed;
+    }
+  }
+  return n == s->ninstances;
+}
+
+/* st_clone shares objects but not tables: the clone writes what writing
+** and reading the source gives, and changing it (set/clear current,
+** depose, taint, outputs, moves, removals) leaves the source as it was. */
+static void test_clone_independent(void)
+{
+  const char *src;
+  size_t n;
+  State *s = read_ok("tests/state/basic.tfstate", &src, &n);
+  if (!s)
+    return;
+  /* an instance without objects (not in the file), a marked output and
+  ** an out-of-order resource */
+  StResource *z = st_ensure_resource(s, "", ST_MANAGED, "a_first", "z", "p");
+  st_set_current(s, z, st_strkey(&A, "k", 1), st_object_new(s));
+  st_ensure_instance(s, z, st_intkey(5));
+  st_set_output(s, "marked", val_sensitive(val_str(&A, "x", 1)), &ty_string,
+                true);
+  /* the reference: what the old clone (write, read back) gave */
+  Buf b;
+  buf_init(&b, &A);
+  st_write(&b, s, s->terraform_version);
+  Diags d;
+  diag_init(&d, &A);
+  State *ref = NULL;
+  T_CHECK(st_read(&A, "(ref)", b.p, b.len, &ref, &d));
+  if (!ref)
+    return;
+  State *c = st_clone(&A, s);
+  T_EQ_STR(state_text(c), state_text(ref));
+  T_EQ_INT(c->ninstances, ref->ninstances);
+  T_CHECK(indices_ok(c) && indices_ok(s));
+  const StOutput *mo = st_find_output(c, "marked");
+  T_CHECK(mo && !val_has_sensitive(mo->value) && mo->sensitive);
+  T_CHECK(st_find_instance(c, st_find_resource_addr(c, "a_first.z"),
+                           st_intkey(5)) == NULL);
+  const char *before = state_text(s);
+  uint64_t ninst = s->ninstances;
+  /* change the clone in every way the engine and commands do */
+  for (uint32_t i = 0; i < c->nres; i++) {
+    StResource *r = c->res[i];
+    for (uint32_t k = 0; k < r->ninst; k++) {
+      StInstance *in = r->inst[k];
+      if (!in->current)
+        continue;
+      StObject *t = ARENA_NEW(&A, StObject, 1);
+      *t = *in->current;
+      t->status = ST_TAINTED;
+      char dk[9];
+      T_CHECK(st_depose(c, in, dk));
+      st_set_current(c, r, in->key, t);
+    }
+  }
+  StResource *cz = st_find_resource_addr(c, "a_first.z");
+  StResource *moved = st_ensure_resource(c, "", ST_MANAGED, "a_first", "y",
+                                         "q");
+  StInstance *zi = cz ? st_find_instance(c, cz, st_strkey(&A, "k", 1)) : NULL;
+  T_CHECK(zi != NULL);
+  if (zi) {
+    StObject *cur = zi->current;
+    st_set_current(c, moved, st_intkey(0), cur);
+    for (uint32_t j = zi->ndeposed; j > 0; j--)
+      st_set_deposed(c, cz, zi->key, zi->deposed[j - 1].key, NULL);
+    st_set_current(c, cz, st_strkey(&A, "k", 1), NULL);
+  }
+  T_CHECK(st_find_resource_addr(c, "a_first.z") == NULL);
+  st_ensure_resource(c, "", ST_DATA, "external", "x", "provider[\"other\"]");
+  st_remove_resource(c, st_find_resource_addr(c, "null_resource.a"));
+  st_set_output(c, "names", val_int(1), &ty_number, false);
+  st_remove_output(c, "secret");
+  st_set_output(c, "new", val_int(2), &ty_number, false);
+  c->serial++;
+  c->lineage = "changed";
+  st_sort(c);
+  T_CHECK(indices_ok(c));
+  T_CHECK(strcmp(state_text(c), before) != 0);
+  /* the source is unchanged, and its lookups find its own entries */
+  T_EQ_STR(state_text(s), before);
+  T_EQ_INT(s->ninstances, ninst);
+  T_CHECK(indices_ok(s));
+  T_CHECK(st_find_resource_addr(s, "null_resource.a") != NULL);
+  T_CHECK(st_find_resource_addr(s, "a_first.y") == NULL);
+  T_EQ_INT(s->noutputs, 3);
+  /* the clone of an empty state */
+  State *e = st_clone(&A, st_new(&A));
+  T_CHECK(e->nres == 0 && e->noutputs == 0 && indices_ok(e));
+  StResource *er = st_ensure_resource(e, "", ST_MANAGED, "t", "n", "p");
+  st_set_current(e, er, st_nokey(), st_object_new(e));
+  T_CHECK(indices_ok(e) && e->ninstances == 1);
+}
+
 int main(void)
 {
   arena_init(&A, 0);
@@ -522,6 +641,7 @@ int main(void)
   T_RUN(test_ordering);
   T_RUN(test_scale_100k);
   T_RUN(test_read_basic_roundtrip);
+  T_RUN(test_clone_independent);
   T_RUN(test_read_legacy);
   T_RUN(test_empty_and_new);
   T_RUN(test_bad_inputs);

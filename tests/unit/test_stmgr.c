@@ -1038,6 +1038,48 @@ static void test_crash_walk(void)
 }
 #endif
 
+/* Intent ids: 16 lowercase hex digits, unique within and across threads
+** although only the first id of each thread costs a getrandom. */
+#define IDS_PER_THREAD 20000
+typedef char IntentId[17];
+
+static void *make_ids(void *p)
+{
+  IntentId *ids = p;
+  for (int i = 0; i < IDS_PER_THREAD; i++)
+    stmgr_new_intent_id(ids[i]);
+  return NULL;
+}
+
+static int id_cmp(const void *a, const void *b)
+{
+  return memcmp(a, b, sizeof(IntentId));
+}
+
+static void test_intent_ids(void)
+{
+  IntentId *ids = ARENA_NEW(&A, IntentId, 3 * IDS_PER_THREAD);
+  pthread_t t[2];
+  for (int i = 0; i < 2; i++)
+    T_CHECK(pthread_create(&t[i], NULL, make_ids,
+                           ids + (i + 1) * IDS_PER_THREAD) == 0);
+  make_ids(ids);
+  for (int i = 0; i < 2; i++)
+    pthread_join(t[i], NULL);
+  int bad = 0;
+  for (int i = 0; i < 3 * IDS_PER_THREAD; i++) {
+    bad += strlen(ids[i]) != 16;
+    for (int k = 0; k < 16; k++)
+      bad += !strchr("0123456789abcdef", ids[i][k]) || !ids[i][k];
+  }
+  T_EQ_INT(bad, 0);
+  qsort(ids, 3 * IDS_PER_THREAD, sizeof(IntentId), id_cmp);
+  int dups = 0;
+  for (int i = 1; i < 3 * IDS_PER_THREAD; i++)
+    dups += memcmp(ids[i - 1], ids[i], sizeof(IntentId)) == 0;
+  T_EQ_INT(dups, 0);
+}
+
 int main(void)
 {
   arena_init(&A, 0);
@@ -1055,6 +1097,7 @@ int main(void)
   T_RUN(test_journal_stale_and_unrelated);
   T_RUN(test_group_commit);
   T_RUN(test_sync_failure);
+  T_RUN(test_intent_ids);
 #ifdef CAIRN_TEST
   T_RUN(test_crash_walk);
 #endif
