@@ -986,7 +986,7 @@ static bool save_ws(Cli *cli, const Backend *b, const char *ws,
         Buf t;
         buf_init(&t, cli->arena);
         buf_puts(&t, why);
-        if (holder.id && *holder.id) {
+        if ((holder.id && *holder.id) || (holder.who && *holder.who)) {
           buf_putc(&t, '\n');
           stmgr_format_lock_info(&t, &holder);
         }

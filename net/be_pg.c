@@ -25,6 +25,7 @@ struct BePg {
   const char *app_name;      /* the session's own application_name */
   PgConn *conn;
   bool connect_failed;
+  PgError connect_err;       /* why, repeated to later requests */
   BeWorkspaces *ws;
   PgWs *list;
 };
@@ -117,16 +118,13 @@ static bool conn(BePg *b, Diags *d)
                "to the database.");
     return false;
   }
-  if (b->connect_failed) {
-    diag_error(d, NULL, "Error connecting to the pg backend",
-               "The connection failed earlier in this command.");
-    return false;
+  /* One attempt per command: a second would only wait as long again. */
+  if (!b->connect_failed) {
+    b->conn = pgw_connect(b->a, &b->ci, &b->connect_err);
+    b->connect_failed = !b->conn;
   }
-  PgError e;
-  b->conn = pgw_connect(b->a, &b->ci, &e);
   if (!b->conn) {
-    b->connect_failed = true;
-    pg_diag(d, "Error connecting to the pg backend", &e);
+    pg_diag(d, "Error connecting to the pg backend", &b->connect_err);
     return false;
   }
   /* Two first commands at once may race on CREATE ... IF NOT EXISTS
@@ -181,7 +179,10 @@ static bool op_put(void *ctx, const char *data, size_t n, const char *lock_id,
                                "VALUES ($1, $2) ON CONFLICT (name) DO UPDATE "
                                "SET data = $2 WHERE states.name = $1",
                                b->schema), 2, p, &r, d);
-  arena_rewind(b->a, mk);
+  /* The copy goes (a state may be large); a diagnostic may live in the
+  ** same arena, so only after a success. */
+  if (ok)
+    arena_rewind(b->a, mk);
   return ok;
 }
 
@@ -216,6 +217,8 @@ static void find_holder(BePg *b, Arena *a, const char *key,
   Diags tmp;
   diag_init(&tmp, a);
   memset(holder, 0, sizeof *holder);
+  holder->id = holder->operation = holder->info = holder->who = "";
+  holder->version = holder->created = "";
   holder->path = key;
   if (!query(b, a, "", "SELECT a.pid::text, coalesce(a.usename::text, ''), "
              "coalesce(host(a.client_addr), ''), "
@@ -441,7 +444,7 @@ static bool wsop_create(void *ctx, const char *name, Diags *d)
     Buf t;
     buf_init(&t, b->a);
     buf_puts(&t, why);
-    if (holder.id || holder.who) {
+    if (*holder.id || *holder.who) {
       buf_putc(&t, '\n');
       stmgr_format_lock_info(&t, &holder);
     }

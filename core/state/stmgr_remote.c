@@ -185,7 +185,7 @@ bool stmgr_remote_lock(StMgr *m, const char *operation, bool *busy,
   Buf b;
   buf_init(&b, m->arena);
   buf_puts(&b, text ? text : "the state is locked");
-  if (holder.id && *holder.id) {
+  if ((holder.id && *holder.id) || (holder.who && *holder.who)) {
     buf_putc(&b, '\n');
     stmgr_format_lock_info(&b, &holder);
   }
