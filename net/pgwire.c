@@ -531,8 +531,13 @@ static bool send_all(PgConn *c, const char *p, size_t n, PgError *err)
     }
     if (k <= 0) {
       c->broken = true;
-      client_error(err, c->a, "could not send data to the server %s: %s",
-                   c->who, c->tls ? tls_err(c->a, k) : strerror(errno));
+      if (!c->tls && (errno == EPIPE || errno == ECONNRESET))
+        client_error(err, c->a, "server closed the connection unexpectedly "
+                     "(%s): the server may have stopped or restarted",
+                     c->who);
+      else
+        client_error(err, c->a, "could not send data to the server %s: %s",
+                     c->who, c->tls ? tls_err(c->a, k) : strerror(errno));
       return false;
     }
     p += k;

@@ -128,6 +128,21 @@ exit 1, nothing written locally.
   $ ls other
   main.tf
 
+init -migrate-state (here -force-copy) moves every local workspace into
+the pg backend:
+
+  $ mkdir mig && cd mig && echo 'resource "terraform_data" "w" { input = terraform.workspace }' > main.tf && cairn apply -auto-approve > /dev/null && cairn workspace new dev > /dev/null && cairn apply -auto-approve > /dev/null && cairn workspace select default
+  Switched to workspace "default".
+  $ cd mig && . ../pg.env && printf 'terraform {\n  backend "pg" {\n    schema_name = "mig"\n  }\n}\n' > be.tf && cairn init -force-copy -backend-config="conn_str=$PGT_CONN user=cairn password=secret" | grep pg
+  Successfully configured the backend "pg"! Terraform will automatically
+  $ ./q "select name, data::json->'resources'->0->'instances'->0->'attributes'->'input'->>'value' from mig.states order by name"
+  default|default
+  dev|dev
+  $ cd mig && cairn workspace list
+  * default
+    dev
+  
+
 The server stopped: a clear error, exit 1, and no fallback to a local
 state; started again, everything is there.
 

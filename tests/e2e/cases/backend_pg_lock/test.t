@@ -5,6 +5,7 @@ each other.  a's apply holds the lock until the file go exists.
 
   $ sh $E2E_LIB/../../pg/pgserver.sh start
   $ . ./pg.env && echo "conn_str = \"$PGT_CONN user=cairn password=secret\"" > be.hcl
+  $ printf '#!/bin/sh\n. ./pg.env\nPGPASSWORD=secret exec psql -h $PGT_SOCK -p $PGT_PORT -U cairn -d tfstate -tAc "$1"\n' > q && chmod +x q
   $ cd a && cairn init -backend-config=../be.hcl > /dev/null
   $ cd b && cairn init -backend-config=../be.hcl > /dev/null
   $ (cd a && cairn apply -auto-approve > ../a.log 2>&1; echo $? > ../a.rc) > /dev/null 2>&1 &
@@ -88,6 +89,34 @@ a's working copy, pushed by a's next command).
   $ grep -A3 'Error: Failed to save state' h.log
   Error: Failed to save state
   
-  could not send data to the server /tmp/cairn-pg-*/.s.PGSQL.*: Broken (glob)
-  pipe
+  server closed the connection unexpectedly
+  (/tmp/cairn-pg-*/.s.PGSQL.*): the server may have stopped or (glob)
+
+The server restarted in the middle of an apply: the write fails, never
+reported as saved; the database keeps the whole state it had (the one a
+pushed when it took the lock); the next command pushes the working copy.
+
+  $ rm -f go started
+  $ (cd a && cairn apply -auto-approve -replace=terraform_data.a > ../r.log 2>&1; echo $? > ../r.rc) > /dev/null 2>&1 &
+  $ while [ ! -f started ]; do sleep 0.1; done
+  $ ./q "select data::json->>'serial' from terraform_remote_state.states" > serial.before
+  $ sh $E2E_LIB/../../pg/pgserver.sh down && sh $E2E_LIB/../../pg/pgserver.sh up && touch go
+  $ while [ ! -f r.rc ]; do sleep 0.1; done && cat r.rc
+  1
+  $ grep -A3 'Error: Failed to save state' r.log
+  Error: Failed to save state
+  
+  server closed the connection unexpectedly
+  (/tmp/cairn-pg-*/.s.PGSQL.*): the server may have stopped or (glob)
+  $ ./q "select data::json->>'serial' from terraform_remote_state.states" | cmp - serial.before && echo unchanged
+  unchanged
+  $ ./q "select (data::json->>'serial')::int - $(cat serial.before) from terraform_remote_state.states" 
+  0
+  $ cd a && cairn plan | tail -1
+  found no differences, so no changes are needed.
+  $ ./q "select (data::json->>'serial')::int > $(cat serial.before) from terraform_remote_state.states"
+  t
+  $ ls a/.terraform/pg/default/
+  terraform.tfstate
+  terraform.tfstate.backup
   $ sh $E2E_LIB/../../pg/pgserver.sh stop
