@@ -1090,7 +1090,8 @@ int pgw_result_feed(Arena *a, const PgMsg *m, PgResult *res, PgError *err,
   size_t n = m->len;
   switch (m->type) {
   case 'T': {
-    if (n < 2)
+    /* one description per statement, before its rows */
+    if (n < 2 || res->nrows)
       goto bad;
     int nc = get16(p);
     size_t i = 2;

@@ -196,6 +196,11 @@ static void test_result(void)
   T_EQ_STR(r.rows[1][1], "{ }");
   T_EQ_INT(r.lens[1][1], 3);
   T_EQ_STR(r.tag, "SELECT 2");
+  /* a second description after rows (found by fuzz_pgwire) is refused */
+  PgMsg t = {'T', (const uint8_t *)"\0\0", 2};
+  failed = false;
+  T_EQ_INT(pgw_result_feed(&A, &t, &r, &e, &failed), -1);
+  T_CHECK(failed);
 
   /* a DataRow whose column length runs past its message */
   buf_clear(&b);
