@@ -639,18 +639,20 @@ static bool parse_bool(const char *t, bool *out)
   static const char *const yes[] = {"1", "t", "T", "TRUE", "true", "True"};
   static const char *const no[] = {"0", "f", "F", "FALSE", "false", "False"};
   for (int i = 0; i < 6; i++) {
-    if (strcmp(t, yes[i]) == 0)
-      return *out = true, true;
-    if (strcmp(t, no[i]) == 0)
-      return !(*out = false);
+    if (strcmp(t, yes[i]) == 0 || strcmp(t, no[i]) == 0) {
+      *out = strcmp(t, yes[i]) == 0;
+      return true;
+    }
   }
   return false;
 }
 
 /* The pg backend: Terraform's arguments and PG_* variables (the argument,
 ** else the variable, else the default), a session opened at the first
-** request. */
-static BeWorkspaces *pg_workspaces(Cli *cli, const char **v, Diags *d)
+** request, in a.  *out is the backend, which the caller closes (the
+** configured one: cmd_backend_close). */
+static BeWorkspaces *pg_workspaces(Arena *a, const char **v, BePg **out,
+                                   Diags *d)
 {
   BePgConfig c;
   memset(&c, 0, sizeof c);
@@ -677,24 +679,23 @@ static BeWorkspaces *pg_workspaces(Cli *cli, const char **v, Diags *d)
       return NULL;
     }
   }
-  if (nopen_pg == 4) {
-    diag_error(d, NULL, "Too many backends", "internal: more than four pg "
-               "backends in one command.");
-    return NULL;
-  }
-  BeWorkspaces *ws = ARENA_NEW(cli->arena, BeWorkspaces, 1);
-  BePg *p = bepg_open(cli->arena, &c, ws, d);
-  if (!p)
-    return NULL;
-  open_pg[nopen_pg++] = p;
-  return ws;
+  BeWorkspaces *ws = ARENA_NEW(a, BeWorkspaces, 1);
+  *out = bepg_open(a, &c, ws, d);
+  return *out ? ws : NULL;
 }
 
 static bool make_pg(Cli *cli, const char **v, Backend *b, Diags *d)
 {
-  BeWorkspaces *ws = pg_workspaces(cli, v, d);
+  if (nopen_pg == 4) {
+    diag_error(d, NULL, "Too many backends", "internal: more than four pg "
+               "backends in one command.");
+    return false;
+  }
+  BePg *p;
+  BeWorkspaces *ws = pg_workspaces(cli->arena, v, &p, d);
   if (!ws)
     return false;
+  open_pg[nopen_pg++] = p;
   Diags wd;
   diag_init(&wd, cli->arena);
   const char *cur = ws_current(cli->arena, NULL, &wd);
@@ -729,7 +730,7 @@ static bool remote_state_reader(Arena *a, const char *backend, Value cfg,
                "\"default\" workspace (\"%s\" was asked for).", ws);
     return false;
   }
-  const char **v = ARENA_NEW(cli->arena, const char *, (size_t)s->nattrs);
+  const char **v = ARENA_NEW(a, const char *, (size_t)s->nattrs);
   bool obj = !val_is_null(cfg) && cfg.type->kind == TY_OBJECT;
   bool map = !val_is_null(cfg) && cfg.type->kind == TY_MAP;
   uint32_t n = obj || map ? cfg.len : 0;
@@ -761,15 +762,24 @@ static bool remote_state_reader(Arena *a, const char *backend, Value cfg,
       return type_error(d, NULL, name, s->kinds[k]);
     v[k] = t;
   }
-  const StRemote *r;
   if (pg) {
     /* Read only: a workspace without a row has no state (Terraform's
-    ** StateMgr would create the row). */
-    BeWorkspaces *w = pg_workspaces(cli, v, d);
-    r = w ? w->remote(w->ctx, ws) : NULL;
-  } else {
-    r = http_remote(cli, v, d, NULL);
+    ** StateMgr would create the row).  Its own session, in the call's
+    ** arena, closed here: data sources are read on the pool's threads. */
+    BePg *p;
+    BeWorkspaces *w = pg_workspaces(a, v, &p, d);
+    if (!w)
+      return false;
+    const StRemote *r = w->remote(w->ctx, ws);
+    Buf b;
+    buf_init(&b, a);
+    bool ok = r->get(r->ctx, a, &b, found, d);
+    bepg_close(p);
+    *data = b.p ? b.p : "";
+    *len = b.len;
+    return ok;
   }
+  const StRemote *r = http_remote(cli, v, d, NULL);
   if (!r)
     return false;
   Buf b;
