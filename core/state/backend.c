@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/buf.h"
 #include "workspace.h"
 
 #define DEFAULT_PATH "terraform.tfstate"
@@ -31,9 +32,21 @@ void be_remote(Backend *b, const char *type, const StRemote *r,
   b->workspace_dir = NULL;
 }
 
+/* A workspace's working copy.  Names come from the database too (any
+** client can insert a row), and ".", ".." or a '/' must never lead out
+** of dir: such names become '%' and their bytes in hex ('%' is in no
+** valid name, so no two names share a directory). */
 static const char *ws_path(Arena *a, const char *dir, const char *name)
 {
-  return arena_printf(a, "%s/%s/" DEFAULT_PATH, dir, name);
+  if (name[0] != '.' && ws_valid_name(name))
+    return arena_printf(a, "%s/%s/" DEFAULT_PATH, dir, name);
+  Buf b;
+  buf_init(&b, a);
+  buf_printf(&b, "%s/%%", dir);
+  for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+    buf_printf(&b, "%02x", *p);
+  buf_puts(&b, "/" DEFAULT_PATH);
+  return buf_str(&b);
 }
 
 void be_remote_ws(Backend *b, Arena *a, const char *type,
@@ -139,7 +152,8 @@ bool be_create(const Backend *b, Arena *a, const char *name, Diags *d)
 ** replayed into a new workspace of the same name. */
 static void remove_working_copy(const Backend *b, Arena *a, const char *name)
 {
-  const char *dir = arena_printf(a, "%s/%s", b->ws_dir, name);
+  char *dir = arena_strdup(a, ws_path(a, b->ws_dir, name));
+  *strrchr(dir, '/') = 0;
   DIR *dh = opendir(dir);
   if (!dh)
     return;

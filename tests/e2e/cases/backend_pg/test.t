@@ -68,6 +68,22 @@ Workspaces are rows:
     dev
   
 
+A row any client inserted, named "..", is a workspace whose working copy
+stays inside .terraform/pg (its name in hex after a '%'):
+
+  $ ./q "insert into terraform_remote_state.states (name, data) select '..', data from terraform_remote_state.states where name = 'default'"
+  INSERT 0 1
+  $ cairn workspace select .. && cairn state list && ls .terraform/pg
+  Switched to workspace "..".
+  terraform_data.a
+  %2e2e
+  default
+  dev
+  $ cairn workspace select default > /dev/null && cairn workspace delete -force .. | head -1 && ls .terraform/pg
+  Deleted workspace ".."!
+  default
+  dev
+
 data "terraform_remote_state" reads a workspace of the pg backend:
 
   $ . ./pg.env && cd reader && cairn init > /dev/null && cairn apply -auto-approve -var "conn_str=$PGT_CONN user=cairn password=secret" | tail -1
