@@ -16,6 +16,7 @@
 #include "config/hostcfg.h"
 #include "lang/eval.h"
 #include "net/be_http.h"
+#include "net/be_pg.h"
 #include "providers/provider.h"
 #include "state/state.h"
 #include "state/stmgr.h"
@@ -45,9 +46,15 @@ enum {
   H_RETRY_MAX, H_RETRY_WAIT_MAX, H_RETRY_WAIT_MIN, H_SKIP, H_UNLOCK_ADDRESS,
   H_UNLOCK_METHOD, H_UPDATE_METHOD, H_USERNAME, H_N
 };
+/* Terraform's internal/backend/remote-state/pg schema. */
+static const char *const pg_attrs[] = {
+    "conn_str", "schema_name", "skip_index_creation",
+    "skip_schema_creation", "skip_table_creation"};
+enum { P_CONN_STR, P_SCHEMA, P_SKIP_INDEX, P_SKIP_SCHEMA, P_SKIP_TABLE, P_N };
 static const BeSchema schemas[] = {
     {"local", local_attrs, 2, "ss"},
-    {"http", http_attrs, H_N, "sssssssnnnbssss"}};
+    {"http", http_attrs, H_N, "sssssssnnnbssss"},
+    {"pg", pg_attrs, P_N, "ssbbb"}};
 
 /* Terraform's reason texts (meta_backend.go errBackendInit). */
 static const char init_detail[] =
@@ -466,11 +473,15 @@ static bool same_vals(const BeSchema *s, const char **x, const char **y)
 static bool make_http(Cli *cli, const char **vals, Backend *b, Diags *d,
                       const CfgBackend *cb);
 
+static bool make_pg(Cli *cli, const char **vals, Backend *b, Diags *d);
+
 static bool make_backend(Cli *cli, const BeSchema *s, const char **vals,
                          Backend *b, Diags *d, const CfgBackend *cb)
 {
   if (s && strcmp(s->type, "http") == 0)
     return make_http(cli, vals, b, d, cb);
+  if (s && strcmp(s->type, "pg") == 0)
+    return make_pg(cli, vals, b, d);
   const SrcRange *at = cb ? &cb->range : NULL;
   if (vals[0] && !*vals[0]) {
     diag_error(d, at, "Invalid local state file path",
@@ -520,6 +531,8 @@ static bool num_arg(Cli *cli, const char *v, const char *env, long def,
 static BeHttp *open_http[4];   /* a migration opens two */
 static Cli *reader_cli;        /* for remote_state_reader */
 static int nopen_http;
+static BePg *open_pg[4];       /* the same for pg sessions */
+static int nopen_pg;
 
 void cmd_backend_close(Cli *cli)
 {
@@ -530,6 +543,9 @@ void cmd_backend_close(Cli *cli)
   for (int i = 0; i < nopen_http; i++)
     behttp_close(open_http[i]);
   nopen_http = 0;
+  for (int i = 0; i < nopen_pg; i++)
+    bepg_close(open_pg[i]);
+  nopen_pg = 0;
 }
 
 /* The http backend: Terraform's arguments and TF_HTTP_* variables, the
@@ -617,6 +633,80 @@ static bool make_http(Cli *cli, const char **v, Backend *b, Diags *d,
   return true;
 }
 
+/* Go's strconv.ParseBool, which Terraform's bool variables go through. */
+static bool parse_bool(const char *t, bool *out)
+{
+  static const char *const yes[] = {"1", "t", "T", "TRUE", "true", "True"};
+  static const char *const no[] = {"0", "f", "F", "FALSE", "false", "False"};
+  for (int i = 0; i < 6; i++) {
+    if (strcmp(t, yes[i]) == 0 || strcmp(t, no[i]) == 0) {
+      *out = strcmp(t, yes[i]) == 0;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* The pg backend: Terraform's arguments and PG_* variables (the argument,
+** else the variable, else the default), a session opened at the first
+** request, in a.  *out is the backend, which the caller closes (the
+** configured one: cmd_backend_close). */
+static BeWorkspaces *pg_workspaces(Arena *a, const char **v, BePg **out,
+                                   Diags *d)
+{
+  BePgConfig c;
+  memset(&c, 0, sizeof c);
+  c.conn_str = env_arg(v[P_CONN_STR], "PG_CONN_STR", "");
+  c.schema_name = env_arg(v[P_SCHEMA], "PG_SCHEMA_NAME",
+                          "terraform_remote_state");
+  struct {
+    int i;
+    const char *env, *name;
+    bool *out;
+  } bools[] = {
+      {P_SKIP_SCHEMA, "PG_SKIP_SCHEMA_CREATION", "skip_schema_creation",
+       &c.skip_schema_creation},
+      {P_SKIP_TABLE, "PG_SKIP_TABLE_CREATION", "skip_table_creation",
+       &c.skip_table_creation},
+      {P_SKIP_INDEX, "PG_SKIP_INDEX_CREATION", "skip_index_creation",
+       &c.skip_index_creation}};
+  for (int k = 0; k < 3; k++) {
+    const char *t = env_arg(v[bools[k].i], bools[k].env, "false");
+    if (!parse_bool(t, bools[k].out)) {
+      diag_error(d, NULL, "Invalid pg backend configuration",
+                 "invalid %s: \"%s\" is not a bool (%s)", bools[k].name, t,
+                 bools[k].env);
+      return NULL;
+    }
+  }
+  BeWorkspaces *ws = ARENA_NEW(a, BeWorkspaces, 1);
+  *out = bepg_open(a, &c, ws, d);
+  return *out ? ws : NULL;
+}
+
+static bool make_pg(Cli *cli, const char **v, Backend *b, Diags *d)
+{
+  if (nopen_pg == 4) {
+    diag_error(d, NULL, "Too many backends", "internal: more than four pg "
+               "backends in one command.");
+    return false;
+  }
+  BePg *p;
+  BeWorkspaces *ws = pg_workspaces(cli->arena, v, &p, d);
+  if (!ws)
+    return false;
+  open_pg[nopen_pg++] = p;
+  Diags wd;
+  diag_init(&wd, cli->arena);
+  const char *cur = ws_current(cli->arena, NULL, &wd);
+  be_remote_ws(b, cli->arena, "pg", ws,
+               arena_printf(cli->arena, "%s/pg",
+                            ws_data_dir(cli->arena, NULL)),
+               cur ? cur : WS_DEFAULT);
+  b->configured = true;
+  return true;
+}
+
 /* data "terraform_remote_state" with backend = "http": its config decoded
 ** as a backend block's arguments (Terraform's schema, types converted),
 ** read with one GET (no lock, as Terraform's remote state data source). */
@@ -626,20 +716,21 @@ static bool remote_state_reader(Arena *a, const char *backend, Value cfg,
 {
   Cli *cli = reader_cli;
   const BeSchema *s = schema_of(backend);
-  if (!s || strcmp(backend, "http") != 0) {
+  if (!s || strcmp(backend, "local") == 0) {
     diag_error(d, NULL, "Invalid backend configuration",
                "The backend type \"%s\" is not available in cairn's "
-               "built-in terraform provider; only \"local\" and \"http\" "
-               "are.", backend);
+               "built-in terraform provider; only \"local\", \"http\" and "
+               "\"pg\" are.", backend);
     return false;
   }
-  if (strcmp(ws, WS_DEFAULT) != 0) {
+  bool pg = strcmp(backend, "pg") == 0;
+  if (!pg && strcmp(ws, WS_DEFAULT) != 0) {
     diag_error(d, NULL, "Error loading state error",
                "workspaces not supported: the http backend keeps only the "
                "\"default\" workspace (\"%s\" was asked for).", ws);
     return false;
   }
-  const char **v = ARENA_NEW(cli->arena, const char *, (size_t)s->nattrs);
+  const char **v = ARENA_NEW(a, const char *, (size_t)s->nattrs);
   bool obj = !val_is_null(cfg) && cfg.type->kind == TY_OBJECT;
   bool map = !val_is_null(cfg) && cfg.type->kind == TY_MAP;
   uint32_t n = obj || map ? cfg.len : 0;
@@ -650,7 +741,7 @@ static bool remote_state_reader(Arena *a, const char *backend, Value cfg,
     if (k < 0) {
       diag_error(d, NULL, "Invalid backend configuration",
                  "The given configuration is not valid for backend "
-                 "\"http\": unsupported attribute \"%s\".", name);
+                 "\"%s\": unsupported attribute \"%s\".", backend, name);
       return false;
     }
     if (val_is_null(x))
@@ -671,7 +762,24 @@ static bool remote_state_reader(Arena *a, const char *backend, Value cfg,
       return type_error(d, NULL, name, s->kinds[k]);
     v[k] = t;
   }
-  StRemote *r = http_remote(cli, v, d, NULL);
+  if (pg) {
+    /* Read only: a workspace without a row has no state (Terraform's
+    ** StateMgr would create the row).  Its own session, in the call's
+    ** arena, closed here: data sources are read on the pool's threads. */
+    BePg *p;
+    BeWorkspaces *w = pg_workspaces(a, v, &p, d);
+    if (!w)
+      return false;
+    const StRemote *r = w->remote(w->ctx, ws);
+    Buf b;
+    buf_init(&b, a);
+    bool ok = r->get(r->ctx, a, &b, found, d);
+    bepg_close(p);
+    *data = b.p ? b.p : "";
+    *len = b.len;
+    return ok;
+  }
+  const StRemote *r = http_remote(cli, v, d, NULL);
   if (!r)
     return false;
   Buf b;
@@ -874,12 +982,13 @@ static bool load_ws(Cli *cli, const Backend *b, const char *ws, Buf *out,
 static bool save_ws(Cli *cli, const Backend *b, const char *ws,
                     const char *data, size_t n, Diags *d)
 {
-  if (b->remote) {
+  const StRemote *rem = be_remote_of(b, ws);
+  if (rem) {
     StLockInfo li, holder;
     stmgr_new_lock_info(cli->arena, &li, "migration destination state", "");
     const char *why = NULL;
-    if (b->remote->can_lock) {
-      StRemoteRes r = b->remote->lock(b->remote->ctx, cli->arena, &li,
+    if (rem->can_lock) {
+      StRemoteRes r = rem->lock(rem->ctx, cli->arena, &li,
                                       &holder, &why, d);
       if (r == ST_REMOTE_ERR)
         return false;
@@ -887,7 +996,7 @@ static bool save_ws(Cli *cli, const Backend *b, const char *ws,
         Buf t;
         buf_init(&t, cli->arena);
         buf_puts(&t, why);
-        if (holder.id && *holder.id) {
+        if ((holder.id && *holder.id) || (holder.who && *holder.who)) {
           buf_putc(&t, '\n');
           stmgr_format_lock_info(&t, &holder);
         }
@@ -896,10 +1005,10 @@ static bool save_ws(Cli *cli, const Backend *b, const char *ws,
         return false;
       }
     }
-    bool ok = b->remote->put(b->remote->ctx, data, n,
-                             b->remote->can_lock ? li.id : NULL, d);
-    if (b->remote->can_lock)
-      ok = b->remote->unlock(b->remote->ctx, &li, d) && ok;
+    bool ok = rem->put(rem->ctx, data, n,
+                             rem->can_lock ? li.id : NULL, d);
+    if (rem->can_lock)
+      ok = rem->unlock(rem->ctx, &li, d) && ok;
     return ok;
   }
   StMgr m;
@@ -1028,8 +1137,8 @@ static bool migrate_state(Cli *cli, const Record *r, const Backend *dst,
   const char *cur = ws_current(cli->arena, NULL, d);
   if (!cur)
     return false;
-  if (!src->remote && !dst->remote) {
-    if (strcmp(src->path, dst->path) == 0 &&
+  if ((!src->remote || src->ws) && (!dst->remote || dst->ws)) {
+    if (!src->remote && !dst->remote && strcmp(src->path, dst->path) == 0 &&
         strcmp(src->workspace_dir, dst->workspace_dir) == 0)
       return true;
     const char **names;

@@ -315,8 +315,12 @@ static const char *tree_constraints(void *ctx, const char *norm)
 static void lock_notice(void *ctx)
 {
   Op *op = ctx;
-  if (!op->json)
+  if (!op->json) {
     cli_out(op->cli, "Acquiring state lock. This may take a few moments...\n");
+    /* Now, not when the command ends: a log read meanwhile (CI, a
+    ** colleague's terminal) shows why it waits. */
+    fflush(stdout);
+  }
 }
 
 bool op_load(Op *op, bool need_vars)

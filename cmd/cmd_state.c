@@ -128,6 +128,7 @@ const char *cmd_state_path(Cli *cli, const char *explicit_path, Diags *d)
 static void lock_notice(void *ctx)
 {
   cli_out(ctx, "Acquiring state lock. This may take a few moments...\n");
+  fflush(stdout);   /* shown while waiting, not at the end */
 }
 
 bool cmd_state_lock(Cli *cli, StMgr *m, bool lock, const char *operation,

@@ -435,8 +435,8 @@ static void read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
       prov_diag_attr(c, DIAG_ERROR, prov_path_attr(a, "backend"),
                      "Invalid backend configuration",
                      "The backend type \"%s\" is not available in cairn's "
-                     "built-in terraform provider; only \"local\" and "
-                     "\"http\" are.",
+                     "built-in terraform provider; only \"local\", "
+                     "\"http\" and \"pg\" are.",
                      backend);
     else
       prov_diag_attr(c, DIAG_ERROR, prov_path_attr(a, "backend"),

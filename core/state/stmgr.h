@@ -114,9 +114,11 @@ typedef struct StRemote {
 
 /* Binds the working copy `path` to r for the rest of the process: every
 ** StMgr whose output path is exactly path pulls from r at load, pushes to
-** r after each commit, and takes r's lock with its own (NULL unbinds).
-** Both are borrowed.  The CLI binds the configured backend once, so no
-** command can read or write the working copy without the remote. */
+** r after each commit, and takes r's lock with its own (binding a path
+** again replaces its remote; a NULL r unbinds every path).  Both are
+** borrowed.  The CLI binds the configured backend (each workspace a
+** backend with workspaces opens), so no command can read or write a
+** working copy without its remote. */
 void stmgr_bind_remote(const char *path, const StRemote *r);
 
 /* An intent recorded but never resolved (possibly created, unrecorded). */

@@ -14,28 +14,51 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/json.h"
 
-/* The process's one binding: the CLI configures one backend per run. */
-static const char *bound_path;
-static const StRemote *bound;
+/* The process's bindings: the CLI configures one backend per run; a
+** backend with workspaces (pg) binds one working copy per workspace it
+** opens, a migration the source's and the destination's. */
+#define MAX_BINDINGS 32
+static struct {
+  const char *path;
+  const StRemote *r;
+} bound[MAX_BINDINGS];
+static int nbound;
 
 void stmgr_bind_remote(const char *path, const StRemote *r)
 {
-  bound_path = r ? path : NULL;
-  bound = r;
+  if (!r || !path) {
+    nbound = 0;
+    return;
+  }
+  for (int i = 0; i < nbound; i++)
+    if (strcmp(bound[i].path, path) == 0) {
+      bound[i].r = r;
+      return;
+    }
+  if (nbound == MAX_BINDINGS) {
+    fprintf(stderr, "cairn: internal error: more than %d remote state "
+            "bindings\n", MAX_BINDINGS);
+    abort();
+  }
+  bound[nbound].path = path;
+  bound[nbound++].r = r;
 }
 
 void stmgr_remote_attach(StMgr *m)
 {
-  if (!bound || strcmp(bound_path, m->out_path) != 0)
-    return;
-  m->remote = bound;
-  m->pending_path = arena_printf(m->arena, "%s.pending", m->out_path);
+  for (int i = 0; i < nbound; i++)
+    if (strcmp(bound[i].path, m->out_path) == 0) {
+      m->remote = bound[i].r;
+      m->pending_path = arena_printf(m->arena, "%s.pending", m->out_path);
+      return;
+    }
 }
 
 bool stmgr_parse_lock_info(Arena *a, const char *buf, size_t n,
@@ -162,7 +185,7 @@ bool stmgr_remote_lock(StMgr *m, const char *operation, bool *busy,
   Buf b;
   buf_init(&b, m->arena);
   buf_puts(&b, text ? text : "the state is locked");
-  if (holder.id && *holder.id) {
+  if ((holder.id && *holder.id) || (holder.who && *holder.who)) {
     buf_putc(&b, '\n');
     stmgr_format_lock_info(&b, &holder);
   }

@@ -210,7 +210,7 @@ Backends other than local, and settings local does not have:
      1: data "terraform_remote_state" "s3" {
   
   The backend type "s3" is not available in cairn's built-in terraform
-  provider; only "local" and "http" are.
+  provider; only "local", "http" and "pg" are.
   
   Error: Invalid backend configuration
   
@@ -219,7 +219,7 @@ Backends other than local, and settings local does not have:
      5: data "terraform_remote_state" "bogus" {
   
   The backend type "bogus" is not available in cairn's built-in terraform
-  provider; only "local" and "http" are.
+  provider; only "local", "http" and "pg" are.
   
   Error: Invalid backend configuration
   
