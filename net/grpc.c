@@ -22,6 +22,82 @@ static void global_init(void)
   global_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
 }
 
+struct GrpcPool {
+  pthread_mutex_t mu;
+  bool closed;
+  int nidle;
+  CURL *idle[GRPC_POOL_IDLE];
+};
+
+GrpcPool *grpc_pool_new(Arena *a)
+{
+  GrpcPool *p = ARENA_NEW(a, GrpcPool, 1);
+  /* Never destroyed: a call may still hold the pool after grpc_pool_close,
+  ** and a pthread mutex holds no resource that outlives the arena. */
+  if (pthread_mutex_init(&p->mu, NULL) != 0)
+    return NULL;
+  return p;
+}
+
+void grpc_pool_close(GrpcPool *p)
+{
+  if (!p)
+    return;
+  pthread_mutex_lock(&p->mu);
+  p->closed = true;
+  int n = p->nidle;
+  CURL *h[GRPC_POOL_IDLE];
+  memcpy(h, p->idle, (size_t)n * sizeof h[0]);
+  p->nidle = 0;
+  pthread_mutex_unlock(&p->mu);
+  /* Outside the lock: cleanup closes sockets (and may send TLS alerts). */
+  for (int i = 0; i < n; i++)
+    curl_easy_cleanup(h[i]);
+}
+
+int grpc_pool_idle(GrpcPool *p)
+{
+  pthread_mutex_lock(&p->mu);
+  int n = p->nidle;
+  pthread_mutex_unlock(&p->mu);
+  return n;
+}
+
+/* An idle handle (with default options, its connection and TLS session
+** kept) or a new one; NULL when out of memory. */
+static CURL *take(GrpcPool *p)
+{
+  CURL *h = NULL;
+  if (p) {
+    pthread_mutex_lock(&p->mu);
+    if (!p->closed && p->nidle > 0)
+      h = p->idle[--p->nidle];
+    pthread_mutex_unlock(&p->mu);
+  }
+  return h ? h : curl_easy_init();
+}
+
+/* Keeps h for the next call when its connection is known good (keep) and
+** there is room, else closes it. */
+static void give_back(GrpcPool *p, CURL *h, bool keep)
+{
+  if (p && keep) {
+    /* Back to default options: the idle handle must hold no pointer into
+    ** the finished call (headers, error buffer, callbacks' data), since
+    ** closing it later may still report into them.  curl_easy_reset keeps
+    ** the connection and the TLS session cache. */
+    curl_easy_reset(h);
+    pthread_mutex_lock(&p->mu);
+    bool kept = !p->closed && p->nidle < GRPC_POOL_IDLE;
+    if (kept)
+      p->idle[p->nidle++] = h;
+    pthread_mutex_unlock(&p->mu);
+    if (kept)
+      return;
+  }
+  curl_easy_cleanup(h);
+}
+
 typedef struct Call {
   Arena *a;
   Buf body;
@@ -164,7 +240,7 @@ bool grpc_call(const GrpcTarget *t, const char *path, const uint8_t *req,
   c.max = max_msg + 5;
   c.grpc_status = -1;
 
-  CURL *h = curl_easy_init();
+  CURL *h = take(t->pool);
   if (!h)
     return fail(r, GRPC_TRANSPORT, "libcurl could not make a handle");
   bool tls = t->ca_pem != NULL;
@@ -184,7 +260,7 @@ bool grpc_call(const GrpcTarget *t, const char *path, const uint8_t *req,
     n = curl_slist_append(hdr, lines[i]);
     if (!n) {
       curl_slist_free_all(hdr);
-      curl_easy_cleanup(h);
+      give_back(t->pool, h, true);
       return fail(r, GRPC_TRANSPORT, "out of memory");
     }
     hdr = n;
@@ -245,7 +321,12 @@ bool grpc_call(const GrpcTarget *t, const char *path, const uint8_t *req,
   curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &c.http_status);
   long httpv = 0;
   curl_easy_getinfo(h, CURLINFO_HTTP_VERSION, &httpv);
-  curl_easy_cleanup(h);
+  /* Only a complete HTTP/2 exchange leaves the connection reusable; any
+  ** other end (transport error, deadline, an aborted body) drops it, so a
+  ** broken connection is never offered to the next call. */
+  give_back(t->pool, h,
+            rc == CURLE_OK && httpv == CURL_HTTP_VERSION_2_0 &&
+                c.http_status == 200 && !c.too_large);
   curl_slist_free_all(hdr);
   curl_slist_free_all(connect_to);
   /* ALPN may settle on HTTP/1.1, on which gRPC does not exist. */
