@@ -100,6 +100,8 @@ static void give_back(GrpcPool *p, CURL *h, bool keep)
 
 typedef struct Call {
   Arena *a;
+  const uint8_t *req;        /* the framed request, sent by on_read */
+  size_t req_len, req_off;
   Buf body;
   size_t max;                /* frame header + max_msg */
   bool too_large;
@@ -133,6 +135,32 @@ static size_t on_body(char *p, size_t size, size_t n, void *ud)
   }
   buf_put(&c->body, p, len);
   return len;
+}
+
+static size_t on_read(char *p, size_t size, size_t n, void *ud)
+{
+  Call *c = ud;
+  size_t k = c->req_len - c->req_off;
+  if (k > size * n)
+    k = size * n;
+  memcpy(p, c->req + c->req_off, k);
+  c->req_off += k;
+  return k;
+}
+
+/* libcurl resends a request whose reused connection died before any
+** answer came ("retrying a fresh connect"), rewinding the body through
+** this callback.  The plugin may have acted on it already (an apply that
+** created an object): a call is never sent twice, so the rewind is
+** refused and the call fails (CURLE_SEND_FAIL_REWIND), as it would have
+** on a connection of its own.  A request curl had not yet read is still
+** sent on a fresh connection (it needs no rewind). */
+static int on_seek(void *ud, curl_off_t off, int origin)
+{
+  (void)ud;
+  (void)off;
+  (void)origin;
+  return CURL_SEEKFUNC_CANTSEEK;
 }
 
 static int hexval(int ch)
@@ -239,6 +267,8 @@ bool grpc_call(const GrpcTarget *t, const char *path, const uint8_t *req,
   buf_init(&c.body, a);
   c.max = max_msg + 5;
   c.grpc_status = -1;
+  c.req = frame;
+  c.req_len = len + 5;
 
   CURL *h = take(t->pool);
   if (!h)
@@ -302,7 +332,10 @@ bool grpc_call(const GrpcTarget *t, const char *path, const uint8_t *req,
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http");
   }
   curl_easy_setopt(h, CURLOPT_POST, 1L);
-  curl_easy_setopt(h, CURLOPT_POSTFIELDS, (const char *)frame);
+  curl_easy_setopt(h, CURLOPT_READFUNCTION, on_read);
+  curl_easy_setopt(h, CURLOPT_READDATA, &c);
+  curl_easy_setopt(h, CURLOPT_SEEKFUNCTION, on_seek);
+  curl_easy_setopt(h, CURLOPT_SEEKDATA, &c);
   curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)(len + 5));
   curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
   curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
@@ -341,6 +374,10 @@ bool grpc_call(const GrpcTarget *t, const char *path, const uint8_t *req,
   if (rc == CURLE_OPERATION_TIMEDOUT)
     return fail(r, GRPC_TIMEOUT,
                 arena_printf(a, "no answer within %ld ms", timeout_ms));
+  /* A kept connection that broke after the request went out (see
+  ** on_seek): in the words of a connection that broke mid-call. */
+  if (rc == CURLE_SEND_FAIL_REWIND)
+    return fail(r, GRPC_TRANSPORT, curl_easy_strerror(CURLE_RECV_ERROR));
   /* On a unix socket curl's detailed text names "localhost port 80",
   ** which would mislead: its short text says what happened. */
   if (rc != CURLE_OK)
