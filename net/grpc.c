@@ -22,8 +22,86 @@ static void global_init(void)
   global_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
 }
 
+struct GrpcPool {
+  pthread_mutex_t mu;
+  bool closed;
+  int nidle;
+  CURL *idle[GRPC_POOL_IDLE];
+};
+
+GrpcPool *grpc_pool_new(Arena *a)
+{
+  GrpcPool *p = ARENA_NEW(a, GrpcPool, 1);
+  /* Never destroyed: a call may still hold the pool after grpc_pool_close,
+  ** and a pthread mutex holds no resource that outlives the arena. */
+  if (pthread_mutex_init(&p->mu, NULL) != 0)
+    return NULL;
+  return p;
+}
+
+void grpc_pool_close(GrpcPool *p)
+{
+  if (!p)
+    return;
+  pthread_mutex_lock(&p->mu);
+  p->closed = true;
+  int n = p->nidle;
+  CURL *h[GRPC_POOL_IDLE];
+  memcpy(h, p->idle, (size_t)n * sizeof h[0]);
+  p->nidle = 0;
+  pthread_mutex_unlock(&p->mu);
+  /* Outside the lock: cleanup closes sockets (and may send TLS alerts). */
+  for (int i = 0; i < n; i++)
+    curl_easy_cleanup(h[i]);
+}
+
+int grpc_pool_idle(GrpcPool *p)
+{
+  pthread_mutex_lock(&p->mu);
+  int n = p->nidle;
+  pthread_mutex_unlock(&p->mu);
+  return n;
+}
+
+/* An idle handle (with default options, its connection and TLS session
+** kept) or a new one; NULL when out of memory. */
+static CURL *take(GrpcPool *p)
+{
+  CURL *h = NULL;
+  if (p) {
+    pthread_mutex_lock(&p->mu);
+    if (!p->closed && p->nidle > 0)
+      h = p->idle[--p->nidle];
+    pthread_mutex_unlock(&p->mu);
+  }
+  return h ? h : curl_easy_init();
+}
+
+/* Keeps h for the next call when its connection is known good (keep) and
+** there is room, else closes it. */
+static void give_back(GrpcPool *p, CURL *h, bool keep)
+{
+  if (p && keep) {
+    /* Back to default options: the idle handle must hold no pointer into
+    ** the finished call (headers, error buffer, callbacks' data), since
+    ** closing it later may still report into them.  curl_easy_reset keeps
+    ** the connection and the TLS session cache. */
+    curl_easy_reset(h);
+    pthread_mutex_lock(&p->mu);
+    bool kept = !p->closed && p->nidle < GRPC_POOL_IDLE;
+    if (kept)
+      p->idle[p->nidle++] = h;
+    pthread_mutex_unlock(&p->mu);
+    if (kept)
+      return;
+  }
+  curl_easy_cleanup(h);
+}
+
 typedef struct Call {
   Arena *a;
+  const uint8_t *req;        /* the framed request, sent by on_read */
+  size_t req_len, req_off;
   Buf body;
   size_t max;                /* frame header + max_msg */
   bool too_large;
@@ -57,6 +135,32 @@ static size_t on_body(char *p, size_t size, size_t n, void *ud)
   }
   buf_put(&c->body, p, len);
   return len;
+}
+
+static size_t on_read(char *p, size_t size, size_t n, void *ud)
+{
+  Call *c = ud;
+  size_t k = c->req_len - c->req_off;
+  if (k > size * n)
+    k = size * n;
+  memcpy(p, c->req + c->req_off, k);
+  c->req_off += k;
+  return k;
+}
+
+/* libcurl resends a request whose reused connection died before any
+** answer came ("retrying a fresh connect"), rewinding the body through
+** this callback.  The plugin may have acted on it already (an apply that
+** created an object): a call is never sent twice, so the rewind is
+** refused and the call fails (CURLE_SEND_FAIL_REWIND), as it would have
+** on a connection of its own.  A request curl had not yet read is still
+** sent on a fresh connection (it needs no rewind). */
+static int on_seek(void *ud, curl_off_t off, int origin)
+{
+  (void)ud;
+  (void)off;
+  (void)origin;
+  return CURL_SEEKFUNC_CANTSEEK;
 }
 
 static int hexval(int ch)
@@ -163,8 +267,10 @@ bool grpc_call(const GrpcTarget *t, const char *path, const uint8_t *req,
   buf_init(&c.body, a);
   c.max = max_msg + 5;
   c.grpc_status = -1;
+  c.req = frame;
+  c.req_len = len + 5;
 
-  CURL *h = curl_easy_init();
+  CURL *h = take(t->pool);
   if (!h)
     return fail(r, GRPC_TRANSPORT, "libcurl could not make a handle");
   bool tls = t->ca_pem != NULL;
@@ -184,7 +290,7 @@ bool grpc_call(const GrpcTarget *t, const char *path, const uint8_t *req,
     n = curl_slist_append(hdr, lines[i]);
     if (!n) {
       curl_slist_free_all(hdr);
-      curl_easy_cleanup(h);
+      give_back(t->pool, h, true);
       return fail(r, GRPC_TRANSPORT, "out of memory");
     }
     hdr = n;
@@ -226,7 +332,10 @@ bool grpc_call(const GrpcTarget *t, const char *path, const uint8_t *req,
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http");
   }
   curl_easy_setopt(h, CURLOPT_POST, 1L);
-  curl_easy_setopt(h, CURLOPT_POSTFIELDS, (const char *)frame);
+  curl_easy_setopt(h, CURLOPT_READFUNCTION, on_read);
+  curl_easy_setopt(h, CURLOPT_READDATA, &c);
+  curl_easy_setopt(h, CURLOPT_SEEKFUNCTION, on_seek);
+  curl_easy_setopt(h, CURLOPT_SEEKDATA, &c);
   curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)(len + 5));
   curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
   curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
@@ -245,7 +354,12 @@ bool grpc_call(const GrpcTarget *t, const char *path, const uint8_t *req,
   curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &c.http_status);
   long httpv = 0;
   curl_easy_getinfo(h, CURLINFO_HTTP_VERSION, &httpv);
-  curl_easy_cleanup(h);
+  /* Only a complete HTTP/2 exchange leaves the connection reusable; any
+  ** other end (transport error, deadline, an aborted body) drops it, so a
+  ** broken connection is never offered to the next call. */
+  give_back(t->pool, h,
+            rc == CURLE_OK && httpv == CURL_HTTP_VERSION_2_0 &&
+                c.http_status == 200 && !c.too_large);
   curl_slist_free_all(hdr);
   curl_slist_free_all(connect_to);
   /* ALPN may settle on HTTP/1.1, on which gRPC does not exist. */
@@ -260,6 +374,10 @@ bool grpc_call(const GrpcTarget *t, const char *path, const uint8_t *req,
   if (rc == CURLE_OPERATION_TIMEDOUT)
     return fail(r, GRPC_TIMEOUT,
                 arena_printf(a, "no answer within %ld ms", timeout_ms));
+  /* A kept connection that broke after the request went out (see
+  ** on_seek): in the words of a connection that broke mid-call. */
+  if (rc == CURLE_SEND_FAIL_REWIND)
+    return fail(r, GRPC_TRANSPORT, curl_easy_strerror(CURLE_RECV_ERROR));
   /* On a unix socket curl's detailed text names "localhost port 80",
   ** which would mislead: its short text says what happened. */
   if (rc != CURLE_OK)

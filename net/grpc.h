@@ -16,9 +16,21 @@
 ** (GRPC_BAD_RESPONSE); every call has a deadline (timeout_ms), sent as
 ** grpc-timeout and enforced locally by libcurl.
 **
+** Connections: without a pool every call opens (and closes) its own
+** connection, with a TLS handshake under AutoMTLS.  With a GrpcPool the
+** connections are kept: a call takes an idle curl handle from the pool
+** (its HTTP/2 connection and TLS session still open) or makes one, and
+** gives it back after the call, so N calls from W concurrent callers use
+** at most W connections (one per caller, not Terraform's one multiplexed
+** connection: a curl easy handle is driven by one thread; docs/plugins.md).
+** A call that did not end in a gRPC answer (transport error, deadline,
+** malformed answer) discards its handle and connection instead: the next
+** call connects afresh, and a plugin that died is reported as without a
+** pool.
+**
 ** Threads and memory: grpc_call may run concurrently from many threads on
-** one GrpcTarget (each call uses its own curl handle and connection; the
-** target is read-only).  The response bytes and messages are allocated in
+** one GrpcTarget (each call holds its own curl handle while it runs; the
+** target is read-only, the pool locked).  The response bytes and messages are allocated in
 ** the arena given to the call.  No diagnostics here: the caller (the
 ** plugin provider) words failures with what it knows about the plugin.
 */
@@ -33,6 +45,11 @@
 
 #define GRPC_DEFAULT_MAX_MSG ((size_t)256 << 20) /* Terraform's limit */
 
+/* Kept connections to one server (opaque; in the arena given to
+** grpc_pool_new, its curl handles in libcurl's memory until
+** grpc_pool_close). */
+typedef struct GrpcPool GrpcPool;
+
 typedef struct GrpcTarget {
   const char *unix_path;     /* socket path, or NULL */
   const char *tcp_address;   /* "host:port" when unix_path is NULL */
@@ -44,6 +61,7 @@ typedef struct GrpcTarget {
   const char *ca_pem;
   const char *cert_pem;
   const char *key_pem;
+  GrpcPool *pool;            /* kept connections, or NULL: one per call */
 } GrpcTarget;
 
 typedef enum GrpcOutcome {
@@ -67,6 +85,23 @@ typedef struct GrpcResult {
 ** req[0..len).  Fills *r (memory in a); returns r->outcome == GRPC_OK. */
 bool grpc_call(const GrpcTarget *t, const char *path, const uint8_t *req,
                size_t len, long timeout_ms, Arena *a, GrpcResult *r);
+
+/* A pool that keeps up to GRPC_POOL_IDLE idle connections (more may be
+** in use at once; beyond that number they are closed when their call
+** ends).  NULL when out of memory. */
+#define GRPC_POOL_IDLE 64
+GrpcPool *grpc_pool_new(Arena *a);
+
+/* Closes the idle connections and marks the pool closed: a call still
+** running closes its connection when it ends instead of keeping it, and
+** later calls with this pool open one connection each.  Call it before the
+** server (the plugin) is stopped, so that no connection outlives it; once
+** no call can run, grpc_pool_close leaves nothing open.  Idempotent;
+** NULL is ignored. */
+void grpc_pool_close(GrpcPool *p);
+
+/* The number of connections the pool keeps idle (tests). */
+int grpc_pool_idle(GrpcPool *p);
 
 /* gRPC's name of a status code ("UNAVAILABLE"), or "UNKNOWN". */
 const char *grpc_status_name(int status);

@@ -206,6 +206,8 @@ static void start(Prov *p, Pplugin *h, ProvCall *c)
     h->failed = true;
     return;
   }
+  /* Kept connections: one TLS handshake per worker, not per call. */
+  h->target.pool = grpc_pool_new(p->arena);
   if (h->proc->unix_socket)
     h->target.unix_path = h->proc->address;
   else
@@ -1076,6 +1078,7 @@ static void g_close(Prov *p)
     GrpcTarget t = h->target;
     GrpcResult r;
     grpc_call(&t, "/plugin.GRPCController/Shutdown", NULL, 0, 2000, &a, &r);
+    grpc_pool_close(t.pool);   /* no connection outlives the plugin */
     plugin_stop(pp, 2000);
     arena_release(&a);
   }

@@ -6,11 +6,20 @@
 ** go-plugin's GRPCController/Shutdown making the plugin exit by itself,
 ** a call to a plugin that is gone, and AutoMTLS (net/mtls.h): TLS with the
 ** plugin's certificate pinned and cairn's presented, refused when another
-** root is pinned or no client certificate is shown.
+** root is pinned or no client certificate is shown.  With a GrpcPool
+** (issue 16): sequential calls share one connection and concurrent ones
+** at most one per caller, counted as the plugin's open sockets in
+** /proc/PID/fd; a kept connection to a plugin that is gone is dropped and
+** the call fails as without a pool; grpc_pool_close leaves no socket open
+** in cairn.
 */
+#include <dirent.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "net/grpc.h"
 #include "net/mtls.h"
@@ -92,6 +101,170 @@ static void test_schema_call(const char *name, const char *path)
   T_CHECK(!grpc_call(&t, path, NULL, 0, 30000, &A, &r));
   T_EQ_INT(r.outcome, GRPC_TRANSPORT);
   T_CHECK(r.message && *r.message);
+}
+
+/* ---- kept connections ------------------------------------------------- */
+
+#define MAX_SOCKS 256
+
+/* The inodes of the sockets process pid ("self" when 0) has open, into
+** ino[]; returns how many. */
+static int sockets(pid_t pid, unsigned long *ino)
+{
+  char dir[64];
+  if (pid)
+    snprintf(dir, sizeof dir, "/proc/%d/fd", (int)pid);
+  else
+    snprintf(dir, sizeof dir, "/proc/self/fd");
+  DIR *d = opendir(dir);
+  T_CHECK(d != NULL);
+  if (!d)
+    return 0;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL && n < MAX_SOCKS) {
+    char path[320], link[64];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    ssize_t k = readlink(path, link, sizeof link - 1);
+    if (k <= 0)
+      continue;
+    link[k] = 0;
+    unsigned long v;
+    if (sscanf(link, "socket:[%lu]", &v) == 1)
+      ino[n++] = v;
+  }
+  closedir(d);
+  return n;
+}
+
+/* The sockets of pid not in base[0..nbase): its connections accepted
+** since base was taken.  Returns how many, the first in *first. */
+static int new_sockets(pid_t pid, const unsigned long *base, int nbase,
+                       unsigned long *first)
+{
+  unsigned long now[MAX_SOCKS];
+  int n = sockets(pid, now), k = 0;
+  for (int i = 0; i < n; i++) {
+    bool old = false;
+    for (int j = 0; j < nbase; j++)
+      old = old || now[i] == base[j];
+    if (!old && k++ == 0)
+      *first = now[i];
+  }
+  return k;
+}
+
+typedef struct Worker {
+  const GrpcTarget *t;
+  const char *path;
+  int ok;
+} Worker;
+
+static void *worker_main(void *ud)
+{
+  Worker *w = ud;
+  Arena a;
+  arena_init(&a, 0);
+  for (int i = 0; i < 5; i++) {
+    GrpcResult r;
+    if (grpc_call(w->t, w->path, NULL, 0, 30000, &a, &r))
+      w->ok++;
+  }
+  arena_release(&a);
+  return NULL;
+}
+
+static void test_pool(const char *name, const char *path, bool tls)
+{
+  MtlsCert mc;
+  const char *why = NULL;
+  T_CHECK(!tls || mtls_generate(&A, &mc, &why));
+  PluginProc *p = start_cert(name, tls ? mc.cert_pem : NULL);
+  if (!p)
+    return;
+  GrpcTarget t = target(p, 0);
+  if (tls) {
+    const char *pem = NULL;
+    T_CHECK(p->server_cert &&
+            mtls_server_pem(&A, p->server_cert, &pem, &why));
+    t.ca_pem = pem;
+    t.cert_pem = mc.cert_pem;
+    t.key_pem = mc.key_pem;
+  }
+  unsigned long mine[MAX_SOCKS], base[MAX_SOCKS];
+  int nmine = sockets(0, mine);
+  int nbase = sockets(p->pid, base);   /* the listener */
+  t.pool = grpc_pool_new(&A);
+  T_CHECK(t.pool != NULL);
+
+  /* Ten calls in a row: one connection, the same after every call (the
+  ** plugin's side of it stays open between calls). */
+  unsigned long conn = 0;
+  for (int i = 0; i < 10; i++) {
+    GrpcResult r;
+    T_CHECK(grpc_call(&t, path, NULL, 0, 30000, &A, &r));
+    unsigned long c = 0;
+    T_EQ_INT(new_sockets(p->pid, base, nbase, &c), 1);
+    if (i == 0)
+      conn = c;
+    T_CHECK(c == conn);
+  }
+  T_EQ_INT(grpc_pool_idle(t.pool), 1);
+
+  /* A gRPC error answer leaves the connection usable: still one. */
+  GrpcResult r;
+  T_CHECK(!grpc_call(&t, "/tfplugin5.Provider/NoSuchCall", NULL, 0, 30000,
+                     &A, &r));
+  T_EQ_INT(r.outcome, GRPC_STATUS);
+  T_EQ_INT(grpc_pool_idle(t.pool), 1);
+
+  /* Four callers at once, five calls each: at most four connections,
+  ** each one a handle the pool keeps. */
+  Worker w[4];
+  pthread_t th[4];
+  for (int i = 0; i < 4; i++) {
+    w[i] = (Worker){&t, path, 0};
+    T_CHECK(pthread_create(&th[i], NULL, worker_main, &w[i]) == 0);
+  }
+  for (int i = 0; i < 4; i++) {
+    pthread_join(th[i], NULL);
+    T_EQ_INT(w[i].ok, 5);
+  }
+  unsigned long c;
+  int conns = new_sockets(p->pid, base, nbase, &c);
+  T_CHECK(conns >= 1 && conns <= 4);
+  T_EQ_INT(grpc_pool_idle(t.pool), conns);
+
+  /* The plugin exits; the kept connections are dead.  The next call
+  ** drops the one it took and fails as it does without a pool. */
+  grpc_call(&t, "/plugin.GRPCController/Shutdown", NULL, 0, 30000, &A, &r);
+  T_CHECK(r.outcome == GRPC_OK || r.outcome == GRPC_TRANSPORT);
+  int st = plugin_stop(p, 10000);
+  T_CHECK(WIFEXITED(st));
+  int idle = grpc_pool_idle(t.pool);
+  T_CHECK(!grpc_call(&t, path, NULL, 0, 30000, &A, &r));
+  T_EQ_INT(r.outcome, GRPC_TRANSPORT);
+  T_CHECK(r.message && *r.message);
+  T_EQ_INT(grpc_pool_idle(t.pool), idle - 1);
+
+  /* Closing the pool closes every socket it kept. */
+  grpc_pool_close(t.pool);
+  T_EQ_INT(grpc_pool_idle(t.pool), 0);
+  unsigned long after[MAX_SOCKS];
+  T_EQ_INT(sockets(0, after), nmine);
+  grpc_pool_close(t.pool);   /* idempotent */
+}
+
+static void test_pool_h2c(void)
+{
+  test_pool("terraform-provider-null", "/tfplugin5.Provider/GetSchema",
+            false);
+}
+
+static void test_pool_mtls(void)
+{
+  test_pool("terraform-provider-null-v6",
+            "/tfplugin6.Provider/GetProviderSchema", true);
 }
 
 static void test_v5(void)
@@ -187,5 +360,7 @@ int main(void)
   T_RUN(test_mtls_v5);
   T_RUN(test_mtls_v6);
   T_RUN(test_status_names);
+  T_RUN(test_pool_h2c);
+  T_RUN(test_pool_mtls);
   return t_done("test_grpc");
 }
