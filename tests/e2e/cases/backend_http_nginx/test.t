@@ -67,15 +67,23 @@ and exit 1.
   ca_dir.
   [1]
 
-destroy empties the state on nginx's disk.
+`state rm` pushes the state without the instance (PUT, as every write);
+destroy then empties the state on nginx's disk.
 
+  $ cairn state rm terraform_data.b | head -1
+  Removed terraform_data.b
+  $ python3 -c 'import json; s = json.load(open("'"$(cat nginx.root)"'/states/x.tfstate")); print(s["serial"], [r["name"] for r in s["resources"]])'
+  3 ['a']
   $ cairn destroy -auto-approve -var v=two | tail -1
-  Destroy complete! Resources: 2 destroyed.
+  Destroy complete! Resources: 1 destroyed.
   $ python3 -c 'import json; s = json.load(open("'"$(cat nginx.root)"'/states/x.tfstate")); print(s["serial"], len(s["resources"]))'
-  3 0
+  4 0
 
 The requests nginx saw, in order (its access log, complete once it has
-stopped).
+stopped): init's GET (404, no state yet), the first apply's GET and PUT
+(201 Created), then 204 for every later PUT; the no-change apply writes
+nothing; the wrong CA's attempts never got past the TLS handshake, so no
+request was logged.
 
   $ sh $TESTDIR/../../../http/nginx.sh stop
   $ cat nginx.access
@@ -88,5 +96,7 @@ stopped).
   GET /states/x.tfstate 200
   GET /states/x.tfstate 200
   GET /states/x.tfstate 200
+  GET /states/x.tfstate 200
+  PUT /states/x.tfstate 204
   GET /states/x.tfstate 200
   PUT /states/x.tfstate 204
