@@ -1223,9 +1223,10 @@ static bool migrate_state(Cli *cli, const Record *r, const Backend *dst,
 
 const Backend *cmd_backend_init(Cli *cli, const CfgModule *m,
                                 const CmdBackendInit *o, bool *configured,
-                                Diags *d)
+                                const char **unset, Diags *d)
 {
   *configured = false;
+  *unset = NULL;
   const CfgBackend *cb = m->backend;
   const BeSchema *s = cb ? check_type(cb, CMD_BACKEND_INIT, d) : NULL;
   if (cb && !s)
@@ -1262,6 +1263,8 @@ const Backend *cmd_backend_init(Cli *cli, const CfgModule *m,
       return NULL;
     if (r.type && !write_record(cli, &r, NULL, NULL, 0, d))
       return NULL;
+    if (r.type && o->migrate && strcmp(r.type, "local") != 0)
+      *unset = r.type;   /* in cli->arena, as long as the command */
     cli->backend = b;
     return b;
   }

@@ -59,11 +59,14 @@ typedef struct CmdBackendInit {
 ** exists) copies the state from the previous backend to the new one with
 ** Terraform's prompts (docs/backends.md, "Migration").
 ** *configured tells whether the record was (re)written, so the caller
-** prints Terraform's "Successfully configured the backend" text.  NULL
-** with diagnostics. */
+** prints Terraform's "Successfully configured the backend" text; *unset
+** names the recorded backend type when -migrate-state has just moved the
+** state back to the local backend (the configuration has no backend block
+** any more), for Terraform's "Successfully unset the backend" text, else
+** NULL.  NULL with diagnostics. */
 const Backend *cmd_backend_init(Cli *cli, const CfgModule *m,
                                 const CmdBackendInit *o, bool *configured,
-                                Diags *d);
+                                const char **unset, Diags *d);
 
 /* Releases what the backend holds (the http backend's connection); main
 ** calls it once, after the command, before the arena goes. */

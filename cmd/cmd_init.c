@@ -682,11 +682,19 @@ static int run(Cli *cli, int argc, char **argv)
     CmdBackendInit bo = {&backend_config, reconfigure,
                          migrate || force_copy, force_copy, input};
     bool configured;
-    const Backend *be = cmd_backend_init(cli, m, &bo, &configured, &d);
+    const char *unset;
+    const Backend *be = cmd_backend_init(cli, m, &bo, &configured, &unset,
+                                         &d);
     if (!be) {
       cli_diags(cli, &d);
       return 1;
     }
+    if (unset)   /* Terraform's LogMigrateBackendUnsetStart/End */
+      cli_out(cli, "Terraform has detected you're unconfiguring your "
+              "previously set \"%s\" backend.\n%s\n\nSuccessfully unset "
+              "the backend \"%s\". Terraform will now operate locally.%s\n",
+              unset, cli->color ? "\x1b[0m\x1b[32m" : "", unset,
+              cli->color ? "\x1b[0m" : "");
     if (configured)
       cli_out(cli, "\n%sSuccessfully configured the backend \"%s\"! "
               "Terraform will automatically\nuse this backend unless the "

@@ -82,7 +82,7 @@ Back to local: the block removed is "Backend configuration changed" until
   $ cairn init -migrate-state -force-copy | head -3
   
   Initializing the backend...
-  
+  Terraform has detected you're unconfiguring your previously set "http" backend.
   $ cairn state list
   terraform_data.a
   $ python3 -c 'import json; a = json.load(open("srv/main.tfstate")); b = json.load(open("terraform.tfstate")); print(a == b)'

@@ -1,0 +1,12 @@
+terraform {
+  backend "pg" {
+  }
+}
+
+resource "terraform_data" "a" {
+  input = "a"
+}
+
+resource "terraform_data" "b" {
+  input = "b"
+}
