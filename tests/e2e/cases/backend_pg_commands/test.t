@@ -82,6 +82,18 @@ it is written:
   $ ./q "select data::json->>'serial' from terraform_remote_state.states where name = 'default'"
   11
 
+state replace-provider rewrites the provider of every matching resource in
+the row (and back):
+
+  $ cairn state replace-provider -auto-approve terraform.io/builtin/terraform example.com/test/other | tail -1
+  Successfully replaced provider for 2 resources.
+  $ ./q "select data::json->'resources'->0->>'provider' from terraform_remote_state.states where name = 'default'"
+  provider["example.com/test/other"]
+  $ cairn state replace-provider -auto-approve example.com/test/other terraform.io/builtin/terraform | tail -1
+  Successfully replaced provider for 2 resources.
+  $ cairn plan -detailed-exitcode > /dev/null; echo "exit $?"
+  exit 2
+
 Back to a local state: the backend block removed, init -migrate-state
 -force-copy copies the row into terraform.tfstate.
 
@@ -96,7 +108,7 @@ Back to a local state: the backend block removed, init -migrate-state
   
   Initializing provider plugins...
   $ python3 -c 'import json; s=json.load(open("terraform.tfstate")); print(s["serial"], sorted(r["name"] for r in s["resources"]))'
-  11 ['a', 'c']
+  13 ['a', 'c']
   $ cairn destroy -auto-approve | tail -1
   Destroy complete! Resources: 2 destroyed.
   $ sh $E2E_LIB/../../pg/pgserver.sh stop
