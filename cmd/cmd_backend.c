@@ -1259,11 +1259,16 @@ const Backend *cmd_backend_init(Cli *cli, const CfgModule *m,
       return NULL;
     }
     be_local(b, NULL, NULL);
+    bool unsetting = r.type && o->migrate && strcmp(r.type, "local") != 0;
+    if (unsetting)   /* Terraform's LogMigrateBackendUnsetStart, before the
+                     ** migration's prompts */
+      cli_out(cli, "Terraform has detected you're unconfiguring your "
+              "previously set \"%s\" backend.\n", r.type);
     if (r.type && o->migrate && !migrate_state(cli, &r, b, o, d))
       return NULL;
     if (r.type && !write_record(cli, &r, NULL, NULL, 0, d))
       return NULL;
-    if (r.type && o->migrate && strcmp(r.type, "local") != 0)
+    if (unsetting)
       *unset = r.type;   /* in cli->arena, as long as the command */
     cli->backend = b;
     return b;

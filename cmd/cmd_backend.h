@@ -63,7 +63,7 @@ typedef struct CmdBackendInit {
 ** names the recorded backend type when -migrate-state has just moved the
 ** state back to the local backend (the configuration has no backend block
 ** any more), for Terraform's "Successfully unset the backend" text, else
-** NULL.  NULL with diagnostics. */
+** NULL (the "unconfiguring" line before the copy is printed here).  NULL with diagnostics. */
 const Backend *cmd_backend_init(Cli *cli, const CfgModule *m,
                                 const CmdBackendInit *o, bool *configured,
                                 const char **unset, Diags *d);

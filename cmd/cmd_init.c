@@ -689,11 +689,10 @@ static int run(Cli *cli, int argc, char **argv)
       cli_diags(cli, &d);
       return 1;
     }
-    if (unset)   /* Terraform's LogMigrateBackendUnsetStart/End */
-      cli_out(cli, "Terraform has detected you're unconfiguring your "
-              "previously set \"%s\" backend.\n%s\n\nSuccessfully unset "
-              "the backend \"%s\". Terraform will now operate locally.%s\n",
-              unset, cli->color ? "\x1b[0m\x1b[32m" : "", unset,
+    if (unset)   /* Terraform's LogMigrateBackendUnsetEnd */
+      cli_out(cli, "%s\n\nSuccessfully unset the backend \"%s\". "
+              "Terraform will now operate locally.%s\n",
+              cli->color ? "\x1b[0m\x1b[32m" : "", unset,
               cli->color ? "\x1b[0m" : "");
     if (configured)
       cli_out(cli, "\n%sSuccessfully configured the backend \"%s\"! "
