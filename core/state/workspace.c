@@ -23,8 +23,12 @@
 
 bool ws_valid_name(const char *name)
 {
-  /* Characters Go's url.PathEscape leaves alone in a path segment. */
-  if (!name || !*name)
+  /* Characters Go's url.PathEscape leaves alone in a path segment.
+  ** Terraform also accepts "." and "..", which name the workspace
+  ** directory itself and its parent: ".."'s state file would be the
+  ** default workspace's (terraform.tfstate.d/../terraform.tfstate), so
+  ** deleting ".." would delete it.  cairn refuses both. */
+  if (!name || !*name || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
     return false;
   for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
     unsigned char c = *p;

@@ -29,9 +29,10 @@
 
 #define WS_DEFAULT "default"
 
-/* True when name is usable as a workspace name: non-empty and equal to
-** its own URL path escaping (Terraform's validWorkspaceName), so it can
-** never contain a path separator or "..". */
+/* True when name is usable as a workspace name: non-empty, equal to its
+** own URL path escaping (Terraform's validWorkspaceName), so it never
+** contains a path separator, and neither "." nor ".." (which Terraform
+** accepts; docs/backends.md). */
 bool ws_valid_name(const char *name);
 
 /* The TF_WORKSPACE override, or NULL when the variable is unset or empty. */

@@ -33,6 +33,11 @@ static void test_valid_names(void)
   T_CHECK(!ws_valid_name("a b"));
   T_CHECK(!ws_valid_name("a?b"));
   T_CHECK(!ws_valid_name("a;b"));
+  /* "." and ".." would be the workspace directory and its parent. */
+  T_CHECK(!ws_valid_name("."));
+  T_CHECK(!ws_valid_name(".."));
+  T_CHECK(ws_valid_name("..."));
+  T_CHECK(ws_valid_name(".a"));
   T_CHECK(!ws_valid_name("a,b"));
   T_CHECK(!ws_valid_name("a%b"));
   T_CHECK(!ws_valid_name("caf\xc3\xa9"));
