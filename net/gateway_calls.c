@@ -16,7 +16,7 @@ static const char *const calls[] = {
     "ReadResource",        "PlanResourceChange",
     "ApplyResourceChange", "ImportResourceState",
     "ReadDataSource",      "StopProvider",
-    "CallFunction"};
+    "CallFunction",        "MoveResourceState"};
 
 bool gw_known_call(const char *call)
 {
@@ -430,23 +430,29 @@ static void c_validate(Tx *t, int which)
     ops->validate_data_resource_config(t->g->prov, &t->c, tn, cfg);
 }
 
-static void c_upgrade(Tx *t)
+/* An optional integer field (absent or null: 0). */
+static bool req_int(Tx *t, const char *key, int64_t *out)
 {
-  const char *tn;
-  const ProvBlockSchema *b = req_type(t, false, &tn);
-  if (!b)
-    return;
-  Value ver = gw_jget(t->g->req, "version"), raw = gw_jget(t->g->req,
-                                                            "raw_state");
-  int64_t version = 0;
-  if (ver.type && !val_is_null(ver) &&
-      (ver.type->kind != TY_NUMBER || !val_num_int(ver, &version))) {
-    reject(t, 400, "bad_request", "\"version\" must be an integer");
-    return;
+  Value v = gw_jget(t->g->req, key);
+  *out = 0;
+  if (v.type && !val_is_null(v) &&
+      (v.type->kind != TY_NUMBER || !val_num_int(v, out))) {
+    reject(t, 400, "bad_request",
+           arena_printf(t->g->a, "\"%s\" must be an integer", key));
+    return false;
   }
+  return true;
+}
+
+/* A state's attributes object, re-encoded as JSON for the plugin (which
+** takes it as raw JSON). */
+static const char *req_raw_object(Tx *t, const char *key, size_t *len)
+{
+  Value raw = gw_jget(t->g->req, key);
   if (!raw.type || raw.type->kind != TY_OBJECT || val_is_null(raw)) {
-    reject(t, 400, "bad_request", "\"raw_state\" must be a JSON object");
-    return;
+    reject(t, 400, "bad_request",
+           arena_printf(t->g->a, "\"%s\" must be a JSON object", key));
+    return NULL;
   }
   Buf rj;
   buf_init(&rj, t->g->a);
@@ -455,13 +461,55 @@ static void c_upgrade(Tx *t)
   Diags tmp;
   diag_init(&tmp, t->g->a);
   if (!json_w_value(&w, raw, raw.type, &tmp)) {
-    reject(t, 400, "bad_request", "\"raw_state\" cannot be re-encoded");
-    return;
+    reject(t, 400, "bad_request",
+           arena_printf(t->g->a, "\"%s\" cannot be re-encoded", key));
+    return NULL;
   }
-  ProvUpgradeReq q = {tn, version, buf_str(&rj), rj.len};
+  *len = rj.len;
+  return buf_str(&rj);
+}
+
+static void c_upgrade(Tx *t)
+{
+  const char *tn;
+  const ProvBlockSchema *b = req_type(t, false, &tn);
+  int64_t version;
+  size_t len;
+  const char *raw;
+  if (!b || !req_int(t, "version", &version) ||
+      !(raw = req_raw_object(t, "raw_state", &len)))
+    return;
+  ProvUpgradeReq q = {tn, version, raw, len};
   ProvUpgradeResp r;
   t->g->prov->ops->upgrade_resource_state(t->g->prov, &t->c, &q, &r);
   w_ev(t, "upgraded_state", r.upgraded_state, b->implied);
+}
+
+/* MoveResourceState: the target type is "type_name"; the source object
+** goes on as raw JSON, as for UpgradeResourceState.  A plugin older than
+** the call answers "Unsupported plugin method", forwarded as a
+** diagnostic. */
+static void c_move(Tx *t)
+{
+  const char *tn;
+  const ProvBlockSchema *b = req_type(t, false, &tn);
+  const char *sp = b ? req_string(t, "source_provider_address") : NULL;
+  const char *st = sp ? req_string(t, "source_type_name") : NULL;
+  int64_t version;
+  size_t len;
+  const char *raw;
+  if (!st || !req_int(t, "source_schema_version", &version) ||
+      !(raw = req_raw_object(t, "source_state", &len)))
+    return;
+  ProvBytes priv = req_bytes(t, "source_private");
+  if (t->failed)
+    return;
+  ProvMoveReq q = {sp, st, version, raw, len, priv, tn};
+  ProvMoveResp r = {{0}, {0}};
+  prov_move_resource_state(t->g->prov, &t->c, &q, &r);
+  if (r.target_state.type)
+    w_ev(t, "target_state", r.target_state, b->implied);
+  w_bytes(t, "target_private", r.target_private);
 }
 
 static void c_configure(Tx *t)
@@ -689,6 +737,8 @@ void gw_translate(GwCall *g)
     c_read_data(&t);
   } else if (strcmp(c, "CallFunction") == 0) {
     c_call_function(&t);
+  } else if (strcmp(c, "MoveResourceState") == 0) {
+    c_move(&t);
   } else if (strcmp(c, "StopProvider") == 0) {
     const char *err = g->prov->ops->stop(g->prov, &t.c);
     json_w_keyz(&t.w, "error");

@@ -1345,6 +1345,20 @@ static bool ans_read_data(Req *r, Value obj, const ProvBlockSchema *b,
   return get_ev(r, obj, "state", b->implied, &resp->state);
 }
 
+/* MoveResourceState: {"target_state": EV, "target_private"}. */
+static bool ans_move(Req *r, Value obj, const ProvBlockSchema *b,
+                     ProvMoveResp *resp)
+{
+  if (!get_ev(r, obj, "target_state", b->implied, &resp->target_state) ||
+      !get_bytes(r, obj, "target_private", &resp->target_private))
+    return false;
+  if (!resp->target_state.type && !diag_has_errors(r->c->diags)) {
+    bad_answer(r, "\"target_state\" is missing");
+    return false;
+  }
+  return true;
+}
+
 /* CallFunction: {"result": EV} or {"error": {"text": STRING,
 ** "function_argument": INDEX}}. */
 static bool ans_call_function(Req *r, Value obj, const ProvFunction *f,
@@ -1421,6 +1435,24 @@ static void h_validate_data(Prov *p, ProvCall *c, const char *type_name,
                     config);
 }
 
+/* Writes key and the JSON object json[0..len) as it is (a state's
+** attributes, which may hold numbers beyond a double's precision).  False,
+** writing nothing, when it is not a JSON object: json_w_raw trusts its
+** input. */
+static bool put_raw_object(Req *r, const char *key, const char *json,
+                           size_t len)
+{
+  Value chk;
+  Diags tmp;
+  diag_init(&tmp, &r->scratch);
+  if (!json || !json_parse(&r->scratch, json, len, &chk, &tmp, NULL) ||
+      !is_obj(chk))
+    return false;
+  json_w_keyz(&r->w, key);
+  json_w_raw(&r->w, json, len);
+  return true;
+}
+
 static void h_upgrade(Prov *p, ProvCall *c, const ProvUpgradeReq *req,
                       ProvUpgradeResp *resp)
 {
@@ -1432,22 +1464,13 @@ static void h_upgrade(Prov *p, ProvCall *c, const ProvUpgradeReq *req,
   req_begin(&r, p, c, "UpgradeResourceState", req->type_name);
   json_w_keyz(&r.w, "version");
   json_w_int(&r.w, req->version);
-  json_w_keyz(&r.w, "raw_state");
-  /* json_w_raw trusts its input: check the state's JSON first. */
-  Value chk;
-  Diags tmp;
-  diag_init(&tmp, &r.scratch);
-  if (!req->raw_json ||
-      !json_parse(&r.scratch, req->raw_json, req->raw_len, &chk, &tmp,
-                  NULL) ||
-      !is_obj(chk)) {
+  if (!put_raw_object(&r, "raw_state", req->raw_json, req->raw_len)) {
     diag_error(c->diags, NULL, "Invalid resource state upgrade",
                "The state of a %s resource is not a JSON object.",
                req->type_name);
     req_end(&r);
     return;
   }
-  json_w_raw(&r.w, req->raw_json, req->raw_len);
   Value obj;
   if (req_send(&r, HTTP_SAFE_TO_RETRY, NULL, NULL, &obj, NULL, NULL))
     ans_upgrade(&r, obj, b, resp);
@@ -1588,6 +1611,41 @@ static void h_read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
   req_end(&r);
 }
 
+/* MoveResourceState (a `moved` block across resource types):
+** {"type_name": TARGET, "source_provider_address", "source_type_name",
+** "source_schema_version", "source_state": the source object's attributes
+** as they are in the state, "source_private"}.  A server without it
+** answers 404 ("not_found"), which the user sees as a failed call. */
+static void h_move(Prov *p, ProvCall *c, const ProvMoveReq *req,
+                   ProvMoveResp *resp)
+{
+  memset(resp, 0, sizeof *resp);
+  const ProvBlockSchema *b = type_block(p, c, req->target_type, false);
+  if (!b)
+    return;
+  Req r;
+  req_begin(&r, p, c, "MoveResourceState", req->target_type);
+  json_w_keyz(&r.w, "source_provider_address");
+  json_w_stringz(&r.w, req->source_provider ? req->source_provider : "");
+  json_w_keyz(&r.w, "source_type_name");
+  json_w_stringz(&r.w, req->source_type ? req->source_type : "");
+  json_w_keyz(&r.w, "source_schema_version");
+  json_w_int(&r.w, req->source_schema_version);
+  if (!put_raw_object(&r, "source_state", req->source_json,
+                      req->source_len)) {
+    diag_error(c->diags, NULL, "Unable to Move Resource State",
+               "The state of the %s resource to move is not a JSON object.",
+               req->source_type);
+    req_end(&r);
+    return;
+  }
+  put_bytes(&r, "source_private", req->source_private);
+  Value obj;
+  if (req_send(&r, HTTP_SAFE_TO_RETRY, NULL, NULL, &obj, NULL, NULL))
+    ans_move(&r, obj, b, resp);
+  req_end(&r);
+}
+
 /* CallFunction: {"name", "arguments": [EV, ...]} (each argument encoded
 ** with its parameter's type) -> {"result": EV} or {"error": {"text",
 ** "function_argument"}}.  No provider_config: function instances are
@@ -1666,7 +1724,7 @@ static const ProvOps phttps_ops = {
     h_upgrade,     h_configure,         h_read,              h_plan,
     h_apply,       h_import,            h_read_data,         h_stop,
     h_close,       h_call_function,
-    NULL};   /* no MoveResourceState: the default refusal */
+    h_move};
 
 /* ---- endpoint from the host configuration ------------------------------ */
 
@@ -1754,6 +1812,9 @@ bool phttps_decode_answer(ProvCall *c, const char *addr,
     } else if (strcmp(call, "ImportResourceState") == 0) {
       ProvImportResp resp = {0};
       ans_import(&r, obj, s, &resp);
+    } else if (strcmp(call, "MoveResourceState") == 0) {
+      ProvMoveResp resp = {{0}, {0}};
+      ans_move(&r, obj, b, &resp);
     } else if (data) {
       ProvReadDataResp resp = {0};
       ans_read_data(&r, obj, b, &resp);

@@ -73,7 +73,8 @@ bool phttps_decode_schema(Arena *a, const char *what, const char *json,
 ** (tests/fuzz/fuzz_prov_answer.c) and tests: decodes body as the HTTP 200
 ** answer to `call` ("GetProviderSchema", "UpgradeResourceState",
 ** "ReadResource", "PlanResourceChange", "ApplyResourceChange",
-** "ImportResourceState", "ReadDataSource", "StopProvider", and
+** "ImportResourceState", "MoveResourceState", "ReadDataSource",
+** "StopProvider", and
 ** "CallFunction" with type_name the function's name; the Validate*
 ** and ConfigureProvider calls take only the common part) exactly as the
 ** call does once the answer has arrived: JSON syntax, an object, its

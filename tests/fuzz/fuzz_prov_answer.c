@@ -75,6 +75,7 @@ static const struct {
     {"ReadDataSource", "fz_info"},
     {"StopProvider", NULL},
     {"CallFunction", "fz_fn"},
+    {"MoveResourceState", "fz_all"},
 };
 
 static Arena schema_arena;

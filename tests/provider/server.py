@@ -11,6 +11,8 @@ It implements the protocol for a small device-management API:
   resource ref_entry    key (required, forces replacement), value
                         (required), id (computed = key), version
                         (computed, +1 per update)
+                        (moved blocks: takes over a null_resource whose
+                        triggers hold key and value)
   data     ref_device_info   id (required) -> name, model
   provider              region (optional)
   function device_label(site, number, suffixes...) -> "SITE-NNNN-..."
@@ -323,6 +325,29 @@ def c_import(req, hdr):
                                     {"value": only_schema(tn, obj)}}]}
 
 
+def c_move(req, hdr):
+    """MoveResourceState: ref_entry adopts a null_resource whose triggers
+    name its key and value (the entry is recorded as it is); the private
+    data goes through unchanged.  Anything else is refused."""
+    src = req.get("source_state") or {}
+    trig = src.get("triggers") or {}
+    if (req["type_name"] != "ref_entry" or
+            req.get("source_type_name") != "null_resource" or
+            "key" not in trig or "value" not in trig):
+        return {"diagnostics": [diag(
+            "Unable to Move Resource State",
+            "ref_entry takes over a null_resource with triggers key and "
+            "value, not a %s %s" % (req.get("source_provider_address"),
+                                    req.get("source_type_name")))]}
+    with LOCK:
+        obj = {"id": trig["key"], "key": trig["key"], "value": trig["value"],
+               "version": 1}
+        STATE["entries"][trig["key"]] = obj
+        save()
+    return {"target_state": {"value": obj},
+            "target_private": req.get("source_private", "")}
+
+
 def c_read_data(req, hdr):
     v, m = ev_value(req.get("config"))
     with LOCK:
@@ -376,6 +401,7 @@ CALLS = {
     "StopProvider": c_stop,
     "GetFunctions": c_get_functions,
     "CallFunction": c_call_function,
+    "MoveResourceState": c_move,
 }
 
 

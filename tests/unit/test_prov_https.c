@@ -359,6 +359,58 @@ static void test_lifecycle(void)
 }
 
 /* Unknowns in maps, lists of blocks and attributes survive the trip. */
+/* MoveResourceState sends the source object (raw JSON, numbers of any
+** size) with its private data, and decodes the target object; a refusal comes back as the server's
+** diagnostic; a malformed source never leaves the client. */
+static void test_move(void)
+{
+  admin(&srv_good, "reset", "{}");
+  HttpEndpoint *e;
+  Prov *p = open_prov(&srv_good, &e);
+  Diags d;
+  ProvCall c = call(&d);
+  const char *src = "{\"id\":\"123456789012345678901\",\"triggers\":"
+                    "{\"key\":\"k1\",\"value\":\"v1\"},\"n\":"
+                    "123456789012345678901234567890}";
+  uint8_t priv[] = {1, 2, 3};
+  ProvMoveReq q = {"registry.terraform.io/hashicorp/null", "null_resource", 0,
+                   src, strlen(src), {priv, sizeof priv}, "ref_entry"};
+  ProvMoveResp r;
+  prov_move_resource_state(p, &c, &q, &r);
+  T_EQ_INT(d.errors, 0);
+  T_EQ_STR(str_attr(r.target_state, "key"), "k1");
+  T_EQ_STR(str_attr(r.target_state, "value"), "v1");
+  T_CHECK(r.target_private.n == 3 && r.target_private.p[2] == 3);
+  T_CHECK(has(admin(&srv_good, "stats", "{}"), "\"entries\": 1"));
+
+  /* The server refuses another source type: its diagnostic. */
+  c = call(&d);
+  q.source_type = "null_thing";
+  prov_move_resource_state(p, &c, &q, &r);
+  T_EQ_INT(d.errors, 1);
+  T_CHECK(d.head && has(d.head->summary, "Unable to Move Resource State") &&
+          has(d.head->detail, "not a registry.terraform.io/hashicorp/null "
+                              "null_thing"));
+
+  /* A source that is not a JSON object is refused before sending. */
+  c = call(&d);
+  q.source_type = "null_resource";
+  q.source_json = "[1]";
+  q.source_len = 3;
+  prov_move_resource_state(p, &c, &q, &r);
+  T_EQ_INT(d.errors, 1);
+  T_CHECK(d.head && has(d.head->detail, "is not a JSON object"));
+
+  /* A target type the provider does not have. */
+  c = call(&d);
+  q.source_json = src;
+  q.source_len = strlen(src);
+  q.target_type = "ref_nothing";
+  prov_move_resource_state(p, &c, &q, &r);
+  T_EQ_INT(d.errors, 1);
+  close_prov(p, e);
+}
+
 static void test_unknowns(void)
 {
   HttpEndpoint *e;
@@ -730,6 +782,7 @@ int main(void)
   } else {
     T_RUN(test_schema);
     T_RUN(test_lifecycle);
+    T_RUN(test_move);
     T_RUN(test_unknowns);
     T_RUN(test_idempotent_retry);
     T_RUN(test_faults);
