@@ -37,6 +37,7 @@ static void endpoint(BeHttp *b, HttpEndpoint *e, const char *url)
   e->client_cert_pem = c->client_certificate_pem;
   e->client_key_pem = c->client_private_key_pem;
   e->skip_verify = c->skip_cert_verification;
+  e->ca_hint = "client_ca_certificate_pem, or SSL_CERT_FILE / SSL_CERT_DIR";
   e->max_retries = c->retry_max > 0 ? (int)c->retry_max : 0;
   e->backoff_base_ms = c->retry_wait_min * 1000;
   e->backoff_max_ms = c->retry_wait_max * 1000;

@@ -466,7 +466,8 @@ static void describe(CURLcode rc, CURL *h, uint32_t vflags, const char *errbuf,
     else if (has_word(eb, "BADCERT_NOT_TRUSTED") ||
              (vr & MBEDTLS_X509_BADCERT_NOT_TRUSTED))
       snprintf(out, n, "the server's certificate is not trusted (unknown CA "
-               "or self-signed); check ca_file / ca_dir");
+               "or self-signed); check %s",
+               e->ca_hint ? e->ca_hint : "ca_file / ca_dir");
     else if (has_word(eb, "BADCERT_REVOKED"))
       snprintf(out, n, "the server's certificate has been revoked");
     else if (vr) {

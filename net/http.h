@@ -66,6 +66,9 @@ typedef struct HttpEndpoint {
   double rate_limit;         /* requests/s over all workers; 0 = none */
   size_t max_response;       /* body size limit; default 64 MiB */
   bool insecure_http;        /* allow http:// to non-loopback hosts */
+  const char *ca_hint;       /* the settings an untrusted certificate's
+                                error points at, as the user names them;
+                                NULL: "ca_file / ca_dir" (host config) */
   /* The http state backend's settings (docs/backends.md); NULL/false for
   ** provider endpoints. */
   const char *username;      /* basic auth (with password); never logged */

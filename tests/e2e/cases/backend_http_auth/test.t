@@ -101,14 +101,14 @@ Without skip_cert_verification and without the CA, the certificate is not
 trusted (init reads the state, so init says so first; then output).
 
   $ mkdir noca && cp main.tf noca/ && cd noca && TF_HTTP_CLIENT_CERTIFICATE_PEM="$(cat ../pem.crt)" TF_HTTP_CLIENT_PRIVATE_KEY_PEM="$(cat ../pem.key)" SSL_CERT_FILE=../certs/ca2.crt cairn init -backend-config=../be-noca.hcl 2>&1 | sed "s/:$(cat ../port)/:PORT/" | sed -n '/Error/,$p'
-  Error: Error refreshing state: The request GET https://localhost:PORT/state/main failed: the server's certificate is not trusted (unknown CA or self-signed); check ca_file / ca_dir.
+  Error: Error refreshing state: The request GET https://localhost:PORT/state/main failed: the server's certificate is not trusted (unknown CA or self-signed); check client_ca_certificate_pem, or SSL_CERT_FILE / SSL_CERT_DIR.
   
   $ cd noca && TF_HTTP_CLIENT_CERTIFICATE_PEM="$(cat ../pem.crt)" TF_HTTP_CLIENT_PRIVATE_KEY_PEM="$(cat ../pem.key)" SSL_CERT_FILE=../certs/ca2.crt cairn output b 2>&1 | sed "s/:$(cat ../port)/:PORT/"
   
   Error: Failed to get state
   
   The request GET https://localhost:PORT/state/main failed: the server's
-  certificate is not trusted (unknown CA or self-signed); check ca_file /
-  ca_dir.
+  certificate is not trusted (unknown CA or self-signed); check
+  client_ca_certificate_pem, or SSL_CERT_FILE / SSL_CERT_DIR.
 
   $ kill $(cat srv.pid)

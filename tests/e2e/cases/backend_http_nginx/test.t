@@ -55,7 +55,7 @@ and exit 1.
   Successfully configured the backend "http"! Terraform will automatically
   use this backend unless the backend configuration changes.
   
-  Error: Error refreshing state: The request GET https://127.0.0.1:*/states/x.tfstate failed: the server's certificate is not trusted (unknown CA or self-signed); check ca_file / ca_dir. (glob)
+  Error: Error refreshing state: The request GET https://127.0.0.1:*/states/x.tfstate failed: the server's certificate is not trusted (unknown CA or self-signed); check client_ca_certificate_pem, or SSL_CERT_FILE / SSL_CERT_DIR. (glob)
   
   [1]
   $ cd wrong && cairn state pull
@@ -63,8 +63,8 @@ and exit 1.
   Error: Failed to get state
   
   The request GET https://127.0.0.1:*/states/x.tfstate failed: the server's (glob)
-  certificate is not trusted (unknown CA or self-signed); check ca_file /
-  ca_dir.
+  certificate is not trusted (unknown CA or self-signed); check
+  client_ca_certificate_pem, or SSL_CERT_FILE / SSL_CERT_DIR.
   [1]
 
 `state rm` pushes the state without the instance (PUT, as every write);
