@@ -179,6 +179,7 @@ bool gw_prepare(Arena *a, GwConfig *c, Diags *d)
       return false;
     }
     p->plugin = exe;
+    p->pkg_dir = target;
   }
   return true;
 }
@@ -213,6 +214,13 @@ static Prov *open_plugin(void *ctx, Arena *a, const char *key, void *argp)
       env[n++] = arena_printf(a, "%s=%s", c->pass_env[i], v);
   }
   env[n] = NULL;
+  /* Checked again at every start: the package runs where it lies, and
+  ** may have been replaced since the gateway started. */
+  const char *bad = gw_check_hashes(a, o->p);
+  if (bad) {
+    logf_(o->gw, "gateway: refusing to start a plugin: %s", bad);
+    return NULL;
+  }
   Prov *p = pplugin_open(a, o->p->addr, o->p->plugin, o->p->timeout_ms);
   PluginLaunch *sb = ARENA_NEW(a, PluginLaunch, 1);
   sb->env = env;
@@ -262,7 +270,7 @@ static GwProvState *schema_of(Gw *gw, GwProvState *ps, const char *client,
     pthread_mutex_unlock(&ps->mu);
     diag_error(d, NULL, full ? "full" : "open", "%s",
                full ? "every plugin process slot is busy"
-                    : "the plugin cannot be prepared");
+                    : "the plugin cannot be prepared; see the gateway's log");
     return NULL;
   }
   if (fresh)
@@ -684,7 +692,8 @@ static void serve_call(Gw *gw, HttpdExchange *x, Ctx *k)
                               "processes and none is idle",
                               c->max_processes));
     } else {
-      http_error(x, 500, "internal", "the plugin cannot be prepared");
+      http_error(x, 500, "internal",
+                 "the plugin cannot be prepared; see the gateway's log");
     }
     return;
   }

@@ -50,7 +50,20 @@ typedef struct GwProvider {
   const char *version;       /* the version chosen */
   const char *zip;           /* the chosen package when it is a .zip (to
                                 unpack: gw_prepare), else NULL */
+  const char *pkg_dir;       /* the unpacked package holding plugin (from
+                                the mirror, or unpacked by gw_prepare),
+                                hashed as a directory; NULL: plugin is
+                                hashed alone */
+  /* `hashes` (h1:/zh:, as in a dependency lock file): the package must
+  ** match one of them, checked by gw_load and again before every plugin
+  ** process starts; none given: the package is trusted as it is. */
+  const char **hashes;
+  int nhashes;
 } GwProvider;
+
+/* NULL when p has no `hashes` or its package matches one of them;
+** otherwise why not, naming the package and its own hashes (in a). */
+const char *gw_check_hashes(Arena *a, const GwProvider *p);
 
 typedef struct GwClient {
   const char *name;

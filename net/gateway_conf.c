@@ -275,6 +275,7 @@ static void choose_package(Arena *a, const char *path, GwProvider *p,
     p->zip = pick->path;
     return;
   }
+  p->pkg_dir = pick->path;
   const char *type = strrchr(p->addr, '/') + 1;
   const char *exe = mirror_executable(a, pick->path, type);
   if (!exe || access(exe, X_OK) != 0)
@@ -284,6 +285,37 @@ static void choose_package(Arena *a, const char *path, GwProvider *p,
                path, p->line, p->addr, pick->path, type);
   else
     p->plugin = exe;
+}
+
+static bool hash_listed(const GwProvider *p, const char *h)
+{
+  for (int i = 0; h && i < p->nhashes; i++)
+    if (strcmp(p->hashes[i], h) == 0)
+      return true;
+  return false;
+}
+
+const char *gw_check_hashes(Arena *a, const GwProvider *p)
+{
+  if (!p->nhashes)
+    return NULL;
+  /* What runs: the .zip before gw_prepare unpacks it, then the unpacked
+  ** directory (its h1: is the .zip's contents'), or the binary alone. */
+  const char *what = p->pkg_dir ? p->pkg_dir : p->zip ? p->zip : p->plugin;
+  const char *h1 = NULL, *zh = NULL, *why = NULL;
+  bool ok = p->pkg_dir ? mirror_hash_dir(a, p->pkg_dir, &h1, &why)
+            : p->zip   ? mirror_hash_zip(a, p->zip, &h1, &zh, &why)
+                       : mirror_hash_file(a, p->plugin, &h1, &why);
+  if (!ok)
+    return arena_printf(a, "provider \"%s\": cannot hash the package %s "
+                        "to check it against \"hashes\": %s.", p->addr,
+                        what, why);
+  if (hash_listed(p, h1) || hash_listed(p, zh))
+    return NULL;
+  return arena_printf(a, "provider \"%s\": the package %s doesn't match "
+                      "any of the hashes in \"hashes\" (it has %s%s%s). "
+                      "Put its hash there only if the package is trusted.",
+                      p->addr, what, h1, zh ? ", " : "", zh ? zh : "");
 }
 
 GwConfig *gw_load(Arena *a, const char *path, Diags *d)
@@ -411,6 +443,18 @@ GwConfig *gw_load(Arena *a, const char *path, Diags *d)
                      e->line, e->value, strerror(errno));
         else
           p->plugin = e->value;
+      } else if (strcmp(e->name, "hashes") == 0) {
+        p->nhashes = split_list(a, e->value, &p->hashes);
+        for (int j = 0; j < p->nhashes; j++)
+          if (strncmp(p->hashes[j], "h1:", 3) != 0 &&
+              strncmp(p->hashes[j], "zh:", 3) != 0) {
+            bad(d, e, "a list of package hashes such as \"h1:BASE64, "
+                      "zh:HEX\", as a dependency lock file holds them");
+            break;
+          }
+        if (!p->nhashes)
+          bad(d, e, "a list of package hashes such as \"h1:BASE64, "
+                    "zh:HEX\", as a dependency lock file holds them");
       } else if (strcmp(e->name, "timeout") == 0) {
         long ms;
         if (!hcfg_parse_duration(e->value, &ms) || ms <= 0)
@@ -420,7 +464,7 @@ GwConfig *gw_load(Arena *a, const char *path, Diags *d)
       } else {
         diag_error(d, &e->name_range, "Invalid gateway configuration",
                    "%s:%u: unknown key \"%s\" in a provider section (plugin, "
-                   "plugin_dir, version, timeout).",
+                   "plugin_dir, version, hashes, timeout).",
                    path, e->line, e->name);
       }
     } else if ((name = section_name(a, e->section, "client"))) {
@@ -495,6 +539,11 @@ GwConfig *gw_load(Arena *a, const char *path, Diags *d)
                  "that serves it) or \"plugin_dir\" (a filesystem mirror "
                  "holding it).",
                  path, p->line, p->addr);
+    const char *why;
+    if ((p->plugin || p->zip) && !diag_has_errors(d) &&
+        (why = gw_check_hashes(a, p)))
+      diag_error(d, NULL, "Invalid gateway configuration", "%s:%u: %s",
+                 path, p->line, why);
   }
   for (int i = 0; i < c->nclients; i++) {
     GwClient *cl = &c->clients[i];
