@@ -3,11 +3,12 @@
 **
 ** Loads the module tree (the root and every module it calls from a local
 ** path), opens the built-in providers its resources use (for their
-** schemas), runs vld_tree and prints either Terraform's
+** schemas), runs vld_tree and the built-ins' ValidateResourceConfig, then
+** the engine's validate walk (eng_validate: locals, outputs, provider
+** functions, every provider's validation), and prints either Terraform's
 ** success line or the diagnostics (exit 1), or with -json Terraform's
-** validate document.  Resources of providers that are not built in are
-** checked for references only: see schema_of, the hook where the HTTPS
-** providers will supply their schemas.
+** validate document.  The static step checks resources of providers that
+** are not built in for references only (schema_of); the walk covers them.
 */
 #include <string.h>
 
@@ -15,7 +16,10 @@
 #include "cmd_backend.h"
 #include "config/config.h"
 #include "config/validate.h"
+#include "engine/engine.h"
+#include "net/provreg.h"
 #include "providers/provider.h"
+#include "state/workspace.h"
 
 typedef struct OpenProv {
   const ProvBuiltin *b;
@@ -93,8 +97,8 @@ static const ProvBlockSchema *schema_of(void *ctx, CfgMode mode,
   Provs *ps = ctx;
   const ProvProviderSchema *s = provider_schema(ps, r);
   if (!s) {
-    /* HOOK: providers served over HTTPS (net/) will be asked for their
-    ** schema here; until then their resources skip schema checks. */
+    /* Not built in: the engine's validate walk (engine_checks) decodes
+    ** these against the plugin's or remote provider's schema. */
     return VLD_SCHEMA_SKIP;
   }
   const ProvTypeSchema *t = mode == CFG_DATA
@@ -185,6 +189,67 @@ static void provider_checks(Provs *ps, const CfgTree *t, Diags *d)
       provider_checks(ps, t->children[i], d);
 }
 
+/* Moves src's errors to the end of dst, dropping its warnings. */
+static void keep_errors(Diags *dst, Diags *src)
+{
+  for (Diag *g = src->head, *next; g; g = next) {
+    next = g->next;
+    if (g->severity != DIAG_ERROR)
+      continue;
+    g->next = NULL;
+    if (dst->tail)
+      dst->tail->next = g;
+    else
+      dst->head = g;
+    dst->tail = g;
+    dst->errors++;
+  }
+  src->head = src->tail = NULL;
+  src->errors = src->warnings = 0;
+}
+
+static Prov *open_provider(void *ctx, const char *fqn, Diags *d)
+{
+  return preg_open(ctx, fqn, d);
+}
+
+/* Terraform's validate walk (eng_validate), after the static checks
+** passed: locals and outputs evaluated with every input unknown (a
+** function called with the wrong arguments, an operand of the wrong type,
+** an attribute of a string), known count and for_each, module arguments,
+** provider functions, and ValidateResourceConfig by every provider,
+** plugins and remote ones included (the built-ins were asked by
+** provider_checks).  Only its errors are kept: its warnings are the ones
+** provider_checks reported. */
+static void engine_checks(Cli *cli, const CfgTree *t, const char *dir,
+                          Diags *d)
+{
+  Diags tmp;
+  diag_init(&tmp, cli->arena);
+  ProvReg reg;
+  if (!preg_init(&reg, cli->arena, NULL, &tmp)) {
+    keep_errors(d, &tmp);
+    return;
+  }
+  EngOpts eo;
+  memset(&eo, 0, sizeof eo);
+  eo.parallelism = 1;
+  eo.mode = PL_MODE_NORMAL;
+  eo.workspace = ws_current(cli->arena, dir, &tmp);
+  eo.open_provider = open_provider;
+  eo.open_ctx = &reg;
+  eo.root_dir = dir;
+  Engine *e = eo.workspace
+                  ? eng_new(cli->arena, t, &cli->files, NULL, &eo, &tmp)
+                  : NULL;
+  if (e) {
+    eng_validate(e, &tmp);
+    eng_close(e);
+  }
+  preg_close(&reg);
+  keep_errors(d, &tmp);
+}
+
 static int run(Cli *cli, int argc, char **argv)
 {
   bool json = false, no_color = false, no_tests = false;
@@ -222,6 +287,8 @@ static int run(Cli *cli, int argc, char **argv)
       vld_tree(cli->arena, t, schema_of, types_of, enter_module, &ps, &d);
       if (!diag_has_errors(&d))
         provider_checks(&ps, t, &d);
+      if (!diag_has_errors(&d))
+        engine_checks(cli, t, dir, &d);
     }
   }
   for (int i = 0; i < ps.n; i++)

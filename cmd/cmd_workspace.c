@@ -236,7 +236,8 @@ static int run_new(Cli *cli, int argc, char **argv)
   if (!be)
     return 1;
   const char *name = argv[rest];
-  if (!ws_valid_name(name)) {
+  bool local = !be->ws && !be->remote;
+  if (!(local ? ws_dir_name_ok(name) : ws_valid_name(name))) {
     cli_err(cli, msg_invalid_name, name);
     return 1;
   }

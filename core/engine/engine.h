@@ -123,6 +123,14 @@ typedef struct Engine Engine;
 Engine *eng_new(Arena *a, const CfgTree *t, SrcFiles *files,
                 const State *state, const EngOpts *o, Diags *d);
 
+/* Terraform's validate walk over e's configuration (engine_validate.c;
+** every input unknown): known count/for_each, provider
+** ValidateResourceConfig, locals, outputs, module arguments.  eng_plan
+** runs it first; `cairn validate` runs it alone.  False with its
+** diagnostics (errors and warnings, sorted) appended to d; on success d
+** is left unchanged. */
+bool eng_validate(Engine *e, Diags *d);
+
 /* Plans.  *out is set even when the graph walk failed part way
 ** (Plan.errored: `plan -out` still saves it, as Terraform does), and NULL
 ** when planning could not start (bad -target, moved, import or graph

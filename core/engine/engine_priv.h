@@ -258,14 +258,6 @@ const FnDef *eng_module_provider_fn(EvalCtx *ctx, const HclExpr *call,
                                     bool *has_funcs, bool *failed);
 void eng_fns_close(Engine *e);
 
-/* ---- engine_validate.c: the validate walk before planning ------------- */
-
-/* Terraform's validate walk over e's configuration (every input unknown):
-** known count/for_each, provider ValidateResourceConfig, locals, outputs,
-** module arguments.  False with its diagnostics (errors and warnings,
-** sorted) appended to d; on success d is left unchanged. */
-bool eng_validate(Engine *e, Diags *d);
-
 /* ---- engine.c: small utilities ----------------------------------------- */
 
 /* Makes m an empty map with room for n keys, from a. */

@@ -23,12 +23,8 @@
 
 bool ws_valid_name(const char *name)
 {
-  /* Characters Go's url.PathEscape leaves alone in a path segment.
-  ** Terraform also accepts "." and "..", which name the workspace
-  ** directory itself and its parent: ".."'s state file would be the
-  ** default workspace's (terraform.tfstate.d/../terraform.tfstate), so
-  ** deleting ".." would delete it.  cairn refuses both. */
-  if (!name || !*name || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+  /* Characters Go's url.PathEscape leaves alone in a path segment. */
+  if (!name || !*name)
     return false;
   for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
     unsigned char c = *p;
@@ -39,6 +35,19 @@ bool ws_valid_name(const char *name)
       return false;
   }
   return true;
+}
+
+/* A name the local backend can keep as a directory under its
+** workspace_dir.  Terraform's local backend also takes "." and "..",
+** which name workspace_dir itself and its parent: workspace ".."'s state
+** file would be the default workspace's (terraform.tfstate.d/../
+** terraform.tfstate), and deleting ".." would delete the directory
+** holding it.  cairn refuses both there (other backends keep them: a pg
+** row named ".." is harmless). */
+bool ws_dir_name_ok(const char *name)
+{
+  return ws_valid_name(name) && strcmp(name, ".") != 0 &&
+         strcmp(name, "..") != 0;
 }
 
 const char *ws_override(void)
@@ -199,7 +208,7 @@ bool ws_root_exists(Arena *a, const char *root, const char *name)
 {
   if (strcmp(name, WS_DEFAULT) == 0)
     return true;
-  if (!ws_valid_name(name))
+  if (!ws_dir_name_ok(name))
     return false;
   ArenaMark m = arena_mark(a);
   struct stat st;
@@ -245,7 +254,7 @@ bool ws_root_create(Arena *a, const char *root, const char *name, Diags *d)
 {
   if (strcmp(name, WS_DEFAULT) == 0)
     return true;
-  if (!ws_valid_name(name)) {
+  if (!ws_dir_name_ok(name)) {
     diag_error(d, NULL, "Invalid workspace name",
                "The workspace name \"%s\" is not allowed. The name must "
                "contain only URL safe characters, and no path separators.",
@@ -323,7 +332,7 @@ bool ws_root_delete(Arena *a, const char *root, const char *name, Diags *d)
                "cannot delete default state");
     return false;
   }
-  if (!ws_valid_name(name)) {
+  if (!ws_dir_name_ok(name)) {
     diag_error(d, NULL, "Invalid workspace name",
                "The workspace name \"%s\" is not allowed. The name must "
                "contain only URL safe characters, and no path separators.",

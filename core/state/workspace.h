@@ -29,11 +29,15 @@
 
 #define WS_DEFAULT "default"
 
-/* True when name is usable as a workspace name: non-empty, equal to its
-** own URL path escaping (Terraform's validWorkspaceName), so it never
-** contains a path separator, and neither "." nor ".." (which Terraform
-** accepts; docs/backends.md). */
+/* True when name is usable as a workspace name: non-empty and equal to
+** its own URL path escaping (Terraform's validWorkspaceName), so it never
+** contains a path separator.  "." and ".." pass (Terraform's rule); the
+** local backend's ws_root_* functions refuse them (docs/backends.md). */
 bool ws_valid_name(const char *name);
+
+/* ws_valid_name, and neither "." nor "..": a name the local backend can
+** keep as a directory under its workspace_dir. */
+bool ws_dir_name_ok(const char *name);
 
 /* The TF_WORKSPACE override, or NULL when the variable is unset or empty. */
 const char *ws_override(void);

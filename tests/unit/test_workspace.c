@@ -33,11 +33,9 @@ static void test_valid_names(void)
   T_CHECK(!ws_valid_name("a b"));
   T_CHECK(!ws_valid_name("a?b"));
   T_CHECK(!ws_valid_name("a;b"));
-  /* "." and ".." would be the workspace directory and its parent. */
-  T_CHECK(!ws_valid_name("."));
-  T_CHECK(!ws_valid_name(".."));
+  /* Terraform's rule takes "." and ".."; the local backend does not. */
+  T_CHECK(ws_valid_name(".."));
   T_CHECK(ws_valid_name("..."));
-  T_CHECK(ws_valid_name(".a"));
   T_CHECK(!ws_valid_name("a,b"));
   T_CHECK(!ws_valid_name("a%b"));
   T_CHECK(!ws_valid_name("caf\xc3\xa9"));
@@ -138,6 +136,16 @@ static void test_list_create_delete(void)
   T_CHECK(!ws_delete(&a, root, "default", &d));
   T_EQ_INT(d.errors, 2);
   T_CHECK(ws_delete(&a, root, "missing", &d));
+
+  /* "." and ".." would be terraform.tfstate.d and the directory holding
+  ** the default state: the local backend never takes them. */
+  T_CHECK(!ws_create(&a, root, "..", &d));
+  T_CHECK(!ws_create(&a, root, ".", &d));
+  T_CHECK(!ws_exists(&a, root, ".."));
+  T_CHECK(!ws_exists(&a, root, "."));
+  T_CHECK(!ws_delete(&a, root, "..", &d));
+  T_EQ_INT(d.errors, 5);
+  T_CHECK(access(arena_printf(&a, "%s/terraform.tfstate.d", root), F_OK) == 0);
   arena_release(&a);
 }
 

@@ -85,13 +85,65 @@ known there: the errors are shown alone, with no refresh and no plan.
   
   Function "provider::local::direxists" expects only 1 argument(s).
   [1]
-cairn validate evaluates resource arguments with unknown inputs: a
-declared provider's function is an unknown there (its name and arguments
-are checked at plan), an undeclared provider name is an error.
+cairn validate runs the same validate walk (locals and outputs evaluated
+with unknown inputs, provider functions called), so it reports the same
+errors, as Terraform's validate does.
 
   $ cairn validate -no-color
-  Success! The configuration is valid.
   
+  Error: Invalid function argument
+  
+    on bad.tf line 1, in output "file":
+     1: output "file" { value = provider::local::direxists("afile") }
+  
+  Invalid value for "path" parameter: Invalid file mode detected: "afile" was
+  found, but is not a directory.
+  
+  Error: Unknown provider function
+  
+    on bad.tf line 2, in output "nofn":
+     2: output "nofn" { value = provider::local::nope("x") }
+  
+  The function "nope" is not available from the provider "local".
+  
+  Error: Unknown provider function
+  
+    on bad.tf line 3, in output "noprov":
+     3: output "noprov" { value = provider::aws::arn_parse("x") }
+  
+  There is no function named "provider::aws::arn_parse". Ensure that provider
+  name "aws" is declared in this module's required_providers block, and that
+  this provider offers a function named "arn_parse".
+  
+  Error: Unknown provider function
+  
+    on bad.tf line 4, in output "ns":
+     4: output "ns" { value = aws::arn_parse("x") }
+  
+  The function namespace "aws" is not valid. Provider function calls must use
+  the "provider::" namespace prefix.
+  
+  Error: Invalid function argument
+  
+    on bad.tf line 5, in output "null":
+     5: output "null" { value = provider::local::direxists(null) }
+  
+  Invalid value for "path" parameter: argument must not be null.
+  
+  Error: Invalid function argument
+  
+    on bad.tf line 6, in output "type":
+     6: output "type" { value = provider::local::direxists({}) }
+  
+  Invalid value for "path" parameter: string required.
+  
+  Error: Too many function arguments
+  
+    on bad.tf line 7, in output "many":
+     7: output "many" { value = provider::local::direxists("a", "b") }
+  
+  Function "provider::local::direxists" expects only 1 argument(s).
+  [1]
   $ rm bad.tf && cp badres.tf.txt badres.tf
   $ cairn validate -no-color
   

@@ -92,3 +92,65 @@ Several kinds of validation errors; exit status 1.
   
   No module call named "net" is declared in the root module.
   [1]
+
+Once the references check out, validate evaluates locals and outputs as
+Terraform's validate walk does, with every input variable unknown: what
+fails whatever the variables' values is an error (a function's arity or
+argument, an operand's type, an attribute of a string), and what depends
+on them waits for the plan.
+
+  $ mkdir eval && cd eval && cat > main.tf <<'TF'
+  > variable "v" { type = string }
+  > locals {
+  >   a = upper(1, 2)
+  >   b = var.v.nope
+  >   c = nosuchfn(1)
+  >   d = "x" + 1
+  >   e = tonumber(var.v)
+  > }
+  > output "o" { value = tonumber("abc") }
+  > output "p" { value = local.e + 1 }
+  > TF
+  $ cd eval && cairn validate -no-color
+  
+  Error: Too many function arguments
+  
+    on main.tf line 3, in locals:
+     3:   a = upper(1, 2)
+  
+  Function "upper" expects only 1 argument(s).
+  
+  Error: Unsupported attribute
+  
+    on main.tf line 4, in locals:
+     4:   b = var.v.nope
+  
+  Can't access attributes on a primitive-typed value (string).
+  
+  Error: Call to unknown function
+  
+    on main.tf line 5, in locals:
+     5:   c = nosuchfn(1)
+  
+  There is no function named "nosuchfn".
+  
+  Error: Invalid operand
+  
+    on main.tf line 6, in locals:
+     6:   d = "x" + 1
+  
+  Unsuitable value for left operand: a number is required.
+  
+  Error: Invalid function argument
+  
+    on main.tf line 9, in output "o":
+     9: output "o" { value = tonumber("abc") }
+  
+  Invalid value for "v" parameter: cannot convert "abc" to number; given string
+  must be a decimal representation of a number.
+  [1]
+  $ cd eval && cairn validate -json | python3 -c '
+  > import json, sys
+  > d = json.load(sys.stdin)
+  > print(d["valid"], d["error_count"], [x["summary"] for x in d["diagnostics"]])'
+  False 5 ['Too many function arguments', 'Unsupported attribute', 'Call to unknown function', 'Invalid operand', 'Invalid function argument']
