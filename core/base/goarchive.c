@@ -613,3 +613,96 @@ int goar_match(Arena *a, const char *pattern, const char *name)
     return -1;
   return brace_match(a, pattern, name) > 0;
 }
+
+/* ---- strconv with base 0 ------------------------------------------------- */
+
+/* strconv's underscoreOK: underscores only between digits (a base
+** prefix counts as a digit) */
+static bool underscore_ok(const char *s)
+{
+  char saw = '^';
+  bool hexa = false;
+  if (*s == '+' || *s == '-')
+    s++;
+  if (s[0] == '0' && s[1] && strchr("bBoOxX", s[1])) {
+    hexa = s[1] == 'x' || s[1] == 'X';
+    s += 2;
+    saw = '0';
+  }
+  for (; *s; s++) {
+    bool digit = (*s >= '0' && *s <= '9') ||
+                 (hexa && strchr("abcdefABCDEF", *s) != NULL);
+    if (digit) {
+      saw = '0';
+    } else if (*s == '_') {
+      if (saw != '0')
+        return false;
+      saw = '_';
+    } else {
+      if (saw == '_')
+        return false;
+      saw = '!';
+    }
+  }
+  return saw != '_';
+}
+
+bool goar_parse_int(const char *s, bool signed_ok, int64_t min, int64_t max,
+                    int64_t *out)
+{
+  if (!*s || !underscore_ok(s))
+    return false;
+  bool neg = false;
+  if (*s == '+' || *s == '-') {
+    if (!signed_ok)
+      return false;
+    neg = *s == '-';
+    s++;
+  }
+  int base = 10;
+  if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s += 2;
+  } else if (s[0] == '0' && (s[1] == 'o' || s[1] == 'O')) {
+    base = 8;
+    s += 2;
+  } else if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) {
+    base = 2;
+    s += 2;
+  } else if (s[0] == '0') {
+    base = 8;
+  }
+  uint64_t v = 0;
+  int ndig = 0;
+  for (; *s; s++) {
+    if (*s == '_')
+      continue;
+    int d;
+    if (*s >= '0' && *s <= '9')
+      d = *s - '0';
+    else if (*s >= 'a' && *s <= 'z')
+      d = *s - 'a' + 10;
+    else if (*s >= 'A' && *s <= 'Z')
+      d = *s - 'A' + 10;
+    else
+      return false;
+    if (d >= base)
+      return false;
+    if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+      return false;
+    v = v * (uint64_t)base + (uint64_t)d;
+    ndig++;
+  }
+  if (ndig == 0)
+    return false;
+  if (neg) {
+    if (v > (uint64_t)(-(min + 1)) + 1)
+      return false;
+    *out = v == 0 ? 0 : -(int64_t)(v - 1) - 1;
+    return true;
+  }
+  if (v > (uint64_t)max)
+    return false;
+  *out = (int64_t)v;
+  return true;
+}

@@ -62,4 +62,11 @@ bool goar_finish(GoArchive *g, const unsigned char **out, size_t *n);
 ** match, 0 none, -1 a malformed pattern (doublestar's ErrBadPattern). */
 int goar_match(Arena *a, const char *pattern, const char *name);
 
+/* strconv.ParseInt (signed_ok) or ParseUint with base 0, as upstream reads
+** output_file_mode: 0x, 0o, 0b, a leading 0 for octal, underscores
+** between digits.  false on a syntax error or a value outside [min, max].
+*/
+bool goar_parse_int(const char *s, bool signed_ok, int64_t min, int64_t max,
+                    int64_t *out);
+
 #endif
