@@ -52,6 +52,20 @@ resource "archive_file" "res" {
   output_path             = "out/res.zip"
 }
 
+variable "nosym" {
+  type    = bool
+  default = false
+}
+
+resource "archive_file" "tres" {
+  type                        = "tar.gz"
+  source_dir                  = "src"
+  excludes                    = ["**/*.bin", "skip.log"]
+  exclude_symlink_directories = var.nosym
+  output_file_mode            = "0644"
+  output_path                 = "out/tres.tar.gz"
+}
+
 output "upstream" {
   value = [data.archive_file.upstream.output_base64sha256,
     data.archive_file.upstream.output_md5,

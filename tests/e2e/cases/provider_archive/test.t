@@ -65,11 +65,48 @@ file changes the data source's sums.
   > " > /dev/null; echo "exit $?"
   exit 0
 
-Destroy forgets the resource and, as upstream, leaves its file.
+The resource re-archives on refresh (upstream's Read does), so its sums
+follow the files; exclude_symlink_directories changes in place and
+rebuilds.
+
+  $ printf 'hello, world\n' > a.txt.ref; cmp -s src/a.txt a.txt.ref && echo changed
+  changed
+  $ cairn state show archive_file.tres | grep -E ' output_sha256' | grep -c "$(sha256sum < out/tres.tar.gz | cut -c1-64)"
+  1
+  $ printf 'more\n' >> src/b/sub/deep.txt
+  $ cairn plan -no-color -var "content=$(cat new.txt)
+  > " | grep -E '^Plan|will be|must be|No changes|Changes to Outputs'
+  Changes to Outputs:
+  $ cairn apply -refresh-only -auto-approve -no-color -var "content=$(cat new.txt)
+  > " > /dev/null; echo "exit $?"
+  exit 0
+  $ cairn state show archive_file.tres | grep -E ' output_sha256' | grep -c "$(sha256sum < out/tres.tar.gz | cut -c1-64)"
+  1
+  $ cairn plan -no-color -var nosym=true -var "content=$(cat new.txt)
+  > " | grep -E 'update in-place|exclude_symlink_directories|^Plan'
+    ~ update in-place
+        ~ exclude_symlink_directories = false -> true
+  Plan: 0 to add, 1 to change, 0 to destroy.
+  $ tar tzf out/tres.tar.gz | wc -l
+  8
+  $ cairn apply -auto-approve -no-color -var nosym=true -var "content=$(cat new.txt)
+  > " | grep -E '^Apply'
+  Apply complete! Resources: 0 added, 1 changed, 0 destroyed.
+  $ tar tzvf out/tres.tar.gz
+  -rw-r--r-- 0/0              13 1970-01-01 00:00 a.txt
+  -rw-r--r-- 0/0          168894 1970-01-01 00:00 b/big.txt
+  -rw-r--r-- 0/0              18 1970-01-01 00:00 b/run.sh
+  -rw-r--r-- 0/0               9 1970-01-01 00:00 b/sub/deep.txt
+  -rw-r--r-- 0/0              13 1970-01-01 00:00 link-a
+  $ cairn plan -detailed-exitcode -no-color -var nosym=true -var "content=$(cat new.txt)
+  > " > /dev/null; echo "exit $?"
+  exit 0
+
+Destroy forgets the resources and, as upstream, leaves their files.
 
   $ cairn destroy -auto-approve -no-color -var "content=$(cat new.txt)
   > " | grep -E '^Destroy complete'
-  Destroy complete! Resources: 1 destroyed.
+  Destroy complete! Resources: 2 destroyed.
   $ ls out/res.zip
   out/res.zip
 
