@@ -1,9 +1,8 @@
 /*
 ** test_goarchive: the zip and tar.gz writers against Go's archive/zip,
 ** archive/tar and compress/gzip (SHA-256 of the same archives written by
-** Go 1.19; the throw-away program is in docs/goflate.md's terms: same
-** entries, same calls), doublestar matching, Go's FileMode of a stat
-** mode, and strconv's base-0 integers.
+** Go 1.19: tests/tools/goarchive_vectors.go), doublestar matching, Go's
+** FileMode of a stat mode, and strconv's base-0 integers.
 */
 #include <mbedtls/sha256.h>
 #include <stdio.h>
