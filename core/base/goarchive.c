@@ -245,10 +245,12 @@ static void tgz_write(GoArchive *ar, const void *p, size_t n)
   goflate_write(ar->z, p, n);
 }
 
+/* tar padding and the end-of-archive blocks */
+static const unsigned char ZERO_BLOCK[512];
+
 static void tgz_flush_pad(GoArchive *ar)
 {
-  static const unsigned char zero[512];
-  tgz_write(ar, zero, ar->pad);
+  tgz_write(ar, ZERO_BLOCK, ar->pad);
   ar->pad = 0;
 }
 
@@ -354,10 +356,9 @@ bool goar_finish(GoArchive *ar, const unsigned char **out, size_t *n)
   if (ar->err)
     return false;
   if (ar->tgz) {
-    static const unsigned char zero[512];
     tgz_flush_pad(ar);
-    tgz_write(ar, zero, 512);
-    tgz_write(ar, zero, 512);
+    tgz_write(ar, ZERO_BLOCK, 512);
+    tgz_write(ar, ZERO_BLOCK, 512);
     goflate_close(ar->z);
     le32(&ar->out, (uint32_t)ar->crc);
     le32(&ar->out, (uint32_t)ar->raw);
