@@ -146,3 +146,15 @@ Bad input: upstream's validators (with the attribute at fault) ...
   matches: syntax error in pattern
   error creating archive: error archiving directory: archive has not been
   created as it would be empty
+
+The resource finds a bad type only when it is created, as upstream.
+
+  $ cp badres.tf.txt main.tf
+  $ cairn plan -no-color | grep -E '^Plan'
+  Plan: 1 to add, 0 to change, 0 to destroy.
+  $ cairn apply -auto-approve -no-color 2>&1 | grep -E '^Error|error creating|on main.tf'
+  Error: Archive creation error
+    on main.tf line 1, in resource "archive_file" "bad":
+  error creating archive: archive type not supported: rar
+  $ cairn apply -auto-approve -no-color > /dev/null 2>&1; echo "exit $?"
+  exit 1
