@@ -59,4 +59,13 @@ unsigned char *goflate_compress(Arena *a, const unsigned char *src, size_t n,
 unsigned char *goflate_gzip(Arena *a, const unsigned char *src, size_t n,
                             int level, size_t *out_len);
 
+/* The same, streaming (cloudinit writes its MIME parts one by one): the
+** header goes to out at once; each write is one Write call of Go's
+** gzip.Writer; close appends the final block, CRC-32 and length.  NULL
+** for an unsupported level. */
+typedef struct GoGzip GoGzip;
+GoGzip *goflate_gzip_new(Arena *a, Buf *out, int level);
+void goflate_gzip_write(GoGzip *g, const unsigned char *src, size_t n);
+void goflate_gzip_close(GoGzip *g);
+
 #endif
