@@ -479,6 +479,7 @@ extern const ProvBuiltin prov_local_builtin;
 extern const ProvBuiltin prov_random_builtin;
 extern const ProvBuiltin prov_time_builtin;
 extern const ProvBuiltin prov_external_builtin;
+extern const ProvBuiltin prov_archive_builtin;
 #ifdef CAIRN_TEST
 extern const ProvBuiltin prov_test_builtin;
 #endif
