@@ -1,0 +1,6 @@
+variable "port" {}
+variable "tls_port" {}
+locals {
+  base = "http://127.0.0.1:${var.port}"
+  tls  = "https://localhost:${var.tls_port}"
+}
