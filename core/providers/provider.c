@@ -352,6 +352,7 @@ static const ProvBuiltin *const builtins[] = {
   &prov_external_builtin,
   &prov_cloudinit_builtin,
   &prov_http_builtin,
+  &prov_archive_builtin,
 #ifdef CAIRN_TEST
   &prov_test_builtin,
 #endif

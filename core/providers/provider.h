@@ -527,6 +527,7 @@ extern const ProvBuiltin prov_time_builtin;
 extern const ProvBuiltin prov_external_builtin;
 extern const ProvBuiltin prov_cloudinit_builtin;
 extern const ProvBuiltin prov_http_builtin;
+extern const ProvBuiltin prov_archive_builtin;
 #ifdef CAIRN_TEST
 extern const ProvBuiltin prov_test_builtin;
 #endif
