@@ -18,6 +18,7 @@
 ** the same, so a changed default shows as drift); every argument forces
 ** replacement, so update never happens.
 */
+#include "base/goflate.h"
 #include "provider.h"
 
 #include <string.h>
@@ -311,16 +312,33 @@ static uint32_t crc32_ieee(uint32_t crc, const void *data, size_t n)
   return ~crc;
 }
 
-/* The gzip member of d's writes (Go's gzip.NewWriter, DefaultCompression,
-** zero header).  NULL with *err set when this build cannot compress. */
-static const char *gzip_doc(Arena *a, const Doc *d, size_t *len,
-                            const char **err)
+/* The gzip member of d's writes, as Go's gzip.NewWriter (DefaultCompression,
+** the zero Header: no name, MTIME 0, XFL 0, OS 255): the compressor gets
+** the same Write calls Go's would (goflate's output may depend on where
+** writes split at window boundaries, as Go's does). */
+static const char *gzip_doc(Arena *a, const Doc *d, size_t *len)
 {
-  (void)a;
-  (void)d;
-  *len = 0;
-  *err = "gzip is not supported yet";
-  return NULL;
+  Buf out;
+  buf_init(&out, a);
+  static const unsigned char hdr[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0,
+                                        0xff};
+  buf_put(&out, hdr, sizeof hdr);
+  GoFlate *z = goflate_new(a, &out, -1);
+  uint32_t crc = 0;
+  for (uint32_t i = 0; i < d->n; i++) {
+    goflate_write(z, (const unsigned char *)d->segs[i].p, d->segs[i].n);
+    crc = crc32_ieee(crc, d->segs[i].p, d->segs[i].n);
+  }
+  goflate_close(z);
+  unsigned char tr[8];
+  uint32_t isize = (uint32_t)d->total;
+  for (int k = 0; k < 4; k++) {
+    tr[k] = (unsigned char)(crc >> (8 * k));
+    tr[4 + k] = (unsigned char)(isize >> (8 * k));
+  }
+  buf_put(&out, tr, sizeof tr);
+  *len = out.len;
+  return buf_str(&out);
 }
 
 /* Renders cfg; on failure appends upstream's diagnostic and returns
@@ -341,15 +359,7 @@ static bool render(ProvCall *c, Value cfg, Value *rendered, Value *id)
   const char *bytes;
   size_t n;
   if (g) {
-    bytes = gzip_doc(a, &d, &n, &err);
-    if (!bytes) {
-      prov_diag_attr(c, DIAG_ERROR, prov_path_attr(a, "gzip"),
-                     "Unable to render cloudinit config", "%s: cairn's "
-                     "built-in cloudinit provider cannot produce gzip "
-                     "output byte-identical to upstream yet; set gzip = "
-                     "false (docs/providers.md).", err);
-      return false;
-    }
+    bytes = gzip_doc(a, &d, &n);
   } else {
     char *o = ARENA_NEW(a, char, d.total + 1);
     size_t k = 0;
