@@ -91,6 +91,36 @@ providers: SSL_CERT_FILE names them here.
   
   insecure = 200
 
+Mutual TLS: the third server requires a client certificate signed by the
+test CA.  With one it answers; without one the handshake is refused; a key
+that does not belong to the certificate is refused before any request,
+with Go's words:
+
+  $ cp mtls.tf.txt main.tf
+  $ cairn apply -auto-approve -no-color | sed -n '/^Outputs/,$p'
+  Outputs:
+  
+  mtls = [
+    200,
+    "1.0.0",
+  ]
+  $ cp nocert.tf.txt main.tf
+  $ cairn plan > /dev/null 2>&1; echo "exit $?"
+  exit 1
+  $ cairn plan -no-color 2>&1 | grep -c '^Error: Error making request'
+  1
+  $ cp badkey.tf.txt main.tf
+  $ cairn plan -no-color 2>&1 | sed -n '/^Error/,$p'
+  Error: error creating x509 key pair
+  
+    with data.http.badkey,
+    on main.tf line 1, in data "http" "badkey":
+     1: data "http" "badkey" {
+  
+  error creating x509 key pair from provided pem blocks
+  
+  Error: tls: private key does not match public key
+
 A 5xx answer is retried and then an error, as go-retryablehttp gives up
 (no status below 500 is an error, 429 aside):
 
@@ -236,4 +266,4 @@ Bad input: upstream's validators, with their attribute paths.
   Error tls: Can't add the CA certificate to certificate pool. Only PEM encoded
   certificates are supported.
 
-  $ kill $(cat pid) $(cat tls_pid)
+  $ kill $(cat pid) $(cat tls_pid) $(cat mtls_pid)
