@@ -106,6 +106,11 @@ void fetch_hdrs_line(FetchHdrs *h, const char *line, size_t n)
 {
   while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
     n--;
+  /* A NUL cannot be kept in the C strings the values become; no valid
+  ** field has one (Go's reader refuses such an answer), so the line is
+  ** left out. */
+  if (memchr(line, 0, n))
+    return;
   if (n >= 5 && memcmp(line, "HTTP/", 5) == 0) {
     /* A new response: the previous one's headers were a redirect's, an
     ** interim 1xx's or the proxy's. */
@@ -753,18 +758,25 @@ void fetch_do(Arena *a, const ProvHttpReq *rq, ProvHttpResp *rs)
     curl_easy_setopt(c, CURLOPT_URL, url);
     curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+    /* OBEYCODE: a redirect changes the method as Go's client does (301,
+    ** 302 and 303 turn a POST into a GET), custom method or not. */
+    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, CURLFOLLOW_OBEYCODE);
     curl_easy_setopt(c, CURLOPT_MAXREDIRS, 10L);
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(c, CURLOPT_PROXY, proxy ? proxy : "");
     if (strcmp(rq->method, "HEAD") == 0)
       curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
-    if (rq->body) {
+    bool post = strcmp(rq->method, "POST") == 0;
+    if (rq->body || post) {
+      /* Go sends "Content-Length: 0" for a POST without a body. */
       curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE,
-                       (curl_off_t)rq->body_len);
-      curl_easy_setopt(c, CURLOPT_POSTFIELDS, rq->body);
+                       (curl_off_t)(rq->body ? rq->body_len : 0));
+      curl_easy_setopt(c, CURLOPT_POSTFIELDS, rq->body ? rq->body : "");
     }
-    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, rq->method);
+    /* libcurl picks POST for a body and HEAD for NOBODY by itself; only a
+    ** GET or HEAD with a body needs the method named. */
+    if (rq->body && !post)
+      curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, rq->method);
     if (gzip_ours)
       curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "gzip");
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);

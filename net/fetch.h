@@ -56,7 +56,8 @@ const char *fetch_canonical_key(Arena *a, const char *s, size_t n);
 
 /* The response header collector (the header callback's parser).  Feed
 ** every line libcurl delivers, CRLF included or not; a status line
-** ("HTTP/...") starts over (redirects, 1xx, proxy CONNECT answers). */
+** ("HTTP/...") starts over (redirects, 1xx, proxy CONNECT answers); a
+** line holding a NUL byte is ignored. */
 typedef struct FetchHdr {
   const char *name;      /* canonical */
   char *value;           /* joined with ", " */
