@@ -723,8 +723,19 @@ void fetch_do(Arena *a, const ProvHttpReq *rq, ProvHttpResp *rs)
     return;
   }
   const char *ca_file = NULL, *ca_dir = NULL;
-  if (!rq->ca_pem && !rq->insecure)
-    http_default_ca(&ca_file, &ca_dir);
+  if (strcmp(scheme, "https") == 0 && !rq->ca_pem && !rq->insecure &&
+      !http_default_ca(&ca_file, &ca_dir)) {
+    /* A static binary has no compiled-in trust store: say so rather
+    ** than let every certificate look untrusted. */
+    curl_easy_cleanup(c);
+    fail(rs, PROV_HTTP_FAIL_DO,
+         arena_printf(a, "%s %s %s 1 attempt(s): %s \"%s\": tls: failed "
+                      "to verify certificate: x509: certificate signed by "
+                      "unknown authority (this host has no CA bundle: set "
+                      "SSL_CERT_FILE or SSL_CERT_DIR, or ca_cert_pem)",
+                      rq->method, shown, give_up, op, shown));
+    return;
+  }
   bool gzip_ours = !has_header(rq, "Accept-Encoding") &&
                    !has_header(rq, "Range") &&
                    strcmp(rq->method, "HEAD") != 0;
