@@ -895,29 +895,58 @@ static void put_le32(Buf *b, uint32_t v)
   buf_put(b, t, 4);
 }
 
+struct GoGzip {
+  GoFlate *z;
+  Buf *out;
+  uLong crc;
+  uint32_t size;         /* length mod 2^32, as gzip's ISIZE */
+};
+
+GoGzip *goflate_gzip_new(Arena *a, Buf *out, int level)
+{
+  GoFlate *z = goflate_new(a, out, level);
+  if (!z)
+    return NULL;
+  GoGzip *g = ARENA_NEW(a, GoGzip, 1);
+  g->z = z;
+  g->out = out;
+  g->crc = crc32(0L, Z_NULL, 0);
+  /* ID1 ID2 CM=deflate FLG=0 MTIME=0 XFL OS=unknown */
+  char hdr[10] = {0x1f, (char)0x8b, 8, 0, 0, 0, 0, 0, 0, (char)0xff};
+  hdr[8] = level == 9 ? 2 : level == 1 ? 4 : 0;
+  buf_put(out, hdr, sizeof hdr);
+  return g;
+}
+
+void goflate_gzip_write(GoGzip *g, const unsigned char *src, size_t n)
+{
+  for (size_t off = 0; off < n;) {
+    size_t chunk = n - off > (1u << 30) ? (1u << 30) : n - off;
+    g->crc = crc32(g->crc, src + off, (uInt)chunk);
+    off += chunk;
+  }
+  g->size += (uint32_t)n;
+  goflate_write(g->z, src, n);
+}
+
+void goflate_gzip_close(GoGzip *g)
+{
+  goflate_close(g->z);
+  put_le32(g->out, (uint32_t)g->crc);
+  put_le32(g->out, g->size);
+}
+
 unsigned char *goflate_gzip(Arena *a, const unsigned char *src, size_t n,
                             int level, size_t *out_len)
 {
   Buf b;
   buf_init(&b, a);
   *out_len = 0;
-  GoFlate *z = goflate_new(a, &b, level);
-  if (!z)
+  GoGzip *g = goflate_gzip_new(a, &b, level);
+  if (!g)
     return NULL;
-  /* ID1 ID2 CM=deflate FLG=0 MTIME=0 XFL OS=unknown */
-  char hdr[10] = {0x1f, (char)0x8b, 8, 0, 0, 0, 0, 0, 0, (char)0xff};
-  hdr[8] = level == 9 ? 2 : level == 1 ? 4 : 0;
-  buf_put(&b, hdr, sizeof hdr);
-  goflate_write(z, src, n);
-  goflate_close(z);
-  uLong crc = crc32(0L, Z_NULL, 0);
-  for (size_t off = 0; off < n;) {
-    size_t chunk = n - off > (1u << 30) ? (1u << 30) : n - off;
-    crc = crc32(crc, src + off, (uInt)chunk);
-    off += chunk;
-  }
-  put_le32(&b, (uint32_t)crc);
-  put_le32(&b, (uint32_t)n);
+  goflate_gzip_write(g, src, n);
+  goflate_gzip_close(g);
   *out_len = b.len;
   return (unsigned char *)b.p;
 }

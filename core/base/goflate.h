@@ -35,11 +35,11 @@ typedef struct GoFlate GoFlate;
 ** it).  NULL for an unsupported level (see above). */
 GoFlate *goflate_new(Arena *a, Buf *out, int level);
 
-/* Feeds src[0..n), as one Write call of Go's flate.Writer: the output
-** depends only on the concatenated input, except at window boundaries
-** where Go's own result depends on how the input was split; callers that
-** mirror a Go program should split their writes as it does (io.Copy:
-** 32 KiB). */
+/* Feeds src[0..n), as one Write call of Go's flate.Writer.  Where Go's
+** window slides (past 64 KiB) its output could in principle depend on how
+** the input was split into writes; callers that mirror a Go program split
+** their writes as it does (io.Copy: 32 KiB) and get its bytes either way.
+*/
 void goflate_write(GoFlate *z, const unsigned char *src, size_t n);
 
 /* Flushes the remaining input and writes the final (empty, stored) block,
@@ -58,5 +58,14 @@ unsigned char *goflate_compress(Arena *a, const unsigned char *src, size_t n,
 ** unsupported level. */
 unsigned char *goflate_gzip(Arena *a, const unsigned char *src, size_t n,
                             int level, size_t *out_len);
+
+/* The same, streaming (cloudinit writes its MIME parts one by one): the
+** header goes to out at once; each write is one Write call of Go's
+** gzip.Writer; close appends the final block, CRC-32 and length.  NULL
+** for an unsupported level. */
+typedef struct GoGzip GoGzip;
+GoGzip *goflate_gzip_new(Arena *a, Buf *out, int level);
+void goflate_gzip_write(GoGzip *g, const unsigned char *src, size_t n);
+void goflate_gzip_close(GoGzip *g);
 
 #endif

@@ -146,6 +146,7 @@ static void test_lookup_builtin(void)
           &prov_external_builtin);
   T_CHECK(prov_lookup_builtin("terraform.io/builtin/terraform") ==
           &prov_terraform_builtin);
+  T_CHECK(prov_lookup_builtin("hashicorp/archive") == &prov_archive_builtin);
 #ifdef CAIRN_TEST
   T_CHECK(prov_lookup_builtin("cairn.test/test/misbehave") ==
           &prov_test_builtin);
