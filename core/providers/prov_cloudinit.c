@@ -313,30 +313,16 @@ static uint32_t crc32_ieee(uint32_t crc, const void *data, size_t n)
 }
 
 /* The gzip member of d's writes, as Go's gzip.NewWriter (DefaultCompression,
-** the zero Header: no name, MTIME 0, XFL 0, OS 255): the compressor gets
-** the same Write calls Go's would (goflate's output may depend on where
-** writes split at window boundaries, as Go's does). */
+** the zero header): goflate's streaming gzip gets the same Write calls
+** Go's would (Go's output can depend on where writes split). */
 static const char *gzip_doc(Arena *a, const Doc *d, size_t *len)
 {
   Buf out;
   buf_init(&out, a);
-  static const unsigned char hdr[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0,
-                                        0xff};
-  buf_put(&out, hdr, sizeof hdr);
-  GoFlate *z = goflate_new(a, &out, -1);
-  uint32_t crc = 0;
-  for (uint32_t i = 0; i < d->n; i++) {
-    goflate_write(z, (const unsigned char *)d->segs[i].p, d->segs[i].n);
-    crc = crc32_ieee(crc, d->segs[i].p, d->segs[i].n);
-  }
-  goflate_close(z);
-  unsigned char tr[8];
-  uint32_t isize = (uint32_t)d->total;
-  for (int k = 0; k < 4; k++) {
-    tr[k] = (unsigned char)(crc >> (8 * k));
-    tr[4 + k] = (unsigned char)(isize >> (8 * k));
-  }
-  buf_put(&out, tr, sizeof tr);
+  GoGzip *z = goflate_gzip_new(a, &out, -1);
+  for (uint32_t i = 0; i < d->n; i++)
+    goflate_gzip_write(z, (const unsigned char *)d->segs[i].p, d->segs[i].n);
+  goflate_gzip_close(z);
   *len = out.len;
   return buf_str(&out);
 }
