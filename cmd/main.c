@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "cmd_backend.h"
+#include "net/fetch.h"
 #include "net/http.h"
 #include "net/plugin.h"
 
@@ -203,6 +204,8 @@ static void setup_log(void)
 int main(int argc, char **argv)
 {
   setup_log();
+  /* data "http" reaches the network through net/ (core/ cannot). */
+  prov_http_set_fetcher(fetch_do);
   Arena arena;
   arena_init(&arena, 0);
   Cli cli = {0};

@@ -312,6 +312,19 @@ bool http_endpoint_check(const HttpEndpoint *e, Diags *d)
 
 /* ---- client ------------------------------------------------------------ */
 
+bool http_global_ready(void)
+{
+  pthread_once(&global_once, global_init);
+  return global_rc == CURLE_OK;
+}
+
+bool http_default_ca(const char **file, const char **dir)
+{
+  HttpEndpoint none = {0};
+  return pick_ca(&none, file, dir);
+}
+
+
 HttpClient *http_client_new(Arena *a, Diags *d)
 {
   pthread_once(&global_once, global_init);

@@ -176,4 +176,12 @@ bool http_request(HttpClient *c, const HttpEndpoint *e, const HttpRequest *rq,
 ** (scheme, loopback rule, CA availability).  Diagnostic on failure. */
 bool http_endpoint_check(const HttpEndpoint *e, Diags *d);
 
+/* For other libcurl users in net/ (net/fetch.c): initialises libcurl and
+** PSA crypto once per process, as http_client_new does; false when that
+** failed.  And the trust anchors an endpoint without ca_file / ca_dir
+** uses (SSL_CERT_FILE / SSL_CERT_DIR, else the first system bundle);
+** false when there is none. */
+bool http_global_ready(void);
+bool http_default_ca(const char **file, const char **dir);
+
 #endif

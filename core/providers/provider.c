@@ -350,6 +350,8 @@ static const ProvBuiltin *const builtins[] = {
   &prov_random_builtin,
   &prov_time_builtin,
   &prov_external_builtin,
+  &prov_cloudinit_builtin,
+  &prov_http_builtin,
   &prov_archive_builtin,
 #ifdef CAIRN_TEST
   &prov_test_builtin,

@@ -474,11 +474,59 @@ typedef bool (*ProvRemoteStateFn)(Arena *a, const char *backend, Value cfg,
                                   const char *ws, const char **data,
                                   size_t *len, bool *found, Diags *d);
 void prov_terraform_set_remote_reader(ProvRemoteStateFn fn);
+
+/* data "http" (prov_http.c) makes its request through this fetcher, which
+** the CLI registers (net/fetch.c: core/ knows no network).  NULL (the
+** default): the data source fails with a diagnostic.  The request is the
+** upstream provider's model, checked; the fetcher follows upstream's
+** transport rules (docs/providers.md, ### http) and fills the response:
+** everything in a; fail says what went wrong, err is the Go-like error
+** text the diagnostic shows ("GET URL giving up after 1 attempt(s): ..."). */
+typedef struct ProvHttpReq {
+  const char *url;
+  const char *method;                /* GET, HEAD or POST */
+  const char *const *header_names;   /* request_headers, sorted by name */
+  const char *const *header_values;
+  uint32_t nheaders;
+  const char *body;                  /* request_body; NULL: none */
+  size_t body_len;
+  int64_t timeout_ms;                /* 0: none */
+  int64_t retry_max;                 /* retry.attempts (0: no retry) */
+  int64_t retry_min_ms, retry_max_ms;  /* go-retryablehttp's waits */
+  const char *ca_pem;                /* NULL: the host's trust anchors */
+  const char *client_cert_pem, *client_key_pem;  /* NULL: none */
+  bool insecure;
+  atomic_bool *stopping;             /* the provider's stop flag */
+} ProvHttpReq;
+typedef enum ProvHttpFail {
+  PROV_HTTP_OK = 0,
+  PROV_HTTP_FAIL_CA,                 /* ca_cert_pem holds no certificate */
+  PROV_HTTP_FAIL_KEYPAIR,            /* client cert/key unusable */
+  PROV_HTTP_FAIL_REQUEST,            /* the request cannot be made */
+  PROV_HTTP_FAIL_TIMEOUT,            /* request_timeout_ms exceeded */
+  PROV_HTTP_FAIL_DO                  /* any other failure */
+} ProvHttpFail;
+typedef struct ProvHttpResp {
+  ProvHttpFail fail;
+  const char *err;                   /* when fail != OK */
+  long status;
+  const char *body;                  /* NUL-terminated */
+  size_t len;
+  const char *const *header_names;   /* canonical keys, values joined by
+                                        ", " as Go's Header map */
+  const char *const *header_values;
+  uint32_t nheaders;
+} ProvHttpResp;
+typedef void (*ProvHttpFetchFn)(Arena *a, const ProvHttpReq *rq,
+                                ProvHttpResp *rs);
+void prov_http_set_fetcher(ProvHttpFetchFn fn);
 extern const ProvBuiltin prov_null_builtin;
 extern const ProvBuiltin prov_local_builtin;
 extern const ProvBuiltin prov_random_builtin;
 extern const ProvBuiltin prov_time_builtin;
 extern const ProvBuiltin prov_external_builtin;
+extern const ProvBuiltin prov_cloudinit_builtin;
+extern const ProvBuiltin prov_http_builtin;
 extern const ProvBuiltin prov_archive_builtin;
 #ifdef CAIRN_TEST
 extern const ProvBuiltin prov_test_builtin;

@@ -153,15 +153,18 @@ static void test_lookup_builtin(void)
 #else
   T_CHECK(prov_lookup_builtin("cairn.test/test/misbehave") == NULL);
 #endif
+  T_CHECK(prov_lookup_builtin("hashicorp/http") == &prov_http_builtin);
+  T_CHECK(prov_lookup_builtin("registry.terraform.io/hashicorp/cloudinit") ==
+          &prov_cloudinit_builtin);
   T_CHECK(prov_lookup_builtin("acme/null") == NULL);
   T_CHECK(prov_lookup_builtin("hashicorp/aws") == NULL);
   T_CHECK(prov_lookup_builtin("a//b") == NULL);
   size_t n;
   prov_builtins(&n);
 #ifdef CAIRN_TEST
-  T_EQ_INT(n, 8);
+  T_EQ_INT(n, 10);
 #else
-  T_EQ_INT(n, 7);
+  T_EQ_INT(n, 9);
 #endif
 }
 
