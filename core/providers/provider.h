@@ -478,6 +478,7 @@ extern const ProvBuiltin prov_null_builtin;
 extern const ProvBuiltin prov_local_builtin;
 extern const ProvBuiltin prov_random_builtin;
 extern const ProvBuiltin prov_time_builtin;
+extern const ProvBuiltin prov_tls_builtin;
 extern const ProvBuiltin prov_external_builtin;
 #ifdef CAIRN_TEST
 extern const ProvBuiltin prov_test_builtin;
