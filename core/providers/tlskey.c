@@ -80,7 +80,7 @@ int tlskey_rng(void *ctx, unsigned char *buf, size_t n)
 
 /* ---- DER ------------------------------------------------------------------ */
 
-static void der_tlv(Buf *b, uint8_t tag, const void *p, size_t n)
+void tlskey_der_tlv(Buf *b, uint8_t tag, const void *p, size_t n)
 {
   uint8_t hdr[6];
   size_t h = 0;
@@ -97,12 +97,11 @@ static void der_tlv(Buf *b, uint8_t tag, const void *p, size_t n)
   buf_put(b, p, n);
 }
 
-/* Wraps b's contents in a TLV, in place. */
-static void der_wrap(Arena *a, Buf *b, uint8_t tag)
+void tlskey_der_wrap(Arena *a, Buf *b, uint8_t tag)
 {
   Buf o;
   buf_init(&o, a);
-  der_tlv(&o, tag, b->p, b->len);
+  tlskey_der_tlv(&o, tag, b->p, b->len);
   *b = o;
 }
 
@@ -127,12 +126,12 @@ static void der_int(Arena *a, Buf *b, const mbedtls_mpi *x)
   size_t n;
   const uint8_t *p = mpi_bytes(a, x, &n);
   if (n == 0)
-    der_tlv(b, 0x02, "\0", 1);
+    tlskey_der_tlv(b, 0x02, "\0", 1);
   else
-    der_tlv(b, 0x02, p, n);
+    tlskey_der_tlv(b, 0x02, p, n);
 }
 
-static void der_small(Buf *b, uint8_t v) { der_tlv(b, 0x02, &v, 1); }
+static void der_small(Buf *b, uint8_t v) { tlskey_der_tlv(b, 0x02, &v, 1); }
 
 static const uint8_t oid_rsa[] = {0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7,
                                   0x0d, 0x01, 0x01, 0x01};
@@ -366,7 +365,7 @@ static void pkcs1_private(Arena *a, const TlsKey *k, Buf *out)
   der_small(out, 0);
   for (int i = 0; i < 8; i++)
     der_int(a, out, all[i]);
-  der_wrap(a, out, 0x30);
+  tlskey_der_wrap(a, out, 0x30);
   for (int i = 0; i < 8; i++)
     mbedtls_mpi_free(all[i]);
 }
@@ -396,16 +395,16 @@ static void sec1_private(Arena *a, const TlsKey *k, bool with_oid, Buf *out)
   const struct Curve *c = curve_of(k);
   buf_init(out, a);
   der_small(out, 1);
-  der_tlv(out, 0x04, d, dn);
+  tlskey_der_tlv(out, 0x04, d, dn);
   if (with_oid)
-    der_tlv(out, 0xa0, c->oid, c->oidlen);
+    tlskey_der_tlv(out, 0xa0, c->oid, c->oidlen);
   Buf bits;
   buf_init(&bits, a);
   buf_putc(&bits, 0);
   buf_put(&bits, pt, ptn);
-  der_wrap(a, &bits, 0x03);
-  der_tlv(out, 0xa1, bits.p, bits.len);
-  der_wrap(a, out, 0x30);
+  tlskey_der_wrap(a, &bits, 0x03);
+  tlskey_der_tlv(out, 0xa1, bits.p, bits.len);
+  tlskey_der_wrap(a, out, 0x30);
 }
 
 /* x509.MarshalPKCS8PrivateKey. */
@@ -429,15 +428,15 @@ static void pkcs8_private(Arena *a, const TlsKey *k, Buf *out)
   default:
     buf_put(&alg, oid_ed25519, sizeof oid_ed25519);
     buf_init(&inner, a);
-    der_tlv(&inner, 0x04, k->seed, 32);
+    tlskey_der_tlv(&inner, 0x04, k->seed, 32);
     break;
   }
-  der_wrap(a, &alg, 0x30);
+  tlskey_der_wrap(a, &alg, 0x30);
   buf_init(out, a);
   der_small(out, 0);
   buf_put(out, alg.p, alg.len);
-  der_tlv(out, 0x04, inner.p, inner.len);
-  der_wrap(a, out, 0x30);
+  tlskey_der_tlv(out, 0x04, inner.p, inner.len);
+  tlskey_der_wrap(a, out, 0x30);
 }
 
 bool tlskey_public_der(Arena *a, const TlsKey *k, const uint8_t **der,
@@ -458,7 +457,7 @@ bool tlskey_public_der(Arena *a, const TlsKey *k, const uint8_t **der,
     buf_init(&seq, a);
     der_int(a, &seq, &nn);
     der_int(a, &seq, &e);
-    der_wrap(a, &seq, 0x30);
+    tlskey_der_wrap(a, &seq, 0x30);
     buf_put(&key, seq.p, seq.len);
     mbedtls_mpi_free(&nn);
     mbedtls_mpi_free(&e);
@@ -484,12 +483,12 @@ bool tlskey_public_der(Arena *a, const TlsKey *k, const uint8_t **der,
     *err = "unsupported key algorithm";
     return false;
   }
-  der_wrap(a, &alg, 0x30);
-  der_wrap(a, &key, 0x03);
+  tlskey_der_wrap(a, &alg, 0x30);
+  tlskey_der_wrap(a, &key, 0x03);
   buf_init(&out, a);
   buf_put(&out, alg.p, alg.len);
   buf_put(&out, key.p, key.len);
-  der_wrap(a, &out, 0x30);
+  tlskey_der_wrap(a, &out, 0x30);
   *der = (const uint8_t *)out.p;
   *n = out.len;
   return true;

@@ -32,6 +32,7 @@
 #include <mbedtls/pk.h>
 
 #include "base/arena.h"
+#include "base/buf.h"
 
 typedef enum TlsAlg {
   TLS_ALG_NONE = 0,
@@ -96,5 +97,10 @@ const char *tlskey_pem(Arena *a, const char *type, const uint8_t *der,
 bool tlskey_pem_decode(Arena *a, const char *text, size_t n,
                        const char **type, uint8_t **der, size_t *dern,
                        size_t *rest_off);
+
+/* DER building blocks (also for tlscert): appends tag, length and the n
+** bytes at p to b; replaces b's contents by one TLV holding them. */
+void tlskey_der_tlv(Buf *b, uint8_t tag, const void *p, size_t n);
+void tlskey_der_wrap(Arena *a, Buf *b, uint8_t tag);
 
 #endif
