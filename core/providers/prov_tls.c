@@ -330,10 +330,76 @@ static const ProvBlockSchema locally_signed_block = {
   .description = "Creates a TLS certificate in " RFC1421 " format using a "
                  "Certificate Signing Request (CSR) and signs it with a "
                  "provided (local) Certificate Authority (CA)."};
-static const ProvBlockSchema empty_block = {0};
+
+/* data "tls_certificate": certificates is a list of objects. */
+static const char *const cert_obj_names[] = {
+  "cert_pem", "is_ca", "issuer", "max_path_length", "not_after",
+  "not_before", "public_key_algorithm", "serial_number", "sha1_fingerprint",
+  "signature_algorithm", "subject", "version"};
+static const Type *const cert_obj_types[] = {
+  &ty_string, &ty_bool, &ty_string, &ty_number, &ty_string, &ty_string,
+  &ty_string, &ty_string, &ty_string, &ty_string, &ty_string, &ty_number};
+static const Type cert_obj = {.kind = TY_OBJECT, .n = 12,
+                              .names = cert_obj_names,
+                              .types = cert_obj_types};
+static const Type list_cert_obj = {.kind = TY_LIST, .elem = &cert_obj};
+
+static const ProvAttrSchema certificate_attrs[] = {
+  {.name = "certificates", .type = &list_cert_obj, .flags = COMP,
+   .description = "The certificates protecting the site, with the root of "
+                  "the chain first."},
+  {.name = "content", .type = &ty_string, .flags = OPT,
+   .description = "The content of the certificate in " RFC1421 " format."},
+  {.name = "id", .type = &ty_string, .flags = COMP,
+   .description = "Unique identifier of this data source: hashing of the "
+                  "certificates in the chain."},
+  {.name = "url", .type = &ty_string, .flags = OPT,
+   .description = "URL of the endpoint to get the certificates from. "
+                  "Accepted schemes are: `https`, `tls`. For scheme "
+                  "`https://` it will use the HTTP protocol and apply the "
+                  "`proxy` configuration of the provider, if set. For "
+                  "scheme `tls://` it will instead use a secure TCP socket."},
+  {.name = "verify_chain", .type = &ty_bool, .flags = OPT,
+   .description = "Whether to verify the certificate chain while parsing "
+                  "it or not (default: `true`)."},
+};
+static const ProvBlockSchema certificate_block = {
+  .attrs = certificate_attrs, .nattrs = NATTRS(certificate_attrs),
+  .description = "Get information about the TLS certificates securing a "
+                 "host.\n\nUse this data source to get information, such as "
+                 "SHA1 fingerprint or serial number, about the TLS "
+                 "certificates that protects a URL."};
+
+/* The provider's proxy block (used by data "tls_certificate" with url). */
+static const ProvAttrSchema proxy_attrs[] = {
+  {.name = "from_env", .type = &ty_bool, .flags = OPT,
+   .description = "When `true` the provider will discover the proxy "
+                  "configuration from environment variables. This is based "
+                  "upon [`http.ProxyFromEnvironment`](https://pkg.go.dev/"
+                  "net/http#ProxyFromEnvironment) and it supports the same "
+                  "environment variables (default: `true`)."},
+  {.name = "password", .type = &ty_string, .flags = OPT | SENS,
+   .description = "Password used for Basic authentication against the "
+                  "Proxy."},
+  {.name = "url", .type = &ty_string, .flags = OPT,
+   .description = "URL used to connect to the Proxy. Accepted schemes are: "
+                  "`http`, `https`, `socks5`. "},
+  {.name = "username", .type = &ty_string, .flags = OPT,
+   .description = "Username (or Token) used for Basic authentication "
+                  "against the Proxy."},
+};
+static const ProvBlockSchema proxy_block = {
+  .attrs = proxy_attrs, .nattrs = NATTRS(proxy_attrs),
+  .description = "Proxy used by resources and data sources that connect to "
+                 "external endpoints."};
+static const ProvNestedBlock provider_nested[] = {
+  {"proxy", PROV_NEST_LIST, &proxy_block, 0, 1},
+};
+static const ProvBlockSchema provider_block = {
+  .blocks = provider_nested, .nblocks = 1};
 
 enum { R_CERT_REQUEST, R_LOCALLY_SIGNED, R_PRIVATE_KEY, R_SELF_SIGNED };
-enum { D_PUBLIC_KEY };
+enum { D_CERTIFICATE, D_PUBLIC_KEY };
 
 static const ProvTypeSchema resources[] = {
   [R_CERT_REQUEST] = {"tls_cert_request", {0, &cert_request_block}},
@@ -343,10 +409,11 @@ static const ProvTypeSchema resources[] = {
   [R_SELF_SIGNED] = {"tls_self_signed_cert", {0, &self_signed_block}},
 };
 static const ProvTypeSchema data_sources[] = {
+  [D_CERTIFICATE] = {"tls_certificate", {0, &certificate_block}},
   [D_PUBLIC_KEY] = {"tls_public_key", {0, &public_key_block}},
 };
 static const ProvProviderSchema schema = {
-  .provider = {0, &empty_block},
+  .provider = {0, &provider_block},
   .resources = resources, .nresources = NATTRS(resources),
   .data_sources = data_sources, .ndata_sources = NATTRS(data_sources),
 };
@@ -496,26 +563,20 @@ static void validate_resource(Prov *p, ProvCall *c, const char *type_name,
   check_lists(c, cfg);
 }
 
-/* ExactlyOneOf on both key arguments, reported per attribute as the
-** framework's validators do. */
-static void validate_data(Prov *p, ProvCall *c, const char *type_name,
-                          Value cfg)
+/* ExactlyOneOf over two arguments, reported on both as the framework's
+** per-attribute validators do; false when it failed. */
+static bool exactly_one(ProvCall *c, Value cfg, const char *x, const char *y)
 {
-  (void)p;
-  (void)type_name;
-  if (val_is_null(cfg) || !val_is_known(cfg))
-    return;
-  static const char *const names[] = {"private_key_pem",
-                                      "private_key_openssh"};
+  const char *names[2] = {x, y};
   int count = 0;
   for (int i = 0; i < 2; i++) {
     Value v = prov_get(cfg, names[i]);
     if (!val_is_known(v))
-      return;
+      return true;
     count += !val_is_null(v);
   }
   if (count == 1)
-    return;
+    return true;
   for (int i = 0; i < 2; i++) {
     ValPath path = prov_path_attr(c->arena, names[i]);
     const char *set = arena_printf(c->arena, "[%s,%s]", names[i],
@@ -529,6 +590,55 @@ static void validate_data(Prov *p, ProvCall *c, const char *type_name,
                      "2 attributes specified when one (and only one) of %s "
                      "is required", set);
   }
+  return false;
+}
+
+/* upstream's UrlWithScheme("https", "tls") on url. */
+static void check_url(ProvCall *c, Value cfg)
+{
+  const char *u = get_str(cfg, "url");
+  if (!u)
+    return;
+  ValPath path = prov_path_attr(c->arena, "url");
+  const char *sep = strstr(u, "://");
+  const char *host = sep ? sep + 3 : "";
+  size_t hl = strcspn(host, "/?#");
+  const char *at = memchr(host, '@', hl);
+  if (at) {
+    hl -= (size_t)(at + 1 - host);
+    host = at + 1;
+  }
+  if (!sep || hl == 0) {
+    prov_diag_attr(c, DIAG_ERROR, path, "Invalid URL",
+                   "URL \"%s\" contains no host", u);
+    return;
+  }
+  size_t sl = (size_t)(sep - u);
+  if (!((sl == 5 && strncmp(u, "https", 5) == 0) ||
+        (sl == 3 && strncmp(u, "tls", 3) == 0)))
+    prov_diag_attr(c, DIAG_ERROR, path, "Invalid URL scheme",
+                   "URL \"%s\" expected to use scheme from [\"https\" "
+                   "\"tls\"], got: \"%.*s\"", u, (int)sl, u);
+}
+
+static void validate_data(Prov *p, ProvCall *c, const char *type_name,
+                          Value cfg)
+{
+  (void)p;
+  if (val_is_null(cfg) || !val_is_known(cfg))
+    return;
+  if (strcmp(type_name, "tls_public_key") == 0) {
+    (void)exactly_one(c, cfg, "private_key_pem", "private_key_openssh");
+    return;
+  }
+  check_url(c, cfg);
+  (void)exactly_one(c, cfg, "content", "url");
+  Value vc = prov_get(cfg, "verify_chain"), ct = prov_get(cfg, "content");
+  if (!val_is_null(vc) && !val_is_null(ct) && val_is_known(vc))
+    prov_diag_attr(c, DIAG_ERROR, prov_path_attr(c->arena, "verify_chain"),
+                   "Invalid Attribute Combination",
+                   "Attribute \"content\" cannot be specified when "
+                   "\"verify_chain\" is specified");
 }
 
 /* ---- Keys into state ------------------------------------------------------ */
@@ -1095,10 +1205,122 @@ static void upgrade(Prov *p, ProvCall *c, const ProvUpgradeReq *req,
 
 /* ---- Data sources ---------------------------------------------------------- */
 
+/* Go's %q of s (strconv.Quote: printable UTF-8 kept). */
+static void go_quote(Buf *b, const char *s)
+{
+  buf_putc(b, '"');
+  for (const unsigned char *q = (const unsigned char *)s; *q; q++) {
+    switch (*q) {
+    case '"': buf_puts(b, "\\\""); break;
+    case '\\': buf_puts(b, "\\\\"); break;
+    case '\n': buf_puts(b, "\\n"); break;
+    case '\r': buf_puts(b, "\\r"); break;
+    case '\t': buf_puts(b, "\\t"); break;
+    default:
+      if (*q < 0x20 || *q == 0x7f)
+        buf_printf(b, "\\x%02x", *q);
+      else
+        buf_putc(b, (char)*q);
+    }
+  }
+  buf_putc(b, '"');
+}
+
+/* One element of certificates, and its part of upstream's id: Go's %v of
+** the CertificateModel struct (fields in declaration order). */
+static Value cert_object(Arena *a, const TlsCertInfo *ci, const char *pem,
+                         Buf *id)
+{
+  Value *vv = ARENA_NEW(a, Value, 12);
+  vv[0] = str(a, pem);
+  vv[1] = val_bool(ci->is_ca);
+  vv[2] = str(a, ci->issuer);
+  vv[3] = val_int(ci->max_path_length);
+  vv[4] = str(a, ci->not_after);
+  vv[5] = str(a, ci->not_before);
+  vv[6] = str(a, ci->public_key_algorithm);
+  vv[7] = str(a, ci->serial_number);
+  vv[8] = str(a, ci->sha1_fingerprint);
+  vv[9] = str(a, ci->signature_algorithm);
+  vv[10] = str(a, ci->subject);
+  vv[11] = val_int(ci->version);
+  buf_putc(id, '{');
+  go_quote(id, ci->signature_algorithm);
+  buf_putc(id, ' ');
+  go_quote(id, ci->public_key_algorithm);
+  buf_putc(id, ' ');
+  go_quote(id, ci->serial_number);
+  buf_printf(id, " %s %lld %lld ", ci->is_ca ? "true" : "false",
+             (long long)ci->max_path_length, (long long)ci->version);
+  const char *rest[] = {ci->issuer, ci->subject, ci->not_before,
+                        ci->not_after, ci->sha1_fingerprint, pem};
+  for (int i = 0; i < 6; i++) {
+    if (i)
+      buf_putc(id, ' ');
+    go_quote(id, rest[i]);
+  }
+  buf_putc(id, '}');
+  return val_object_typed(&cert_obj, vv);
+}
+
+static void read_certificate(ProvCall *c, const ProvReadDataReq *req,
+                             ProvReadDataResp *resp)
+{
+  Arena *a = c->arena;
+  Value v = req->config;
+  const char *content = get_str(v, "content");
+  if (!content) {
+    diag_error(c->diags, NULL, "Unsupported argument value",
+               "cairn's built-in tls provider reads certificates from "
+               "`content` only: fetching them from `url` is not "
+               "implemented (docs/providers.md, ### tls).");
+    return;
+  }
+  const char *type, *err;
+  uint8_t *der;
+  size_t dern, rest;
+  if (!tlskey_pem_decode(a, content, strlen(content), &type, &der, &dern,
+                         &rest)) {
+    prov_diag_attr(c, DIAG_ERROR, prov_path_attr(a, "content"),
+                   "Failed to decoded PEM",
+                   "Value is not a valid PEM encoding of a certificate");
+    return;
+  }
+  if (strcmp(type, "CERTIFICATE") != 0) {
+    diag_error(c->diags, NULL, "Unexpected PEM preamble",
+               "Certificate PEM should be \"CERTIFICATE\", got \"%s\"",
+               type);
+    return;
+  }
+  TlsCertInfo ci;
+  if (!tlscert_info(a, (TlsBytes){der, dern}, &ci, &err)) {
+    diag_error(c->diags, NULL, "Unable to parse certificate", "%s", err);
+    return;
+  }
+  Buf id;
+  buf_init(&id, a);
+  buf_putc(&id, '[');
+  Value *one = ARENA_NEW(a, Value, 1);
+  one[0] = cert_object(a, &ci, tlskey_pem(a, "CERTIFICATE", der, dern), &id);
+  buf_putc(&id, ']');
+  uint8_t h[20];
+  mbedtls_sha1((const unsigned char *)id.p, id.len, h);
+  Buf hx;
+  buf_init(&hx, a);
+  for (int i = 0; i < 20; i++)
+    buf_printf(&hx, "%02x", h[i]);
+  v = prov_set(a, v, "certificates", val_list(a, &cert_obj, one, 1));
+  resp->state = prov_set(a, v, "id", str(a, buf_str(&hx)));
+}
+
 static void read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
                       ProvReadDataResp *resp)
 {
   (void)p;
+  if (strcmp(req->type_name, "tls_certificate") == 0) {
+    read_certificate(c, req, resp);
+    return;
+  }
   Arena *a = c->arena;
   Value v = req->config;
   const char *pem = get_str(v, "private_key_pem");

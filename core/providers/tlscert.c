@@ -741,3 +741,375 @@ bool tlscert_parse_ip(Arena *a, const char *s, TlsBytes *out)
   }
   return false;
 }
+
+/* ---- what a certificate says (data "tls_certificate") ---------------------- */
+
+static bool oid_is(Der oid, const char *hexoid)
+{
+  size_t n = strlen(hexoid) / 2;
+  if (oid.n != n)
+    return false;
+  for (size_t i = 0; i < n; i++) {
+    unsigned v;
+    if (sscanf(hexoid + 2 * i, "%2x", &v) != 1 || oid.p[i] != v)
+      return false;
+  }
+  return true;
+}
+
+/* Dotted form of an OID's content. */
+static const char *oid_text(Arena *a, Der oid)
+{
+  Buf b;
+  buf_init(&b, a);
+  uint64_t v = 0;
+  bool first = true;
+  for (size_t i = 0; i < oid.n; i++) {
+    v = v << 7 | (oid.p[i] & 0x7f);
+    if (oid.p[i] & 0x80)
+      continue;
+    if (first) {
+      unsigned x = v < 40 ? 0 : v < 80 ? 1 : 2;
+      buf_printf(&b, "%u.%llu", x, (unsigned long long)(v - 40 * x));
+      first = false;
+    } else {
+      buf_printf(&b, ".%llu", (unsigned long long)v);
+    }
+    v = 0;
+  }
+  return buf_str(&b);
+}
+
+static const char *sig_name(Der alg)
+{
+  Der oid, params;
+  uint8_t tag;
+  if (!der_next(&alg, &tag, &oid, NULL) || tag != 0x06)
+    return "0";
+  static const struct {
+    const char *oid, *name;
+  } names[] = {
+    {"2a864886f70d010102", "MD2-RSA"},    {"2a864886f70d010104", "MD5-RSA"},
+    {"2a864886f70d010105", "SHA1-RSA"},   {"2b0e03021d", "SHA1-RSA"},
+    {"2a864886f70d01010b", "SHA256-RSA"}, {"2a864886f70d01010c", "SHA384-RSA"},
+    {"2a864886f70d01010d", "SHA512-RSA"}, {"2a8648ce380403", "DSA-SHA1"},
+    {"608648016503040302", "DSA-SHA256"}, {"2a8648ce3d0401", "ECDSA-SHA1"},
+    {"2a8648ce3d040302", "ECDSA-SHA256"}, {"2a8648ce3d040303", "ECDSA-SHA384"},
+    {"2a8648ce3d040304", "ECDSA-SHA512"}, {"2b6570", "Ed25519"},
+  };
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (oid_is(oid, names[i].oid))
+      return names[i].name;
+  if (oid_is(oid, "2a864886f70d01010a")) {
+    /* RSASSA-PSS: the hash of its parameters names it */
+    Der seq, h, hseq, hoid;
+    if (der_next(&alg, &tag, &params, NULL) && tag == 0x30) {
+      seq = params;
+      if (der_next(&seq, &tag, &h, NULL) && tag == 0xa0 &&
+          der_expect(&h, 0x30, &hseq, NULL) &&
+          der_expect(&hseq, 0x06, &hoid, NULL)) {
+        if (oid_is(hoid, "608648016503040201"))
+          return "SHA256-RSAPSS";
+        if (oid_is(hoid, "608648016503040202"))
+          return "SHA384-RSAPSS";
+        if (oid_is(hoid, "608648016503040203"))
+          return "SHA512-RSAPSS";
+      }
+    }
+    return "0";
+  }
+  return "0";
+}
+
+/* Go's strings after asn1 unmarshalling: the string types it reads. */
+static bool is_string_tag(uint8_t tag)
+{
+  return tag == 0x0c || tag == 0x13 || tag == 0x16 || tag == 0x14 ||
+         tag == 0x12 || tag == 0x1e;
+}
+
+static const char *string_value(Arena *a, uint8_t tag, Der v)
+{
+  if (tag != 0x1e)
+    return arena_strndup(a, (const char *)v.p, v.n);
+  /* BMPString: UCS-2 big-endian to UTF-8 */
+  Buf b;
+  buf_init(&b, a);
+  for (size_t i = 0; i + 1 < v.n; i += 2) {
+    unsigned c = (unsigned)v.p[i] << 8 | v.p[i + 1];
+    if (c < 0x80) {
+      buf_putc(&b, (char)c);
+    } else if (c < 0x800) {
+      buf_putc(&b, (char)(0xc0 | c >> 6));
+      buf_putc(&b, (char)(0x80 | (c & 0x3f)));
+    } else {
+      buf_putc(&b, (char)(0xe0 | c >> 12));
+      buf_putc(&b, (char)(0x80 | ((c >> 6) & 0x3f)));
+      buf_putc(&b, (char)(0x80 | (c & 0x3f)));
+    }
+  }
+  return buf_str(&b);
+}
+
+/* RFC 2253 escaping as Go's RDNSequence.String does it. */
+static void put_escaped(Buf *b, const char *s)
+{
+  size_t n = strlen(s);
+  for (size_t k = 0; k < n; k++) {
+    char c = s[k];
+    bool esc = strchr(",+\"\\<>;", c) != NULL && c != 0;
+    if (c == ' ')
+      esc = k == 0 || k == n - 1;
+    if (c == '#')
+      esc = k == 0;
+    if (esc)
+      buf_putc(b, '\\');
+    buf_putc(b, c);
+  }
+}
+
+typedef struct Atv {
+  int std;            /* index into std_attrs, or -1 */
+  const char *oid;    /* dotted, for others */
+  const char *value;  /* string value, or NULL */
+  Der raw;            /* the value's TLV (others that are not strings) */
+  uint8_t tag;
+} Atv;
+
+/* Go's pkix.Name field order (ToRDNSequence) and names (String). */
+static const struct {
+  uint8_t last;       /* 2.5.4.last */
+  const char *name;
+} std_attrs[] = {{6, "C"},  {8, "ST"}, {7, "L"},  {9, "STREET"},
+                 {17, "POSTALCODE"}, {10, "O"}, {11, "OU"}, {3, "CN"},
+                 {5, "SERIALNUMBER"}};
+#define NSTD (sizeof std_attrs / sizeof std_attrs[0])
+
+/* pkix.Name.String() of a Name DER: the fields Go fills (strings only;
+** CN and SERIALNUMBER keep the last value), in ToRDNSequence order with
+** several values of one type in one RDN, then the other attributes, all
+** reversed and escaped. */
+static const char *name_string(Arena *a, Der name)
+{
+  Der rdns, set, atv, oid, val, whole;
+  uint8_t tag;
+  if (!der_expect(&name, 0x30, &rdns, NULL))
+    return "";
+  size_t cap = 0;
+  Der scan = rdns;
+  while (der_expect(&scan, 0x31, &set, NULL))
+    while (der_expect(&set, 0x30, &atv, NULL))
+      cap++;
+  Atv *all = ARENA_NEW(a, Atv, cap + 1);
+  size_t n = 0;
+  while (der_expect(&rdns, 0x31, &set, NULL))
+    while (der_expect(&set, 0x30, &atv, NULL)) {
+      if (!der_expect(&atv, 0x06, &oid, NULL) ||
+          !der_next(&atv, &tag, &val, &whole))
+        continue;
+      Atv *x = &all[n++];
+      x->std = -1;
+      x->tag = tag;
+      x->raw = whole;
+      x->value = is_string_tag(tag) ? string_value(a, tag, val) : NULL;
+      if (oid.n == 3 && oid.p[0] == 0x55 && oid.p[1] == 0x04)
+        for (size_t i = 0; i < NSTD; i++)
+          if (std_attrs[i].last == oid.p[2])
+            x->std = (int)i;
+      if (x->std < 0)
+        x->oid = oid_text(a, oid);
+    }
+  /* RDNs in Go's order: each holds (start, count) into a list of Atvs */
+  Atv **order = ARENA_NEW(a, Atv *, n + 1);
+  size_t *rdn_start = ARENA_NEW(a, size_t, n + NSTD + 1);
+  size_t *rdn_len = ARENA_NEW(a, size_t, n + NSTD + 1);
+  size_t no = 0, nr = 0;
+  for (size_t s = 0; s < NSTD; s++) {
+    size_t first = no;
+    bool single = std_attrs[s].last == 3 || std_attrs[s].last == 5;
+    for (size_t i = 0; i < n; i++) {
+      if (all[i].std != (int)s || !all[i].value)
+        continue;
+      if (single && no > first)
+        order[first] = &all[i]; /* the last value wins */
+      else
+        order[no++] = &all[i];
+    }
+    if (single && no > first && !*order[first]->value)
+      no = first; /* an empty CN or SERIALNUMBER is left out */
+    if (no > first) {
+      rdn_start[nr] = first;
+      rdn_len[nr++] = no - first;
+    }
+  }
+  for (size_t i = 0; i < n; i++)
+    if (all[i].std < 0) {
+      rdn_start[nr] = no;
+      rdn_len[nr++] = 1;
+      order[no++] = &all[i];
+    }
+  Buf b;
+  buf_init(&b, a);
+  for (size_t r = nr; r-- > 0;) {
+    if (r != nr - 1)
+      buf_putc(&b, ',');
+    for (size_t j = 0; j < rdn_len[r]; j++) {
+      Atv *x = order[rdn_start[r] + j];
+      if (j)
+        buf_putc(&b, '+');
+      if (x->std >= 0) {
+        buf_printf(&b, "%s=", std_attrs[x->std].name);
+        put_escaped(&b, x->value);
+        continue;
+      }
+      buf_printf(&b, "%s=#", x->oid);
+      /* Go re-marshals the value it read: strings as PrintableString or
+      ** UTF8String, anything else as it was */
+      Buf v;
+      buf_init(&v, a);
+      if (x->value)
+        DER_TLV(&v, string_tag(x->value), x->value, strlen(x->value));
+      else
+        buf_put(&v, x->raw.p, x->raw.n);
+      for (size_t i = 0; i < v.len; i++)
+        buf_printf(&b, "%02x", (uint8_t)v.p[i]);
+    }
+  }
+  return buf_str(&b);
+}
+
+static bool read_time(Arena *a, Der *d, const char **out)
+{
+  Der t;
+  uint8_t tag;
+  if (!der_next(d, &tag, &t, NULL))
+    return false;
+  char s[24];
+  int y;
+  const char *p = (const char *)t.p;
+  if (tag == 0x17 && t.n == 13 && p[12] == 'Z') {
+    y = (p[0] - '0') * 10 + (p[1] - '0');
+    y += y < 50 ? 2000 : 1900;
+    p += 2;
+  } else if (tag == 0x18 && t.n == 15 && p[14] == 'Z') {
+    y = ((p[0] - '0') * 10 + (p[1] - '0')) * 100 + (p[2] - '0') * 10 +
+        (p[3] - '0');
+    p += 4;
+  } else {
+    return false;
+  }
+  for (int i = 0; i < 10; i++)
+    if (p[i] < '0' || p[i] > '9')
+      return false;
+  snprintf(s, sizeof s, "%04d-%.2s-%.2sT%.2s:%.2s:%.2sZ", y, p, p + 2, p + 4,
+           p + 6, p + 8);
+  *out = arena_strdup(a, s);
+  return true;
+}
+
+bool tlscert_info(Arena *a, TlsBytes der, TlsCertInfo *out,
+                  const char **err)
+{
+  Der d = {der.p, der.n}, cert, tbs, c, alg, issuer, subj, validity, key;
+  Der kalg, koid, wi, ws;
+  uint8_t tag;
+  memset(out, 0, sizeof *out);
+  *err = "x509: malformed certificate";
+  if (!der_expect(&d, 0x30, &cert, NULL) ||
+      !der_expect(&cert, 0x30, &tbs, NULL))
+    return false;
+  out->version = 1;
+  if (!der_next(&tbs, &tag, &c, NULL))
+    return false;
+  if (tag == 0xa0) {
+    Der v;
+    if (!der_expect(&c, 0x02, &v, NULL) || v.n != 1 || v.p[0] > 2) {
+      *err = "x509: invalid version";
+      return false;
+    }
+    out->version = v.p[0] + 1;
+    if (!der_next(&tbs, &tag, &c, NULL))
+      return false;
+  }
+  if (tag != 0x02 || c.n == 0)
+    return false;
+  if (c.p[0] & 0x80) {
+    *err = "x509: negative serial number";
+    return false;
+  }
+  mbedtls_mpi m;
+  mbedtls_mpi_init(&m);
+  char txt[2600];
+  size_t olen = 0;
+  if (c.n > 1024 || mbedtls_mpi_read_binary(&m, c.p, c.n) != 0 ||
+      mbedtls_mpi_write_string(&m, 10, txt, sizeof txt, &olen) != 0) {
+    mbedtls_mpi_free(&m);
+    return false;
+  }
+  mbedtls_mpi_free(&m);
+  out->serial_number = arena_strdup(a, txt);
+  if (!der_expect(&tbs, 0x30, &alg, NULL) ||
+      !der_expect(&tbs, 0x30, &issuer, &wi) ||
+      !der_expect(&tbs, 0x30, &validity, NULL) ||
+      !der_expect(&tbs, 0x30, &subj, &ws) ||
+      !der_expect(&tbs, 0x30, &key, NULL))
+    return false;
+  out->signature_algorithm = sig_name(alg);
+  out->issuer = name_string(a, wi);
+  out->subject = name_string(a, ws);
+  if (!read_time(a, &validity, &out->not_before) ||
+      !read_time(a, &validity, &out->not_after)) {
+    *err = "x509: malformed validity";
+    return false;
+  }
+  out->public_key_algorithm = "0";
+  if (der_expect(&key, 0x30, &kalg, NULL) &&
+      der_expect(&kalg, 0x06, &koid, NULL)) {
+    if (oid_is(koid, "2a864886f70d010101"))
+      out->public_key_algorithm = "RSA";
+    else if (oid_is(koid, "2a8648ce380401"))
+      out->public_key_algorithm = "DSA";
+    else if (oid_is(koid, "2a8648ce3d0201"))
+      out->public_key_algorithm = "ECDSA";
+    else if (oid_is(koid, "2b6570"))
+      out->public_key_algorithm = "Ed25519";
+  }
+  while (der_next(&tbs, &tag, &c, NULL)) {
+    if (tag != 0xa3)
+      continue;
+    Der exts, ext;
+    if (!der_expect(&c, 0x30, &exts, NULL))
+      return false;
+    while (der_expect(&exts, 0x30, &ext, NULL)) {
+      Der eid, val, bc, x;
+      if (!der_expect(&ext, 0x06, &eid, NULL) ||
+          !der_next(&ext, &tag, &val, NULL))
+        return false;
+      if (tag == 0x01 && !der_next(&ext, &tag, &val, NULL))
+        return false;
+      if (!oid_is(eid, "551d13"))
+        continue;
+      out->max_path_length = -1;
+      if (!der_expect(&val, 0x30, &bc, NULL))
+        return false;
+      if (bc.n && bc.p[0] == 0x01 && der_next(&bc, &tag, &x, NULL))
+        out->is_ca = x.n == 1 && x.p[0] != 0;
+      if (bc.n && bc.p[0] == 0x02 && der_next(&bc, &tag, &x, NULL)) {
+        if (x.n == 0 || x.n > 4 || (x.p[0] & 0x80))
+          return false;
+        int64_t v = 0;
+        for (size_t i = 0; i < x.n; i++)
+          v = v << 8 | x.p[i];
+        out->max_path_length = v;
+      }
+    }
+  }
+  uint8_t h[20];
+  mbedtls_sha1(der.p, der.n, h);
+  Buf fp;
+  buf_init(&fp, a);
+  for (int i = 0; i < 20; i++)
+    buf_printf(&fp, "%02x", h[i]);
+  out->sha1_fingerprint = buf_str(&fp);
+  return true;
+}

@@ -104,6 +104,23 @@ bool tlscert_parse_request(Arena *a, TlsBytes der, TlsBytes *subject,
 bool tlscert_parse_cert(Arena *a, TlsBytes der, TlsBytes *subject,
                         TlsBytes *spki, TlsBytes *ski, const char **err);
 
+/* What data "tls_certificate" shows of one certificate, in Go's words
+** (x509.Certificate fields and their String forms). */
+typedef struct TlsCertInfo {
+  const char *signature_algorithm;  /* "SHA256-RSA", "ECDSA-SHA384", ... */
+  const char *public_key_algorithm; /* "RSA", "ECDSA", "Ed25519", "DSA" */
+  const char *serial_number;        /* decimal */
+  bool is_ca;
+  int64_t max_path_length;          /* Go's MaxPathLen: 0 without basic
+                                       constraints, -1 without a limit */
+  int64_t version;                  /* 1..3 */
+  const char *issuer, *subject;     /* pkix.Name.String() */
+  const char *not_before, *not_after; /* RFC 3339, UTC */
+  const char *sha1_fingerprint;     /* hex */
+} TlsCertInfo;
+bool tlscert_info(Arena *a, TlsBytes der, TlsCertInfo *out,
+                  const char **err);
+
 /* Go's net.ParseIP, as 4 bytes for IPv4 and 16 for IPv6; false when s is
 ** not an address. */
 bool tlscert_parse_ip(Arena *a, const char *s, TlsBytes *out);

@@ -795,6 +795,15 @@ static bool parse_der(Arena *a, TlsKey *k, const uint8_t *der, size_t n,
     k->alg = TLS_ALG_RSA;
   } else if (t == MBEDTLS_PK_ECKEY) {
     k->alg = TLS_ALG_ECDSA;
+    /* Go derives the public key from the scalar and ignores the one the
+    ** file carries: so do we. */
+    if (mbedtls_ecp_keypair_calc_public(mbedtls_pk_ec(k->pk), tlskey_rng,
+                                        NULL) != 0) {
+      *err = arena_printf(a, "failed to parse private key given PEM "
+                          "preamble '%s': x509: invalid elliptic curve "
+                          "private key value", what);
+      return false;
+    }
     if (!curve_of(k)) {
       *err = arena_printf(a, "failed to parse private key given PEM "
                           "preamble '%s': x509: unknown elliptic curve",
