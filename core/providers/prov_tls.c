@@ -23,6 +23,7 @@
 #include "tlscert.h"
 #include "tlskey.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1263,45 +1264,124 @@ static Value cert_object(Arena *a, const TlsCertInfo *ci, const char *pem,
   return val_object_typed(&cert_obj, vv);
 }
 
+static _Atomic(ProvTlsFetchFn) fetcher;
+
+void prov_tls_set_fetcher(ProvTlsFetchFn fn) { atomic_store(&fetcher, fn); }
+
+/* scheme://[user@]host[:port][/...] of url into host and port (default
+** for https 443; tls needs one).  false with a diagnostic. */
+static bool split_url(ProvCall *c, const char *url, const char **host,
+                      const char **port)
+{
+  Arena *a = c->arena;
+  const char *sep = strstr(url, "://");
+  bool https = sep && sep - url == 5;
+  const char *h = sep ? sep + 3 : url;
+  size_t hl = strcspn(h, "/?#");
+  const char *at = memchr(h, '@', hl);
+  if (at) {
+    hl -= (size_t)(at + 1 - h);
+    h = at + 1;
+  }
+  const char *hp = arena_strndup(a, h, hl), *colon;
+  if (hp[0] == '[') {
+    const char *close = strchr(hp, ']');
+    if (!close) {
+      prov_diag_attr(c, DIAG_ERROR, prov_path_attr(a, "url"),
+                     "Failed to parse URL", "parse \"%s\": missing ']' in "
+                     "host", url);
+      return false;
+    }
+    *host = arena_strndup(a, hp + 1, (size_t)(close - hp - 1));
+    colon = close[1] == ':' ? close + 1 : NULL;
+  } else {
+    colon = strrchr(hp, ':');
+    *host = colon ? arena_strndup(a, hp, (size_t)(colon - hp)) : hp;
+  }
+  *port = colon && colon[1] ? colon + 1 : NULL;
+  if (!*port && https)
+    *port = "443";
+  if (!*port) {
+    diag_error(c->diags, NULL, "URL malformed", "Port missing from URL: %s",
+               url);
+    return false;
+  }
+  return true;
+}
+
 static void read_certificate(ProvCall *c, const ProvReadDataReq *req,
                              ProvReadDataResp *resp)
 {
   Arena *a = c->arena;
   Value v = req->config;
-  const char *content = get_str(v, "content");
-  if (!content) {
-    diag_error(c->diags, NULL, "Unsupported argument value",
-               "cairn's built-in tls provider reads certificates from "
-               "`content` only: fetching them from `url` is not "
-               "implemented (docs/providers.md, ### tls).");
-    return;
-  }
+  const char *content = get_str(v, "content"), *url = get_str(v, "url");
   const char *type, *err;
-  uint8_t *der;
-  size_t dern, rest;
-  if (!tlskey_pem_decode(a, content, strlen(content), &type, &der, &dern,
-                         &rest)) {
-    prov_diag_attr(c, DIAG_ERROR, prov_path_attr(a, "content"),
-                   "Failed to decoded PEM",
-                   "Value is not a valid PEM encoding of a certificate");
-    return;
-  }
-  if (strcmp(type, "CERTIFICATE") != 0) {
-    diag_error(c->diags, NULL, "Unexpected PEM preamble",
-               "Certificate PEM should be \"CERTIFICATE\", got \"%s\"",
-               type);
-    return;
-  }
-  TlsCertInfo ci;
-  if (!tlscert_info(a, (TlsBytes){der, dern}, &ci, &err)) {
-    diag_error(c->diags, NULL, "Unable to parse certificate", "%s", err);
-    return;
+  /* DER certificates, root of the chain first (upstream's order) */
+  const uint8_t **ders;
+  size_t *lens, n = 0;
+  if (val_is_null(prov_get(v, "verify_chain")))
+    v = prov_set(a, v, "verify_chain", val_true);
+  if (content) {
+    uint8_t *der;
+    size_t dern, rest;
+    if (!tlskey_pem_decode(a, content, strlen(content), &type, &der, &dern,
+                           &rest)) {
+      prov_diag_attr(c, DIAG_ERROR, prov_path_attr(a, "content"),
+                     "Failed to decoded PEM",
+                     "Value is not a valid PEM encoding of a certificate");
+      return;
+    }
+    if (strcmp(type, "CERTIFICATE") != 0) {
+      diag_error(c->diags, NULL, "Unexpected PEM preamble",
+                 "Certificate PEM should be \"CERTIFICATE\", got \"%s\"",
+                 type);
+      return;
+    }
+    ders = ARENA_NEW(a, const uint8_t *, 1);
+    lens = ARENA_NEW(a, size_t, 1);
+    ders[0] = der;
+    lens[0] = dern;
+    n = 1;
+  } else {
+    const char *host, *port;
+    ProvTlsFetchFn fn = atomic_load(&fetcher);
+    if (!url || !split_url(c, url, &host, &port))
+      return;
+    if (!fn) {
+      diag_error(c->diags, NULL, "Failed to identify fetch peer certificates",
+                 "This build of cairn cannot connect to %s.", url);
+      return;
+    }
+    const uint8_t **got;
+    size_t *gl;
+    Value vc = prov_get(v, "verify_chain");
+    if (!fn(a, host, port, known(vc) && vc.u.b, &got, &gl, &n, &err)) {
+      diag_error(c->diags, NULL, "Failed to identify fetch peer certificates",
+                 "%s", err);
+      return;
+    }
+    ders = ARENA_NEW(a, const uint8_t *, n);
+    lens = ARENA_NEW(a, size_t, n);
+    for (size_t i = 0; i < n; i++) {
+      ders[i] = got[n - 1 - i];
+      lens[i] = gl[n - 1 - i];
+    }
   }
   Buf id;
   buf_init(&id, a);
   buf_putc(&id, '[');
-  Value *one = ARENA_NEW(a, Value, 1);
-  one[0] = cert_object(a, &ci, tlskey_pem(a, "CERTIFICATE", der, dern), &id);
+  Value *certs = ARENA_NEW(a, Value, n);
+  for (size_t i = 0; i < n; i++) {
+    TlsCertInfo ci;
+    if (!tlscert_info(a, (TlsBytes){ders[i], lens[i]}, &ci, &err)) {
+      diag_error(c->diags, NULL, "Unable to parse certificate", "%s", err);
+      return;
+    }
+    if (i)
+      buf_putc(&id, ' ');
+    certs[i] = cert_object(a, &ci, tlskey_pem(a, "CERTIFICATE", ders[i],
+                                              lens[i]), &id);
+  }
   buf_putc(&id, ']');
   uint8_t h[20];
   mbedtls_sha1((const unsigned char *)id.p, id.len, h);
@@ -1309,8 +1389,22 @@ static void read_certificate(ProvCall *c, const ProvReadDataReq *req,
   buf_init(&hx, a);
   for (int i = 0; i < 20; i++)
     buf_printf(&hx, "%02x", h[i]);
-  v = prov_set(a, v, "certificates", val_list(a, &cert_obj, one, 1));
+  v = prov_set(a, v, "certificates",
+               val_list(a, &cert_obj, certs, (uint32_t)n));
   resp->state = prov_set(a, v, "id", str(a, buf_str(&hx)));
+}
+
+/* The proxy block is accepted for compatibility but not used: say so
+** rather than connect directly in silence. */
+static void configure(Prov *p, ProvCall *c, const ProvConfigureReq *req)
+{
+  (void)p;
+  Value px = prov_get(req->config, "proxy");
+  if (known(px) && px.len > 0)
+    diag_warning(c->diags, NULL, "Proxy configuration not used",
+                 "cairn's built-in tls provider does not use the proxy "
+                 "block: data \"tls_certificate\" connects to `url` "
+                 "directly (docs/providers.md, ### tls).");
 }
 
 static void read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
@@ -1356,7 +1450,7 @@ static const ProvOps ops = {
   .validate_resource_config = validate_resource,
   .validate_data_resource_config = validate_data,
   .upgrade_resource_state = upgrade,
-  .configure = prov_default_configure,
+  .configure = configure,
   .read_resource = read_resource,
   .plan_resource_change = plan,
   .apply_resource_change = apply,
