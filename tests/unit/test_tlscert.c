@@ -217,6 +217,54 @@ static void test_request(void)
   tlskey_free(&k);
 }
 
+/* tlscert_info: Go's field texts, pkix.Name.String() with its order,
+** multi-valued RDNs, escapes and other attributes as #hex. */
+static void test_info(void)
+{
+  static const char *const street[] = {"a", "b"};
+  TlsName n = {.country = "DE", .common_name = "#x, y+z ",
+               .street = street, .nstreet = 2};
+  TlsBytes base = tlscert_name(&arena, &n);
+  /* append an emailAddress RDN (IA5String, as OpenSSL writes it) */
+  static const uint8_t email[] = {
+      0x31, 0x14, 0x30, 0x12, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7,
+      0x0d, 0x01, 0x09, 0x01, 0x16, 0x05, 'a', '@', 'b', '.', 'c'};
+  uint8_t *nm = ARENA_NEW(&arena, uint8_t, base.n + sizeof email);
+  memcpy(nm, base.p, base.n);
+  memcpy(nm + base.n, email, sizeof email);
+  nm[1] = (uint8_t)(nm[1] + sizeof email); /* short form: still < 128 */
+  TlsKey k;
+  TlsCertTemplate t;
+  TlsBytes serial, der;
+  const char *dec, *err = NULL;
+  memset(&t, 0, sizeof t);
+  tlskey_init(&k);
+  load(&k, "p384");
+  t.subject = t.issuer = (TlsBytes){nm, base.n + sizeof email};
+  T_CHECK(tlskey_public_der(&arena, &k, &t.spki.p, &t.spki.n, &err));
+  t.not_before = 1700000000;
+  t.not_after = 1700003600;
+  t.is_ca = true;
+  t.max_path_len = 2;
+  tlscert_serial(&arena, &serial, &dec);
+  T_CHECK(tlscert_create(&arena, &t, serial, &k, &der, &err));
+  TlsCertInfo ci;
+  T_CHECK(tlscert_info(&arena, der, &ci, &err));
+  T_EQ_STR(ci.subject, "1.2.840.113549.1.9.1=#0c056140622e63,"
+                       "CN=\\#x\\, y\\+z\\ ,STREET=a+STREET=b,C=DE");
+  T_EQ_STR(ci.issuer, ci.subject);
+  T_EQ_STR(ci.serial_number, dec);
+  T_EQ_STR(ci.signature_algorithm, "ECDSA-SHA384");
+  T_EQ_STR(ci.public_key_algorithm, "ECDSA");
+  T_EQ_STR(ci.not_before, "2023-11-14T22:13:20Z");
+  T_EQ_STR(ci.not_after, "2023-11-14T23:13:20Z");
+  T_CHECK(ci.is_ca && ci.max_path_length == 2 && ci.version == 3);
+  T_CHECK(strlen(ci.sha1_fingerprint) == 40);
+  static const uint8_t junk[] = {0x30, 0x00};
+  T_CHECK(!tlscert_info(&arena, (TlsBytes){junk, sizeof junk}, &ci, &err));
+  tlskey_free(&k);
+}
+
 int main(void)
 {
   arena_init(&arena, 1 << 16);
@@ -225,6 +273,7 @@ int main(void)
   T_RUN(test_ips_and_times);
   T_RUN(test_self_signed);
   T_RUN(test_request);
+  T_RUN(test_info);
   arena_release(&arena);
   return t_done("test_tlscert");
 }
