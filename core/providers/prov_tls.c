@@ -29,8 +29,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <mbedtls/sha1.h>
-
 #define NATTRS(x) ((uint32_t)(sizeof(x) / sizeof((x)[0])))
 #define OPT PROV_OPTIONAL
 #define OC (PROV_OPTIONAL | PROV_COMPUTED)
@@ -1064,17 +1062,13 @@ static void create_request(ProvCall *c, Value pl, ProvApplyResp *resp)
       diag_error(c->diags, NULL, "Error creating certificate request", "%s",
                  err);
     } else {
-      uint8_t h[20];
-      mbedtls_sha1(der.p, der.n, h);
-      Buf id;
-      buf_init(&id, a);
-      for (int i = 0; i < 20; i++)
-        buf_printf(&id, "%02x", h[i]);
       pl = prov_set(a, pl, "key_algorithm", str(a, tlskey_alg_name(k.alg)));
       pl = prov_set(a, pl, "cert_request_pem",
                     str(a, tlskey_pem(a, "CERTIFICATE REQUEST", der.p,
                                       der.n)));
-      resp->new_state = prov_set(a, pl, "id", str(a, buf_str(&id)));
+      resp->new_state = prov_set(a, pl, "id",
+                                 str(a, tlskey_hash_for_state(a, der.p,
+                                                              der.n)));
     }
   }
   tlskey_free(&k);
@@ -1383,15 +1377,11 @@ static void read_certificate(ProvCall *c, const ProvReadDataReq *req,
                                               lens[i]), &id);
   }
   buf_putc(&id, ']');
-  uint8_t h[20];
-  mbedtls_sha1((const unsigned char *)id.p, id.len, h);
-  Buf hx;
-  buf_init(&hx, a);
-  for (int i = 0; i < 20; i++)
-    buf_printf(&hx, "%02x", h[i]);
   v = prov_set(a, v, "certificates",
                val_list(a, &cert_obj, certs, (uint32_t)n));
-  resp->state = prov_set(a, v, "id", str(a, buf_str(&hx)));
+  resp->state = prov_set(a, v, "id",
+                         str(a, tlskey_hash_for_state(
+                                    a, (const uint8_t *)id.p, id.len)));
 }
 
 /* The proxy block is accepted for compatibility but not used: say so

@@ -700,6 +700,18 @@ static const char *hex(Arena *a, const uint8_t *p, size_t n, const char *sep)
   return buf_str(&b);
 }
 
+const char *tlskey_hash_for_state(Arena *a, const uint8_t *p, size_t n)
+{
+  size_t lo = 0, hi = n, s;
+  while ((s = space_at_start(p + lo, hi - lo)) > 0)
+    lo += s;
+  while ((s = space_at_end(p + lo, hi - lo)) > 0)
+    hi -= s;
+  uint8_t sha1[20];
+  mbedtls_sha1(p + lo, hi - lo, sha1);
+  return hex(a, sha1, sizeof sha1, NULL);
+}
+
 bool tlskey_encode(Arena *a, const TlsKey *k, uint32_t check,
                    TlsKeyText *out, const char **err)
 {
@@ -736,14 +748,7 @@ bool tlskey_encode(Arena *a, const TlsKey *k, uint32_t check,
   if (!tlskey_public_der(a, k, &pub, &pubn, err))
     return false;
   out->public_pem = tlskey_pem(a, "PUBLIC KEY", pub, pubn);
-  size_t lo = 0, hi = pubn, s;
-  while ((s = space_at_start(pub + lo, hi - lo)) > 0)
-    lo += s;
-  while ((s = space_at_end(pub + lo, hi - lo)) > 0)
-    hi -= s;
-  uint8_t sha1[20];
-  mbedtls_sha1(pub + lo, hi - lo, sha1);
-  out->id = hex(a, sha1, sizeof sha1, NULL);
+  out->id = tlskey_hash_for_state(a, pub, pubn);
   Buf blob;
   if (!ssh_public_blob(a, k, &blob)) {
     out->openssh_private = out->authorized_key = "";

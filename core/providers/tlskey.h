@@ -98,6 +98,10 @@ bool tlskey_pem_decode(Arena *a, const char *text, size_t n,
                        const char **type, uint8_t **der, size_t *dern,
                        size_t *rest_off);
 
+/* upstream's hashForState: hex SHA-1 of the bytes after Go's
+** strings.TrimSpace (the ids of keys, requests and tls_certificate). */
+const char *tlskey_hash_for_state(Arena *a, const uint8_t *p, size_t n);
+
 /* DER building blocks (also for tlscert): appends tag, length and the n
 ** bytes at p to b; replaces b's contents by one TLV holding them. */
 void tlskey_der_tlv(Buf *b, uint8_t tag, const void *p, size_t n);

@@ -157,12 +157,31 @@ static void test_bad_input(void)
   tlskey_free(&k);
 }
 
+/* upstream's hashForState trims Go's white space (ASCII and Unicode
+** spaces as UTF-8) at both ends before hashing. */
+static void test_hash_for_state(void)
+{
+  const char *plain = tlskey_hash_for_state(&arena, (const uint8_t *)"ab", 2);
+  /* printf ab | sha1sum */
+  T_EQ_STR(plain, "da23614e02469a0d7c7bd1bdab5c9c474b1904dc");
+  T_EQ_STR(tlskey_hash_for_state(&arena, (const uint8_t *)" \tab\n\r", 6),
+           plain);
+  T_EQ_STR(tlskey_hash_for_state(&arena,
+                                 (const uint8_t *)"\xc2\xa0" "ab\xe2\x80\x89",
+                                 7),
+           plain);
+  /* a byte that is not a space in UTF-8 stays */
+  T_CHECK(strcmp(tlskey_hash_for_state(&arena, (const uint8_t *)"ab\xa0", 3),
+                 plain) != 0);
+}
+
 int main(void)
 {
   arena_init(&arena, 1 << 16);
   T_RUN(test_fixture_encodings);
   T_RUN(test_generate_round_trip);
   T_RUN(test_bad_input);
+  T_RUN(test_hash_for_state);
   arena_release(&arena);
   return t_done("test_tlskey");
 }

@@ -34,8 +34,8 @@ upstream's validation messages.  Private keys never show in plans.
   exit 0
 
 Each PEM block has the type upstream writes for its algorithm (P-224 has no
-OpenSSH form), and the id is the hex SHA-1 of the PKIX DER (checked with
-python's standard library; tests/unit/test_tlskey.c compares every encoding
+OpenSSH form), and the id is the hex SHA-1 of the PKIX DER after Go's TrimSpace (checked
+with python's standard library; tests/unit/test_tlskey.c compares every encoding
 with OpenSSL's and ssh-keygen's bytes).
 
   $ python3 -c '
@@ -46,6 +46,10 @@ with OpenSSL's and ssh-keygen's bytes).
   >     a = r["instances"][0]["attributes"]
   >     pem = a["public_key_pem"].strip().split("\n")
   >     der = base64.b64decode("".join(pem[1:-1]))
+  >     # strings.TrimSpace (Go), which upstream applies before hashing
+  >     sp = [b" ", b"\t", b"\n", b"\v", b"\f", b"\r", b"\xc2\x85", b"\xc2\xa0"] + [chr(c).encode() for c in [0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000] + list(range(0x2000, 0x200b))]
+  >     while any(der.startswith(x) for x in sp): der = der[len([x for x in sp if der.startswith(x)][0]):]
+  >     while any(der.endswith(x) for x in sp): der = der[:-len([x for x in sp if der.endswith(x)][0])]
   >     print(r["name"], hashlib.sha1(der).hexdigest() == a["id"],
   >           a["private_key_pem"].split("\n")[0],
   >           a["private_key_pem_pkcs8"].split("\n")[0],
