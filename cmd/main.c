@@ -19,6 +19,8 @@
 #include "net/fetch.h"
 #include "net/http.h"
 #include "net/plugin.h"
+#include "net/tlspeer.h"
+#include "providers/provider.h"
 
 extern const CmdEntry cmd_version;
 extern const CmdEntry cmd_graph;
@@ -220,6 +222,7 @@ int main(int argc, char **argv)
       cli.width = ws.ws_col;
   }
   signal(SIGPIPE, SIG_IGN);
+  prov_tls_set_fetcher(tlspeer_fetch);
 
   int i = 1;
   bool want_help = false, want_version = false;

@@ -349,6 +349,7 @@ static const ProvBuiltin *const builtins[] = {
   &prov_local_builtin,
   &prov_random_builtin,
   &prov_time_builtin,
+  &prov_tls_builtin,
   &prov_external_builtin,
   &prov_cloudinit_builtin,
   &prov_http_builtin,

@@ -524,6 +524,16 @@ extern const ProvBuiltin prov_null_builtin;
 extern const ProvBuiltin prov_local_builtin;
 extern const ProvBuiltin prov_random_builtin;
 extern const ProvBuiltin prov_time_builtin;
+extern const ProvBuiltin prov_tls_builtin;
+/* data "tls_certificate" with `url` asks this fetcher (the CLI registers
+** net/tlspeer's: core/ knows no network) for the certificate chain, leaf
+** first, that host:port presents in a TLS handshake, verified against
+** the host's CAs when verify is set.  false with *err on failure.  NULL
+** (the default): url is refused with a diagnostic. */
+typedef bool (*ProvTlsFetchFn)(Arena *a, const char *host, const char *port,
+                               bool verify, const uint8_t ***ders,
+                               size_t **lens, size_t *n, const char **err);
+void prov_tls_set_fetcher(ProvTlsFetchFn fn);
 extern const ProvBuiltin prov_external_builtin;
 extern const ProvBuiltin prov_cloudinit_builtin;
 extern const ProvBuiltin prov_http_builtin;

@@ -142,6 +142,7 @@ static void test_lookup_builtin(void)
   T_CHECK(prov_lookup_builtin("HashiCorp/Random") == &prov_random_builtin);
   T_CHECK(prov_lookup_builtin("terraform") == &prov_terraform_builtin);
   T_CHECK(prov_lookup_builtin("hashicorp/time") == &prov_time_builtin);
+  T_CHECK(prov_lookup_builtin("hashicorp/tls") == &prov_tls_builtin);
   T_CHECK(prov_lookup_builtin("registry.terraform.io/hashicorp/external") ==
           &prov_external_builtin);
   T_CHECK(prov_lookup_builtin("terraform.io/builtin/terraform") ==
@@ -162,9 +163,9 @@ static void test_lookup_builtin(void)
   size_t n;
   prov_builtins(&n);
 #ifdef CAIRN_TEST
-  T_EQ_INT(n, 10);
+  T_EQ_INT(n, 11);
 #else
-  T_EQ_INT(n, 9);
+  T_EQ_INT(n, 10);
 #endif
 }
 
