@@ -176,6 +176,27 @@ aarch64_LDFLAGS := $(subst $(VROOT)/musl/,$(VROOT)/aarch64/,$(REL_LDFLAGS))
 armv7_LDFLAGS   := $(subst $(VROOT)/musl/,$(VROOT)/armv7/,$(REL_LDFLAGS))
 $(eval $(call flavour,aarch64,$(CROSS_CC_aarch64),aarch64,aarch64_CFLAGS,aarch64_LDFLAGS))
 $(eval $(call flavour,armv7,$(CROSS_CC_armv7),armv7,armv7_CFLAGS,armv7_LDFLAGS))
+# Built for size: code that runs once per resource or per command at most
+# (the utility providers' key, certificate and archive making and fetches,
+# the commands that edit state or workspaces, init, the backends' wire
+# code, whose time is the network's), not on the engine's or the gateway's
+# paths, compiled with -Os in the release flavours so that the binary
+# stays within its 3 MiB budget (docs/platforms.md).  GCC keeps each
+# function's level through LTO.
+SIZE_SRC := core/providers/prov_tls.c core/providers/tlscert.c \
+  core/providers/tlskey.c core/providers/ed25519.c \
+  core/providers/prov_archive.c core/providers/prov_cloudinit.c \
+  core/providers/prov_http.c core/providers/prov_random.c \
+  core/providers/prov_time.c core/providers/prov_external.c \
+  core/providers/prov_local.c core/base/goarchive.c net/fetch.c \
+  net/tlspeer.c net/be_pg.c net/pgwire.c net/be_http.c net/mirror.c \
+  cmd/cmd_state_edit.c cmd/cmd_state_push.c cmd/cmd_workspace.c \
+  cmd/cmd_init.c cmd/cmd_providers.c cmd/cmd_taint.c cmd/cmd_fmt.c \
+  cmd/cmd_graph.c cmd/cmd_metadata.c cmd/cmd_force_unlock.c
+$(patsubst %.c,build/rel/obj/%.o,$(SIZE_SRC)): REL_CFLAGS += -Os
+$(patsubst %.c,build/tst/obj/%.o,$(SIZE_SRC)): TST_CFLAGS += -Os
+$(patsubst %.c,build/aarch64/obj/%.o,$(SIZE_SRC)): aarch64_CFLAGS += -Os
+$(patsubst %.c,build/armv7/obj/%.o,$(SIZE_SRC)): armv7_CFLAGS += -Os
 
 build/cairn: $(rel_OBJ)
 	$(if $(V),,@echo "  LD      $@";)$(MUSL_CC) $^ -o $@ $(REL_LDFLAGS) $(VLIBS) $(LIBS)
