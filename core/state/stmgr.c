@@ -1021,9 +1021,11 @@ bool stmgr_load(StMgr *m, State **out, Diags *d)
   m->base_serial = s->serial;
   m->base_lineage = s->lineage;
   m->last_serial = s->serial;
-  buf_clear(&m->disk_bytes);
-  if (exists && n && strcmp(m->read_path, m->out_path) == 0)
-    buf_put(&m->disk_bytes, buf, n);
+  /* The bytes read stay for the command (orig_src): the snapshot on disk
+  ** refers to them instead of keeping a second copy. */
+  bool same_file = exists && n && strcmp(m->read_path, m->out_path) == 0;
+  m->disk_p = same_file ? buf : NULL;
+  m->disk_len = same_file ? n : 0;
   m->orig_src = buf;
   m->orig_len = n;
   m->content_known = false;
@@ -1437,12 +1439,14 @@ bool stmgr_commit(StMgr *m, State *s, Diags *d)
       goto out;
     m->backup_done = true;
   }
-  if (full.len != m->disk_bytes.len ||
-      memcmp(full.p, m->disk_bytes.p, full.len) != 0) {
+  if (full.len != m->disk_len ||
+      (full.len && memcmp(full.p, m->disk_p, full.len) != 0)) {
     if (!stmgr_write_file(m, m->out_path, full.p, full.len, d))
       goto out;
     buf_clear(&m->disk_bytes);
     buf_put(&m->disk_bytes, full.p, full.len);
+    m->disk_p = m->disk_bytes.p;
+    m->disk_len = m->disk_bytes.len;
     m->remote_dirty = true;
   }
   buf_clear(&m->orig_content);

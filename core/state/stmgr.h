@@ -159,7 +159,9 @@ typedef struct StMgr {
   bool content_known;         /* orig_content is valid */
   Buf orig_content;           /* st_write_content of the last snapshot
                                  read or written */
-  Buf disk_bytes;             /* exact bytes of the snapshot on disk */
+  const char *disk_p;         /* exact bytes of the snapshot on disk: */
+  size_t disk_len;            /* orig_src at load (not copied), then */
+  Buf disk_bytes;             /* this copy of what a commit wrote */
   bool backup_done;
 
   /* journal */
