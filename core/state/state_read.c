@@ -783,15 +783,18 @@ static bool rec_err(Diags *d, const char *what)
   return false;
 }
 
-bool st_rec_apply(Arena *a, State *s, const char *payload, size_t n,
-                  StRecInfo *info, Diags *d)
+/* st_rec_apply with the record's tree in the scratch arena t: r copies
+** into r->sa what the state and *info keep. */
+static bool rec_apply(Rd *r, Arena *t, State *s,
+                      const char *payload, size_t n, StRecInfo *info,
+                      Diags *d)
 {
   memset(info, 0, sizeof *info);
   Value v;
   Diags jd;
-  diag_init(&jd, a);
+  diag_init(&jd, t);
   JsonOpts jo = {"journal record", 0, 0, 0};
-  if (!json_parse(a, payload, n, &v, &jd, &jo) || !st_is_obj(v))
+  if (!json_parse(t, payload, n, &v, &jd, &jo) || !st_is_obj(v))
     return rec_err(d, "The record is not a JSON object.");
   bool found;
   Value j = st_get(v, "journal", &found);
@@ -803,7 +806,7 @@ bool st_rec_apply(Arena *a, State *s, const char *payload, size_t n,
         !val_num_int(ser, &sv) || sv < 0 || val_is_null(j))
       return rec_err(d, "The journal header is malformed.");
     info->kind = ST_REC_HEADER;
-    info->lineage = lin.u.s;
+    info->lineage = keep_str(r, lin.u.s, lin.len);
     info->serial = (uint64_t)sv;
     return true;
   }
@@ -814,12 +817,13 @@ bool st_rec_apply(Arena *a, State *s, const char *payload, size_t n,
     if (!st_is_str(id))
       return rec_err(d, "An intent record has no id.");
     info->kind = op[0] == 'i' ? ST_REC_INTENT : ST_REC_RESOLVE;
-    info->intent_id = id.u.s;
-    Value addr = st_get(v, "addr", NULL), t = st_get(v, "time", NULL),
+    info->intent_id = keep_str(r, id.u.s, id.len);
+    Value addr = st_get(v, "addr", NULL), tm = st_get(v, "time", NULL),
           act = st_get(v, "action", NULL);
-    info->addr = st_is_str(addr) ? addr.u.s : "";
-    info->time = st_is_str(t) ? t.u.s : "";
-    info->action = st_is_str(act) ? act.u.s : "create";
+    info->addr = st_is_str(addr) ? keep_str(r, addr.u.s, addr.len) : "";
+    info->time = st_is_str(tm) ? keep_str(r, tm.u.s, tm.len) : "";
+    info->action = st_is_str(act) ? keep_str(r, act.u.s, act.len)
+                                  : "create";
     return true;
   }
   if (strcmp(op, "output") == 0 || strcmp(op, "output_remove") == 0) {
@@ -839,32 +843,32 @@ bool st_rec_apply(Arena *a, State *s, const char *payload, size_t n,
     Value sv = st_get(v, "sensitive", NULL);
     if (!val_is_null(sv) && sv.type->kind == TY_BOOL)
       sens = sv.u.b;
-    if (!json_type_from_value(a, st_get(v, "type", NULL), &ty, &jd, NULL) ||
-        !json_value_typed(a, st_get(v, "value", NULL), ty, &val, &jd, NULL))
+    if (!json_type_from_value(t, st_get(v, "type", NULL), &ty, &jd, NULL) ||
+        !json_value_typed(t, st_get(v, "value", NULL), ty, &val, &jd, NULL))
       return rec_err(d, "An output record has an invalid value or type.");
     if (s)
-      st_set_output(s, name.u.s, val, ty, sens);
+      st_set_output(s, keep_str(r, name.u.s, name.len), keep(r, val),
+                    st_copy_type(r->cp, ty), sens);
     return true;
   }
   if (strcmp(op, "set") != 0 && strcmp(op, "remove") != 0)
     return rec_err(d, "The record has an unknown operation.");
   info->kind = op[0] == 's' ? ST_REC_SET : ST_REC_REMOVE;
-  Rd r = {a, "journal", d, false, a, NULL, NULL, 0};
   bool ok = true;
-  const char *module = get_str(&r, v, "module", "module", &ok);
-  const char *mode = get_str(&r, v, "mode", "mode", &ok);
-  const char *type = get_str(&r, v, "type", "type", &ok);
-  const char *name = get_str(&r, v, "name", "name", &ok);
-  const char *prov = get_str(&r, v, "provider", "provider", &ok);
-  const char *dk = get_str(&r, v, "deposed", "deposed", &ok);
+  const char *module = get_str(r, v, "module", "module", &ok);
+  const char *mode = get_str(r, v, "mode", "mode", &ok);
+  const char *type = get_str(r, v, "type", "type", &ok);
+  const char *name = get_str(r, v, "name", "name", &ok);
+  const char *prov = get_str(r, v, "provider", "provider", &ok);
+  const char *dk = get_str(r, v, "deposed", "deposed", &ok);
   Value iid = st_get(v, "intent", NULL);
   if (st_is_str(iid))
-    info->intent_id = iid.u.s;
+    info->intent_id = keep_str(r, iid.u.s, iid.len);
   if (!ok || !*type || !*name)
     return rec_err(d, "A resource record is incomplete.");
   StMode m = strcmp(mode, "data") == 0 ? ST_DATA : ST_MANAGED;
   StKey key;
-  if (!read_key(&r, st_get(v, "index_key", NULL), &key, type))
+  if (!read_key(r, st_get(v, "index_key", NULL), &key, type))
     return false;
   if (!s)
     return true;
@@ -882,7 +886,7 @@ bool st_rec_apply(Arena *a, State *s, const char *payload, size_t n,
   if (!st_is_obj(ov))
     return rec_err(d, "A set record has no object.");
   StObject *o = ARENA_NEW(s->arena, StObject, 1);
-  if (!read_object(&r, ov, o, type))
+  if (!read_object(r, ov, o, type))
     return false;
   StResource *sr = st_ensure_resource(s, module, m, type, name, prov);
   if (*dk)
@@ -890,4 +894,17 @@ bool st_rec_apply(Arena *a, State *s, const char *payload, size_t n,
   else
     st_set_current(s, sr, key, o);
   return true;
+}
+
+bool st_rec_apply(Arena *a, State *s, const char *payload, size_t n,
+                  StRecInfo *info, Diags *d)
+{
+  /* The record's tree is scratch, as in st_read: apply records one
+  ** object per instance, and the state keeps only the object. */
+  Arena t;
+  arena_init(&t, 0);
+  Rd r = {&t, "journal", d, false, a, st_copier_new(&t, a), NULL, 0};
+  bool ok = rec_apply(&r, &t, s, payload, n, info, d);
+  arena_release(&t);
+  return ok;
 }
