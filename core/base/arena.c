@@ -370,6 +370,19 @@ ArenaMark arena_mark(Arena *a)
   return m;
 }
 
+bool arena_since(const Arena *a, ArenaMark m, const void *p)
+{
+  uintptr_t q = (uintptr_t)p;
+  for (const ArenaChunk *c = a->chunk; c; c = c->prev) {
+    uintptr_t lo = (uintptr_t)c->data, hi = lo + c->size;
+    if (c == m.chunk)
+      return m.beg && q >= (uintptr_t)m.beg && q < hi;
+    if (q >= lo && q < hi)
+      return true;
+  }
+  return false;
+}
+
 void arena_rewind(Arena *a, ArenaMark m)
 {
   while (a->chunk && a->chunk != m.chunk) {

@@ -24,6 +24,7 @@
 #ifndef CAIRN_ARENA_H
 #define CAIRN_ARENA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -80,6 +81,11 @@ ArenaMark arena_mark(Arena *a);
 /* Frees everything allocated since m was taken.  Chunks allocated after m
 ** are released; the current chunk's tail is poisoned again. */
 void arena_rewind(Arena *a, ArenaMark m);
+
+/* True when p points into memory a handed out after m was taken (and
+** that has not been rewound): what a scratch scope built, as opposed to
+** what existed before it.  Cost: one step per chunk taken since m. */
+bool arena_since(const Arena *a, ArenaMark m, const void *p);
 
 /* The one allocation idiom: ARENA_NEW(a, Type, count). */
 #define ARENA_NEW(a, T, n) ((T *)arena_alloc((a), sizeof(T), _Alignof(T), (n)))

@@ -90,6 +90,40 @@ static void test_mark_rewind(void)
   arena_release(&a);
 }
 
+/* arena_since tells what a scope allocated from what existed before it,
+** across chunks, and forgets what a rewind gave back. */
+static void test_since(void)
+{
+  Arena a, other;
+  arena_init(&a, 256);
+  arena_init(&other, 256);
+  ArenaMark m0 = arena_mark(&a);   /* empty arena */
+  char *old = arena_strdup(&a, "before");
+  ArenaMark m = arena_mark(&a);
+  T_CHECK(arena_since(&a, m0, old));
+  T_CHECK(!arena_since(&a, m, old));
+  char *same_chunk = arena_strdup(&a, "x");
+  T_CHECK(arena_since(&a, m, same_chunk));
+  char *later[100];
+  for (int i = 0; i < 100; i++)
+    later[i] = ARENA_NEW(&a, char, 200);   /* spills into new chunks */
+  for (int i = 0; i < 100; i++)
+    T_CHECK(arena_since(&a, m, later[i]));
+  T_CHECK(arena_since(&a, m, same_chunk));
+  T_CHECK(!arena_since(&a, m, old));
+  char *elsewhere = arena_strdup(&other, "other");
+  T_CHECK(!arena_since(&a, m, elsewhere));
+  T_CHECK(!arena_since(&a, m0, elsewhere));
+  T_CHECK(!arena_since(&a, m, "static"));
+  arena_rewind(&a, m);
+  T_CHECK(!arena_since(&a, m, later[99]));
+  T_CHECK(!arena_since(&a, m, old));
+  char *again = arena_strdup(&a, "again");
+  T_CHECK(arena_since(&a, m, again));
+  arena_release(&a);
+  arena_release(&other);
+}
+
 static void test_rewind_to_empty_keeps_a_chunk(void)
 {
   Arena a;
@@ -313,6 +347,7 @@ int main(void)
   T_RUN(test_large_allocation);
   T_RUN(test_grow_in_place);
   T_RUN(test_mark_rewind);
+  T_RUN(test_since);
   T_RUN(test_rewind_to_empty_keeps_a_chunk);
   T_RUN(test_rewind_keeps_spare_chunk);
   T_RUN(test_printf_and_strndup);
