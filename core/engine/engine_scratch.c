@@ -90,9 +90,15 @@ static const char *kept_id(Arena *a, Value v, const KeptEvent *k)
   return arena_strndup(a, k->id, k->id_len);
 }
 
+static bool plan_create_scoped(Engine *e, Node *n, Inst *in, Arena *a,
+                               Diags *d);
+
 bool eng_plan_managed_scoped(Engine *e, Node *n, Inst *in, Arena *a,
                              Diags *d)
 {
+  if (!in->prior && !in->deposed && in->in_config && !in->ev_head &&
+      !in->change && e->o.mode == PL_MODE_NORMAL && !d->head)
+    return plan_create_scoped(e, n, in, a, d);
   /* Only a prior of the current schema version is decoded here: an
   ** upgrade is a provider call, which must not run twice when the plain
   ** path has to decode again to report an error. */
@@ -309,15 +315,78 @@ static Value keep_value(Keep *k, Value v)
   return o;
 }
 
-/* Copies in's value and events out of k's scope into k->dst. */
+static const char *keep_str(Keep *k, const char *s)
+{
+  return s ? keep_bytes(k, s, strlen(s)) : NULL;
+}
+
+/* A copy of planned change c in k->dst, sharing what predates k's scope. */
+static PlChange *keep_change(Keep *k, const PlChange *c)
+{
+  PlChange *nc = ARENA_NEW(k->dst, PlChange, 1);
+  *nc = *c;
+  nc->addr = keep_str(k, c->addr);
+  nc->module = keep_str(k, c->module);
+  nc->type = keep_str(k, c->type);
+  nc->name = keep_str(k, c->name);
+  nc->deposed = keep_str(k, c->deposed);
+  nc->prev_addr = keep_str(k, c->prev_addr);
+  nc->provider = keep_str(k, c->provider);
+  nc->provider_name = keep_str(k, c->provider_name);
+  nc->import_id = keep_str(k, c->import_id);
+  if (c->key.kind == ST_STRKEY)
+    nc->key.s = keep_bytes(k, c->key.s, c->key.slen);
+  nc->before = keep_value(k, c->before);
+  nc->after = keep_value(k, c->after);
+  if (c->nreplace_paths && in_scope(k, c->replace_paths)) {
+    ValPath *ps = ARENA_NEW(k->dst, ValPath, c->nreplace_paths);
+    for (uint32_t i = 0; i < c->nreplace_paths; i++) {
+      ps[i] = c->replace_paths[i];
+      if (in_scope(k, ps[i].steps)) {
+        PathStep *st = ARENA_NEW(k->dst, PathStep, ps[i].n);
+        for (uint32_t j = 0; j < ps[i].n; j++) {
+          st[j] = ps[i].steps[j];
+          st[j].name = keep_str(k, st[j].name);
+        }
+        ps[i].steps = st;
+      }
+    }
+    nc->replace_paths = ps;
+  }
+  if (c->priv.n && in_scope(k, c->priv.p)) {
+    uint8_t *p = arena_alloc_raw(k->dst, 1, 1, c->priv.n);
+    memcpy(p, c->priv.p, c->priv.n);
+    nc->priv.p = p;
+  }
+  return nc;
+}
+
+/* Two Values that are the same bits (one shared value). */
+static bool same_bits(Value a, Value b)
+{
+  return a.type == b.type && a.flags == b.flags && a.len == b.len &&
+         memcmp(&a.u, &b.u, sizeof a.u) == 0;
+}
+
+/* Copies in's value, its change (when in scope) and its events out of
+** k's scope into k->dst. */
 static void keep_inst(Keep *k, Inst *in)
 {
-  in->value = keep_value(k, in->value);
+  PlChange *oc = in->change;
+  if (oc && in_scope(k, oc)) {
+    in->change = keep_change(k, oc);
+    in->value = same_bits(in->value, oc->after) ? in->change->after
+                                                 : keep_value(k, in->value);
+  } else {
+    in->value = keep_value(k, in->value);
+  }
   EngEvent *head = NULL, *tail = NULL;
   for (EngEvent *ev = in->ev_head; ev; ev = ev->next) {
     EngEvent *c = ARENA_NEW(k->dst, EngEvent, 1);
     *c = *ev;
     c->next = NULL;
+    if (oc && c->change == oc)
+      c->change = in->change;
     if (c->id_value) {
       /* the id is the value's own string when the value has it */
       bool f = false;
@@ -368,6 +437,33 @@ bool eng_apply_managed_scoped(Engine *e, Node *n, Inst *in, Arena *a,
         in_scope(&out, ev->addr) || in_scope(&out, ev->deposed))
       return ok;
   arena_init(&tmp, 0);
+  keep_inst(&out, in);
+  arena_rewind(a, m);
+  Keep back = {.src = &tmp, .from = {0}, .dst = a};   /* all of tmp */
+  keep_inst(&back, in);
+  arena_release(&tmp);
+  return ok;
+}
+
+/* Planning a create in a scratch scope: the change (its planned value)
+** and the instance's value are copied out as apply's are, the rest of
+** the plan's work (about 3 KB per instance) given back.  Anything but a
+** clean create (a diagnostic, an import, drift, events) keeps
+** everything. */
+static bool plan_create_scoped(Engine *e, Node *n, Inst *in, Arena *a,
+                               Diags *d)
+{
+  ArenaMark m = arena_mark(a);
+  bool ok = eng_plan_managed(e, n, in, a, d);
+  PlChange *c = in->change;
+  Keep out = {.src = a, .from = m};
+  if (!ok || d->head || !c || c->action != PL_CREATE || c->importing ||
+      in->drift || in->refreshed || in->new_obj || in->ev_head ||
+      in_scope(&out, c->schema))
+    return ok;
+  Arena tmp;
+  arena_init(&tmp, 0);
+  out.dst = &tmp;
   keep_inst(&out, in);
   arena_rewind(a, m);
   Keep back = {.src = &tmp, .from = {0}, .dst = a};   /* all of tmp */
