@@ -394,7 +394,7 @@ void stmgr_init(StMgr *m, Arena *a, const StMgrOpts *o)
   arena_init(&m->jarena, 0);
   arena_init(&m->rarena, 0);
   buf_init(&m->orig_content, a);
-  buf_init(&m->disk_bytes, a);
+  arena_init(&m->carena, 0);
   stmgr_remote_attach(m);
 }
 
@@ -407,6 +407,7 @@ void stmgr_close(StMgr *m)
   }
   arena_release(&m->jarena);
   arena_release(&m->rarena);
+  arena_release(&m->carena);
   m->intents = NULL;
   m->nintents = m->cap_intents = 0;
 }
@@ -1407,10 +1408,16 @@ bool stmgr_commit(StMgr *m, State *s, Diags *d)
   bool ok = false;
   Arena scratch;
   arena_init(&scratch, 0);
+  /* The new content and file text are built where they are kept: on
+  ** success this arena replaces m->carena (the previous snapshot's), so
+  ** they are not copied (two copies of the state's text per commit). */
+  Arena keep;
+  arena_init(&keep, 0);
+  bool adopted = false;
   if (!*s->lineage)
     s->lineage = st_new_lineage(s->arena);
   Buf cur;
-  buf_init(&cur, &scratch);
+  buf_init(&cur, &keep);
   st_write_content(&cur, s);
   State *orig = NULL;
   bool need_backup = m->backup_path && !m->backup_done;
@@ -1429,7 +1436,7 @@ bool stmgr_commit(StMgr *m, State *s, Diags *d)
                  memcmp(cur.p, m->orig_content.p, cur.len) != 0;
   s->serial = changed ? m->last_serial + 1 : m->last_serial;
   Buf full;
-  buf_init(&full, &scratch);
+  buf_init(&full, &keep);
   st_write(&full, s, NULL);
   if (changed && m->had_file && orig && m->backup_path && !m->backup_done) {
     Buf bk;
@@ -1443,14 +1450,16 @@ bool stmgr_commit(StMgr *m, State *s, Diags *d)
       (full.len && memcmp(full.p, m->disk_p, full.len) != 0)) {
     if (!stmgr_write_file(m, m->out_path, full.p, full.len, d))
       goto out;
-    buf_clear(&m->disk_bytes);
-    buf_put(&m->disk_bytes, full.p, full.len);
-    m->disk_p = m->disk_bytes.p;
-    m->disk_len = m->disk_bytes.len;
     m->remote_dirty = true;
   }
-  buf_clear(&m->orig_content);
-  buf_put(&m->orig_content, cur.p, cur.len);
+  /* (unwritten, full equals what is on disk) */
+  m->disk_p = full.p ? full.p : "";
+  m->disk_len = full.len;
+  m->orig_content = cur;
+  m->orig_content.arena = m->arena;   /* a later rewrite goes there */
+  arena_release(&m->carena);
+  m->carena = keep;
+  adopted = true;
   m->content_known = true;
   m->written = true;
   m->last_serial = s->serial;
@@ -1486,6 +1495,8 @@ bool stmgr_commit(StMgr *m, State *s, Diags *d)
   ok = true;
 out:
   arena_release(&scratch);
+  if (!adopted)
+    arena_release(&keep);
   pthread_mutex_unlock(&m->mu);
   if (ok && m->remote)
     ok = stmgr_remote_push(m, d);

@@ -159,9 +159,11 @@ typedef struct StMgr {
   bool content_known;         /* orig_content is valid */
   Buf orig_content;           /* st_write_content of the last snapshot
                                  read or written */
-  const char *disk_p;         /* exact bytes of the snapshot on disk: */
-  size_t disk_len;            /* orig_src at load (not copied), then */
-  Buf disk_bytes;             /* this copy of what a commit wrote */
+  const char *disk_p;         /* exact bytes of the snapshot on disk:
+                                 orig_src at load (not copied), then
+                                 the last commit's text in carena */
+  size_t disk_len;
+  Arena carena;               /* the last commit's content and text */
   bool backup_done;
 
   /* journal */
