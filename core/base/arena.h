@@ -69,6 +69,11 @@ void *arena_alloc_raw(Arena *a, size_t size, size_t align, size_t count);
 void *arena_grow(Arena *a, void *p, size_t size, size_t align,
                  size_t old_count, size_t new_count);
 
+/* Like arena_grow but the new bytes are not zeroed: a buffer's unused
+** capacity is then never touched, so its pages stay unmapped. */
+void *arena_grow_raw(Arena *a, void *p, size_t size, size_t align,
+                     size_t old_count, size_t new_count);
+
 /* Copies n bytes of s and appends a NUL. */
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_strdup(Arena *a, const char *s);

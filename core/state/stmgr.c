@@ -1418,6 +1418,10 @@ bool stmgr_commit(StMgr *m, State *s, Diags *d)
     s->lineage = st_new_lineage(s->arena);
   Buf cur;
   buf_init(&cur, &keep);
+  /* about the size of the last snapshot: no growth (each doubling left
+  ** the old copy behind, two to three times the text in all) */
+  if (m->disk_len)
+    buf_reserve(&cur, m->disk_len);
   st_write_content(&cur, s);
   State *orig = NULL;
   bool need_backup = m->backup_path && !m->backup_done;
@@ -1437,6 +1441,7 @@ bool stmgr_commit(StMgr *m, State *s, Diags *d)
   s->serial = changed ? m->last_serial + 1 : m->last_serial;
   Buf full;
   buf_init(&full, &keep);
+  buf_reserve(&full, cur.len + 4096);   /* the content plus the header */
   st_write(&full, s, NULL);
   if (changed && m->had_file && orig && m->backup_path && !m->backup_done) {
     Buf bk;

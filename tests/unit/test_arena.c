@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/wait.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "base/arena.h"
@@ -313,6 +314,31 @@ static void test_buf(void)
   buf_put(&b, "z\0w", 3);
   T_EQ_INT(b.len, 5);
   T_EQ_STR(buf_str(&b), "xyz");
+  /* a reservation alone leaves an empty string, not garbage; a large one
+  ** gets what it asks for (not the next power of two), keeps the text */
+  Buf r;
+  buf_init(&r, &a);
+  buf_reserve(&r, 0);
+  T_EQ_STR(buf_str(&r), "");
+  buf_puts(&r, "abc");
+  buf_reserve(&r, 100000);
+  T_EQ_INT(r.cap, 100004);
+  T_EQ_STR(buf_str(&r), "abc");
+  buf_reserve(&r, 10);   /* fits: unchanged */
+  T_EQ_INT(r.cap, 100004);
+  for (int i = 0; i < 100000; i++)
+    buf_putc(&r, 'x');
+  T_EQ_INT(r.len, 100003);
+  buf_putc(&r, 'y');     /* full: at least doubles */
+  T_CHECK(r.cap >= 200008 && r.p[r.len - 1] == 'y' && r.p[r.len] == 0);
+  /* arena_grow_raw keeps the old bytes (in place and when it moves) */
+  char *g = arena_alloc_raw(&a, 1, 1, 4);
+  memcpy(g, "abcd", 4);
+  g = arena_grow_raw(&a, g, 1, 1, 4, 8);
+  T_CHECK(memcmp(g, "abcd", 4) == 0);
+  (void)arena_strdup(&a, "between");
+  char *h = arena_grow_raw(&a, g, 1, 1, 8, 100);
+  T_CHECK(h != g && memcmp(h, "abcd", 4) == 0);
   arena_release(&a);
 }
 
