@@ -183,7 +183,7 @@ static void real_sleep_ms(void *ctx, long ms)
   }
 }
 
-static void fill_random(void *p, size_t n)
+void stmgr_fill_random(void *p, size_t n)
 {
   size_t got = 0;
   while (got < n) {
@@ -494,7 +494,7 @@ void stmgr_new_lock_info(Arena *a, StLockInfo *li, const char *operation,
                          const char *path)
 {
   unsigned char b[16];
-  fill_random(b, sizeof b);
+  stmgr_fill_random(b, sizeof b);
   li->id = arena_printf(a,
                         "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
                         "%02x%02x%02x%02x%02x%02x",
@@ -1324,31 +1324,6 @@ static bool record_intent(StMgr *m, State *s, Buf *payload,
   return ok;
 }
 
-/* Intent ids come from a per-thread splitmix64 sequence seeded once from
-** getrandom: one system call per thread instead of one per instance
-** (issue 20).  The sequence is a bijection of a counter, so a thread never
-** repeats an id; threads differ by their random seeds, as ids of separate
-** runs do. */
-typedef struct IdGen {
-  bool seeded;
-  uint64_t state;
-} IdGen;
-
-static _Thread_local IdGen idgen;
-
-void stmgr_new_intent_id(char out[17])
-{
-  if (!idgen.seeded) {
-    fill_random(&idgen.state, sizeof idgen.state);
-    idgen.seeded = true;
-  }
-  uint64_t z = (idgen.state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  z ^= z >> 31;
-  snprintf(out, 17, "%016llx", (unsigned long long)z);
-}
-
 bool stmgr_intent(StMgr *m, State *s, const char *addr, const char *action,
                   char id_out[17], Diags *d)
 {
@@ -1413,15 +1388,11 @@ bool stmgr_commit(StMgr *m, State *s, Diags *d)
   ** they are not copied (two copies of the state's text per commit). */
   Arena keep;
   arena_init(&keep, 0);
-  bool adopted = false;
   if (!*s->lineage)
     s->lineage = st_new_lineage(s->arena);
   Buf cur;
   buf_init(&cur, &keep);
-  /* about the size of the last snapshot: no growth (each doubling left
-  ** the old copy behind, two to three times the text in all) */
-  if (m->disk_len)
-    buf_reserve(&cur, m->disk_len);
+  buf_reserve(&cur, m->disk_len);   /* about the last snapshot's: no growth */
   st_write_content(&cur, s);
   State *orig = NULL;
   bool need_backup = m->backup_path && !m->backup_done;
@@ -1457,14 +1428,13 @@ bool stmgr_commit(StMgr *m, State *s, Diags *d)
       goto out;
     m->remote_dirty = true;
   }
-  /* (unwritten, full equals what is on disk) */
-  m->disk_p = full.p ? full.p : "";
+  m->disk_p = full.p;   /* (unwritten, it equals what is on disk) */
   m->disk_len = full.len;
   m->orig_content = cur;
   m->orig_content.arena = m->arena;   /* a later rewrite goes there */
   arena_release(&m->carena);
   m->carena = keep;
-  adopted = true;
+  arena_init(&keep, 0);   /* now m's */
   m->content_known = true;
   m->written = true;
   m->last_serial = s->serial;
@@ -1500,8 +1470,7 @@ bool stmgr_commit(StMgr *m, State *s, Diags *d)
   ok = true;
 out:
   arena_release(&scratch);
-  if (!adopted)
-    arena_release(&keep);
+  arena_release(&keep);
   pthread_mutex_unlock(&m->mu);
   if (ok && m->remote)
     ok = stmgr_remote_push(m, d);

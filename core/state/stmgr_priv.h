@@ -31,4 +31,7 @@ bool stmgr_remote_pull(StMgr *m, Diags *d);
 ** the pending marker and is an error. */
 bool stmgr_remote_push(StMgr *m, Diags *d);
 
+/* n random bytes from getrandom; aborts when the system has none. */
+void stmgr_fill_random(void *p, size_t n);
+
 #endif
