@@ -30,11 +30,16 @@ static void show_plan(Op *op, const Plan *p)
     buf_clear(&op->uibuf);
     return;
   }
+  /* The text is written out and dropped: a plan of 10,000 creates is
+  ** megabytes of it, which the command's arena would keep to the end. */
+  Arena ta;
+  arena_init(&ta, 0);
   Buf b;
-  buf_init(&b, op->a);
+  buf_init(&b, &ta);
   RenderOpts ro = {op->cli->color, "cairn", 0, false};
   render_plan(&b, p, &ro);
   cli_out_buf(op->cli, &b);
+  arena_release(&ta);
   /* warnings follow the rendered plan, as Terraform prints them */
   op_flush_diags(op);
 }

@@ -300,14 +300,15 @@ void *arena_alloc(Arena *a, size_t size, size_t align, size_t count)
   return p;
 }
 
-void *arena_grow(Arena *a, void *p, size_t size, size_t align,
-                 size_t old_count, size_t new_count)
+static void *grow(Arena *a, void *p, size_t size, size_t align,
+                  size_t old_count, size_t new_count, bool zero)
 {
   if (new_count && size > SIZE_MAX / new_count)
     out_of_memory();
   size_t old_n = size * old_count, new_n = size * new_count;
   if (!p)
-    return arena_alloc(a, size, align, new_count);
+    return zero ? arena_alloc(a, size, align, new_count)
+                : arena_alloc_raw(a, size, align, new_count);
   if (new_n <= old_n)
     return p;
   /* In place: p is the last allocation and the chunk has room. */
@@ -316,16 +317,30 @@ void *arena_grow(Arena *a, void *p, size_t size, size_t align,
     char *q = p;
     char *newend = q + new_n;
     UNPOISON(q + old_n, new_n - old_n);
-    memset(q + old_n, 0, new_n - old_n);
+    if (zero)
+      memset(q + old_n, 0, new_n - old_n);
     if (newend > a->beg) {
       a->used += (size_t)(newend - a->beg);
       a->beg = newend;
     }
     return p;
   }
-  void *r = arena_alloc(a, size, align, new_count);
+  void *r = zero ? arena_alloc(a, size, align, new_count)
+                 : arena_alloc_raw(a, size, align, new_count);
   memcpy(r, p, old_n);
   return r;
+}
+
+void *arena_grow(Arena *a, void *p, size_t size, size_t align,
+                 size_t old_count, size_t new_count)
+{
+  return grow(a, p, size, align, old_count, new_count, true);
+}
+
+void *arena_grow_raw(Arena *a, void *p, size_t size, size_t align,
+                     size_t old_count, size_t new_count)
+{
+  return grow(a, p, size, align, old_count, new_count, false);
 }
 
 char *arena_strndup(Arena *a, const char *s, size_t n)
@@ -368,6 +383,19 @@ ArenaMark arena_mark(Arena *a)
 {
   ArenaMark m = {a->chunk, a->beg, a->end, a->used};
   return m;
+}
+
+bool arena_since(const Arena *a, ArenaMark m, const void *p)
+{
+  uintptr_t q = (uintptr_t)p;
+  for (const ArenaChunk *c = a->chunk; c; c = c->prev) {
+    uintptr_t lo = (uintptr_t)c->data, hi = lo + c->size;
+    if (c == m.chunk)
+      return m.beg && q >= (uintptr_t)m.beg && q < hi;
+    if (q >= lo && q < hi)
+      return true;
+  }
+  return false;
 }
 
 void arena_rewind(Arena *a, ArenaMark m)

@@ -24,6 +24,7 @@
 #ifndef CAIRN_ARENA_H
 #define CAIRN_ARENA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -68,6 +69,11 @@ void *arena_alloc_raw(Arena *a, size_t size, size_t align, size_t count);
 void *arena_grow(Arena *a, void *p, size_t size, size_t align,
                  size_t old_count, size_t new_count);
 
+/* Like arena_grow but the new bytes are not zeroed: a buffer's unused
+** capacity is then never touched, so its pages stay unmapped. */
+void *arena_grow_raw(Arena *a, void *p, size_t size, size_t align,
+                     size_t old_count, size_t new_count);
+
 /* Copies n bytes of s and appends a NUL. */
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_strdup(Arena *a, const char *s);
@@ -80,6 +86,11 @@ ArenaMark arena_mark(Arena *a);
 /* Frees everything allocated since m was taken.  Chunks allocated after m
 ** are released; the current chunk's tail is poisoned again. */
 void arena_rewind(Arena *a, ArenaMark m);
+
+/* True when p points into memory a handed out after m was taken (and
+** that has not been rewound): what a scratch scope built, as opposed to
+** what existed before it.  Cost: one step per chunk taken since m. */
+bool arena_since(const Arena *a, ArenaMark m, const void *p);
 
 /* The one allocation idiom: ARENA_NEW(a, Type, count). */
 #define ARENA_NEW(a, T, n) ((T *)arena_alloc((a), sizeof(T), _Alignof(T), (n)))

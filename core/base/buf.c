@@ -21,11 +21,15 @@ void buf_reserve(Buf *b, size_t extra)
   if (b->cap - (b->p ? b->len : 0) > extra && b->p)
     return;
   size_t need = b->len + extra + 1;
-  size_t cap = b->cap ? b->cap : 64;
-  while (cap < need)
-    cap = cap * 2 > cap ? cap * 2 : need;
-  b->p = arena_grow(b->arena, b->p, 1, 1, b->cap, cap);
+  /* At least double (amortised appends); a larger reservation gets what
+  ** it asks for, not the next power of two.  The capacity is not zeroed:
+  ** a large buffer's unused tail is never touched (nor resident). */
+  size_t cap = b->cap ? b->cap * 2 : 64;
+  if (cap < need || cap < b->cap)
+    cap = need;
+  b->p = arena_grow_raw(b->arena, b->p, 1, 1, b->cap, cap);
   b->cap = cap;
+  b->p[b->len] = 0;   /* NUL-terminated even before the first write */
 }
 
 void buf_put(Buf *b, const void *data, size_t n)

@@ -23,6 +23,11 @@ static const PlChange *find_change(Engine *e, const Inst *in)
   return &e->plan->changes[i];
 }
 
+const PlChange *eng_find_change(Engine *e, const Inst *in)
+{
+  return find_change(e, in);
+}
+
 static StResource *state_res(Engine *e, Node *n, const Inst *in)
 {
   pthread_mutex_lock(&e->mu);

@@ -412,6 +412,11 @@ bool eng_plan_data(Engine *e, Node *n, Inst *in, Arena *a, Diags *d);
 ** when the plan is a no-op equal to the prior (see engine_scratch.c). */
 bool eng_plan_managed_scoped(Engine *e, Node *n, Inst *in, Arena *a,
                              Diags *d);
+/* eng_apply_managed in a scope of a: on a clean create, update or no-op
+** the instance's value and events are kept and the rest given back
+** (see engine_scratch.c). */
+bool eng_apply_managed_scoped(Engine *e, Node *n, Inst *in, Arena *a,
+                              Diags *d);
 
 /* ---- engine_apply.c: applying one instance ----------------------------- */
 
@@ -419,6 +424,9 @@ bool eng_plan_managed_scoped(Engine *e, Node *n, Inst *in, Arena *a,
 void eng_tick(void *ctx);
 /* Applies managed instance in's planned change, recording the result. */
 bool eng_apply_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d);
+/* The plan's change for instance in (by address and deposed key), or
+** NULL. */
+const PlChange *eng_find_change(Engine *e, const Inst *in);
 /* n->inst of an N_DESTROY / N_DEPOSED node: its deletes. */
 void eng_expand_work(Engine *e, Node *n, Arena *a);
 /* Deletes the object of instance in of an N_DESTROY / N_DEPOSED node. */

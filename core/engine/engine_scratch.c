@@ -90,9 +90,15 @@ static const char *kept_id(Arena *a, Value v, const KeptEvent *k)
   return arena_strndup(a, k->id, k->id_len);
 }
 
+static bool plan_create_scoped(Engine *e, Node *n, Inst *in, Arena *a,
+                               Diags *d);
+
 bool eng_plan_managed_scoped(Engine *e, Node *n, Inst *in, Arena *a,
                              Diags *d)
 {
+  if (!in->prior && !in->deposed && in->in_config && !in->ev_head &&
+      !in->change && e->o.mode == PL_MODE_NORMAL && !d->head)
+    return plan_create_scoped(e, n, in, a, d);
   /* Only a prior of the current schema version is decoded here: an
   ** upgrade is a provider call, which must not run twice when the plain
   ** path has to decode again to report an error. */
@@ -170,5 +176,298 @@ bool eng_plan_managed_scoped(Engine *e, Node *n, Inst *in, Arena *a,
       in->ev_head = ev;
     in->ev_tail = ev;
   }
+  return ok;
+}
+
+/* ---- Applying an instance in a scratch scope --------------------------- */
+
+/* Applying an instance builds even more than planning it (the evaluated
+** configuration again, the final plan and its checks, the provider's
+** request and answer, the object written as JSON and parsed for its
+** journal record): about 5 KB per created instance that stayed in the
+** worker arena to the end of the walk.  What outlives the instance is
+** small: its value (read by its dependents and the outputs) and its
+** progress events (delivered when its node is done).  The state does not
+** point into the scope: stmgr_record_set writes the object as a journal
+** record and the state adopts the record's parse, in the manager's arena.
+**
+** Method: mark the worker arena, apply as before, then copy the value and
+** the events out of the scope into a small arena of their own, rewind,
+** and copy them back; what did not come from the scope (schema types,
+** configuration strings, the plan's changes) is shared, not copied.
+** Anything unusual keeps everything, as before: a diagnostic, provisioner
+** output, an import, a replace (whose deposed key outlives the
+** instance), a delete. */
+
+#define KEEP_TYPES 32   /* types built in one scope that are shared */
+
+typedef struct Keep {
+  const Arena *src;     /* what src handed out since `from` is copied */
+  ArenaMark from;
+  Arena *dst;
+  const Type *tfrom[KEEP_TYPES];
+  const Type *tto[KEEP_TYPES];
+  uint32_t nt;
+} Keep;
+
+static bool in_scope(const Keep *k, const void *p)
+{
+  return p && arena_since(k->src, k->from, p);
+}
+
+static const char *keep_bytes(Keep *k, const char *s, size_t n)
+{
+  if (!in_scope(k, s))
+    return s;
+  char *c = arena_alloc_raw(k->dst, 1, 1, n + 1);
+  memcpy(c, s, n);
+  c[n] = 0;
+  return c;
+}
+
+static Value keep_value(Keep *k, Value v);
+
+/* Memory older than the scope never points into it (values and types are
+** immutable once built), so a pointer from before the scope is shared
+** with everything below it. */
+static const Type *keep_type(Keep *k, const Type *t)
+{
+  if (!in_scope(k, t))
+    return t;
+  for (uint32_t i = 0; i < k->nt; i++)
+    if (k->tfrom[i] == t)
+      return k->tto[i];
+  Type *c = ARENA_NEW(k->dst, Type, 1);
+  *c = *t;
+  if (k->nt < KEEP_TYPES) {
+    k->tfrom[k->nt] = t;
+    k->tto[k->nt++] = c;
+  }
+  if (t->elem)
+    c->elem = keep_type(k, t->elem);
+  if (t->names && in_scope(k, t->names)) {
+    const char **names = ARENA_NEW(k->dst, const char *, t->n);
+    for (uint32_t i = 0; i < t->n; i++)
+      names[i] = keep_bytes(k, t->names[i], strlen(t->names[i]));
+    c->names = names;
+  }
+  if (t->types && in_scope(k, t->types)) {
+    const Type **types = ARENA_NEW(k->dst, const Type *, t->n);
+    for (uint32_t i = 0; i < t->n; i++)
+      types[i] = keep_type(k, t->types[i]);
+    c->types = types;
+  }
+  if (t->optional && in_scope(k, t->optional)) {
+    uint8_t *o = ARENA_NEW(k->dst, uint8_t, t->n);
+    memcpy(o, t->optional, t->n);
+    c->optional = o;
+  }
+  if (t->defaults && in_scope(k, t->defaults)) {
+    Value *dv = ARENA_NEW(k->dst, Value, t->n);
+    for (uint32_t i = 0; i < t->n; i++)
+      dv[i] = keep_value(k, t->defaults[i]);
+    c->defaults = dv;
+  }
+  return c;
+}
+
+static Value keep_value(Keep *k, Value v)
+{
+  Value o = v;
+  if (!v.type)
+    return o;
+  o.type = keep_type(k, v.type);
+  if (v.flags & (VF_NULL | VF_UNKNOWN))
+    return o;
+  switch (v.type->kind) {
+  case TY_STRING:
+    o.u.s = keep_bytes(k, v.u.s, v.len);
+    break;
+  case TY_NUMBER:
+    if (v.flags & VF_NUMLIT)
+      o.u.s = keep_bytes(k, v.u.s, v.len);
+    break;
+  case TY_LIST:
+  case TY_SET:
+  case TY_TUPLE:
+  case TY_OBJECT:
+    if (in_scope(k, v.u.elems)) {
+      Value *e = ARENA_NEW(k->dst, Value, v.len);
+      for (uint32_t i = 0; i < v.len; i++)
+        e[i] = keep_value(k, v.u.elems[i]);
+      o.u.elems = e;
+    }
+    break;
+  case TY_MAP:
+    if (in_scope(k, v.u.entries)) {
+      MapEntry *e = ARENA_NEW(k->dst, MapEntry, v.len);
+      for (uint32_t i = 0; i < v.len; i++) {
+        e[i] = v.u.entries[i];
+        e[i].key = keep_bytes(k, e[i].key, e[i].keylen);
+        e[i].val = keep_value(k, e[i].val);
+      }
+      o.u.entries = e;
+    }
+    break;
+  default:
+    break;
+  }
+  return o;
+}
+
+static const char *keep_str(Keep *k, const char *s)
+{
+  return s ? keep_bytes(k, s, strlen(s)) : NULL;
+}
+
+/* A copy of planned change c in k->dst, sharing what predates k's scope. */
+static PlChange *keep_change(Keep *k, const PlChange *c)
+{
+  PlChange *nc = ARENA_NEW(k->dst, PlChange, 1);
+  *nc = *c;
+  nc->addr = keep_str(k, c->addr);
+  nc->module = keep_str(k, c->module);
+  nc->type = keep_str(k, c->type);
+  nc->name = keep_str(k, c->name);
+  nc->deposed = keep_str(k, c->deposed);
+  nc->prev_addr = keep_str(k, c->prev_addr);
+  nc->provider = keep_str(k, c->provider);
+  nc->provider_name = keep_str(k, c->provider_name);
+  nc->import_id = keep_str(k, c->import_id);
+  if (c->key.kind == ST_STRKEY)
+    nc->key.s = keep_bytes(k, c->key.s, c->key.slen);
+  nc->before = keep_value(k, c->before);
+  nc->after = keep_value(k, c->after);
+  if (c->nreplace_paths && in_scope(k, c->replace_paths)) {
+    ValPath *ps = ARENA_NEW(k->dst, ValPath, c->nreplace_paths);
+    for (uint32_t i = 0; i < c->nreplace_paths; i++) {
+      ps[i] = c->replace_paths[i];
+      if (in_scope(k, ps[i].steps)) {
+        PathStep *st = ARENA_NEW(k->dst, PathStep, ps[i].n);
+        for (uint32_t j = 0; j < ps[i].n; j++) {
+          st[j] = ps[i].steps[j];
+          st[j].name = keep_str(k, st[j].name);
+        }
+        ps[i].steps = st;
+      }
+    }
+    nc->replace_paths = ps;
+  }
+  if (c->priv.n && in_scope(k, c->priv.p)) {
+    uint8_t *p = arena_alloc_raw(k->dst, 1, 1, c->priv.n);
+    memcpy(p, c->priv.p, c->priv.n);
+    nc->priv.p = p;
+  }
+  return nc;
+}
+
+/* Two Values that are the same bits (one shared value). */
+static bool same_bits(Value a, Value b)
+{
+  return a.type == b.type && a.flags == b.flags && a.len == b.len &&
+         memcmp(&a.u, &b.u, sizeof a.u) == 0;
+}
+
+/* Copies in's value, its change (when in scope) and its events out of
+** k's scope into k->dst. */
+static void keep_inst(Keep *k, Inst *in)
+{
+  PlChange *oc = in->change;
+  if (oc && in_scope(k, oc)) {
+    in->change = keep_change(k, oc);
+    in->value = same_bits(in->value, oc->after) ? in->change->after
+                                                 : keep_value(k, in->value);
+  } else {
+    in->value = keep_value(k, in->value);
+  }
+  EngEvent *head = NULL, *tail = NULL;
+  for (EngEvent *ev = in->ev_head; ev; ev = ev->next) {
+    EngEvent *c = ARENA_NEW(k->dst, EngEvent, 1);
+    *c = *ev;
+    c->next = NULL;
+    if (oc && c->change == oc)
+      c->change = in->change;
+    if (c->id_value) {
+      /* the id is the value's own string when the value has it */
+      bool f = false;
+      Value s = {0};
+      Value v = in->value;
+      if (v.type && v.type->kind == TY_OBJECT && !val_is_null(v) &&
+          val_is_known(v))
+        s = val_attr(v, c->id_key, &f);
+      size_t l = strlen(c->id_value);
+      if (f && s.type && s.type->kind == TY_STRING && val_is_known(s) &&
+          !val_is_null(s) && s.len == l && memcmp(s.u.s, c->id_value, l) == 0)
+        c->id_value = s.u.s;
+      else
+        c->id_value = keep_bytes(k, c->id_value, l);
+    }
+    if (tail)
+      tail->next = c;
+    else
+      head = c;
+    tail = c;
+  }
+  in->ev_head = head;
+  in->ev_tail = tail;
+}
+
+bool eng_apply_managed_scoped(Engine *e, Node *n, Inst *in, Arena *a,
+                              Diags *d)
+{
+  const PlChange *pc = eng_find_change(e, in);
+  if (in->deposed || in->ev_head || d->head ||
+      (pc && (pc->importing || (pc->action != PL_NOOP &&
+                                pc->action != PL_CREATE &&
+                                pc->action != PL_UPDATE))))
+    return eng_apply_managed(e, n, in, a, d);
+  const StObject *prior = in->prior;
+  PlChange *change = in->change;
+  ArenaMark m = arena_mark(a);
+  bool ok = eng_apply_managed(e, n, in, a, d);
+  /* (the flight slot, if any, was given back under e->mu before the
+  ** return, so the heartbeat no longer reads its start event) */
+  if (!ok || d->head || in->prior != prior || in->change != change ||
+      in->new_obj)
+    return ok;
+  Arena tmp;
+  Keep out = {.src = a, .from = m, .dst = &tmp};
+  for (EngEvent *ev = in->ev_head; ev; ev = ev->next)
+    if (ev->text || ev->prov || (ev->change && ev->change != pc) ||
+        in_scope(&out, ev->addr) || in_scope(&out, ev->deposed))
+      return ok;
+  arena_init(&tmp, 0);
+  keep_inst(&out, in);
+  arena_rewind(a, m);
+  Keep back = {.src = &tmp, .from = {0}, .dst = a};   /* all of tmp */
+  keep_inst(&back, in);
+  arena_release(&tmp);
+  return ok;
+}
+
+/* Planning a create in a scratch scope: the change (its planned value)
+** and the instance's value are copied out as apply's are, the rest of
+** the plan's work (about 3 KB per instance) given back.  Anything but a
+** clean create (a diagnostic, an import, drift, events) keeps
+** everything. */
+static bool plan_create_scoped(Engine *e, Node *n, Inst *in, Arena *a,
+                               Diags *d)
+{
+  ArenaMark m = arena_mark(a);
+  bool ok = eng_plan_managed(e, n, in, a, d);
+  PlChange *c = in->change;
+  Keep out = {.src = a, .from = m};
+  if (!ok || d->head || !c || c->action != PL_CREATE || c->importing ||
+      in->drift || in->refreshed || in->new_obj || in->ev_head ||
+      in_scope(&out, c->schema))
+    return ok;
+  Arena tmp;
+  arena_init(&tmp, 0);
+  out.dst = &tmp;
+  keep_inst(&out, in);
+  arena_rewind(a, m);
+  Keep back = {.src = &tmp, .from = {0}, .dst = a};   /* all of tmp */
+  keep_inst(&back, in);
+  arena_release(&tmp);
   return ok;
 }

@@ -283,7 +283,7 @@ static bool run_inst(Engine *e, Node *n, Inst *in, Arena *a)
     } else if (n->mode == ST_DATA) {
       ok = eng_apply_data(e, n, in, a, d);
     } else {
-      ok = eng_apply_managed(e, n, in, a, d);
+      ok = eng_apply_managed_scoped(e, n, in, a, d);
     }
   }
   if (!ok || diag_has_errors(d))

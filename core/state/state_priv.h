@@ -15,6 +15,22 @@
 
 #ifndef CAIRN_VERSION
 #define CAIRN_VERSION "0.0.0"
+/* Copies of parsed values in another arena (state_copy.c).  st_read
+** parses a file in scratch and copies into the state's arena only what
+** the state keeps.  Types and attribute names are copied once each and
+** shared by every copied value that had them (mapped by address: the
+** parser interns them); primitive types become the static ones.  The
+** copier's maps live in `scratch`, the copies in `dst`; the source
+** values are not referenced by the results. */
+typedef struct StCopier StCopier;
+StCopier *st_copier_new(Arena *scratch, Arena *dst);
+Value st_copy_value(StCopier *c, Value v);
+const Type *st_copy_type(StCopier *c, const Type *t);
+/* n bytes of s plus a NUL, in dst. */
+char *st_copy_str(StCopier *c, const char *s, size_t n);
+/* A dependency address: one copy per distinct string per copier. */
+const char *st_copy_dep(StCopier *c, const char *s);
+
 #endif
 
 /* "data" or "managed", as the v4 file and the journal spell a mode. */
@@ -52,5 +68,21 @@ static inline Value st_get(Value obj, const char *name, bool *found)
     return val_dynamic_null;
   return v;
 }
+
+/* Copies of parsed values in another arena (state_copy.c).  st_read
+** parses a file in scratch and copies into the state's arena only what
+** the state keeps.  Types and attribute names are copied once each and
+** shared by every copied value that had them (mapped by address: the
+** parser interns them); primitive types become the static ones.  The
+** copier's maps live in `scratch`, the copies in `dst`; the source
+** values are not referenced by the results. */
+typedef struct StCopier StCopier;
+StCopier *st_copier_new(Arena *scratch, Arena *dst);
+Value st_copy_value(StCopier *c, Value v);
+const Type *st_copy_type(StCopier *c, const Type *t);
+/* n bytes of s plus a NUL, in dst. */
+char *st_copy_str(StCopier *c, const char *s, size_t n);
+/* A dependency address: one copy per distinct string per copier. */
+const char *st_copy_dep(StCopier *c, const char *s);
 
 #endif

@@ -87,11 +87,27 @@ static bool b64_decode(Arena *a, const char *s, size_t n, uint8_t **out,
 /* ---- Reading ------------------------------------------------------------- */
 
 typedef struct Rd {
-  Arena *a;
+  Arena *a;           /* the parsed tree and scratch */
   const char *name;
   Diags *d;
   bool failed;
+  Arena *sa;          /* what the state keeps */
+  StCopier *cp;       /* copies from a into sa; NULL when a is sa */
+  const char *const *last_deps;  /* the last dependency list kept */
+  uint32_t last_ndeps;
 } Rd;
+
+/* v as the state keeps it: a copy in the state's arena when the tree is
+** scratch. */
+static Value keep(Rd *r, Value v)
+{
+  return r->cp ? st_copy_value(r->cp, v) : v;
+}
+
+static const char *keep_str(Rd *r, const char *s, size_t n)
+{
+  return r->cp ? st_copy_str(r->cp, s, n) : s;
+}
 
 static void rd_err(Rd *r, const char *summary, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -241,7 +257,7 @@ static bool read_paths(Rd *r, Value v, StObject *o)
            json_kind(r->a, v));
     return false;
   }
-  ValPath *paths = ARENA_NEW(r->a, ValPath, v.len);
+  ValPath *paths = ARENA_NEW(r->sa, ValPath, v.len);
   uint32_t np = 0;
   for (uint32_t i = 0; i < v.len; i++) {
     Value p = v.u.elems[i];
@@ -257,7 +273,7 @@ static bool read_paths(Rd *r, Value v, StObject *o)
              json_kind(r->a, p));
       return false;
     }
-    PathStep *steps = ARENA_NEW(r->a, PathStep, p.len);
+    PathStep *steps = ARENA_NEW(r->sa, PathStep, p.len);
     for (uint32_t k = 0; k < p.len; k++) {
       Value st = p.u.elems[k];
       if (!st_is_obj(st)) {
@@ -278,7 +294,7 @@ static bool read_paths(Rd *r, Value v, StObject *o)
           return false;
         }
         steps[k].kind = PS_ATTR;
-        steps[k].name = val.u.s;
+        steps[k].name = keep_str(r, val.u.s, val.len);
       } else if (strcmp(tn, "index") == 0) {
         Value kv = st_is_obj(val) ? st_get(val, "value", NULL)
                                   : val_dynamic_null;
@@ -288,7 +304,7 @@ static bool read_paths(Rd *r, Value v, StObject *o)
         int64_t idx;
         if (strcmp(ktn, "string") == 0 && st_is_str(kv)) {
           steps[k].kind = PS_KEY;
-          steps[k].name = kv.u.s;
+          steps[k].name = keep_str(r, kv.u.s, kv.len);
         } else if (strcmp(ktn, "number") == 0 && !val_is_null(kv) &&
                    kv.type->kind == TY_NUMBER && val_num_int(kv, &idx)) {
           steps[k].kind = PS_INDEX;
@@ -329,7 +345,7 @@ static bool read_object(Rd *r, Value iv, StObject *o, const char *inst)
   Value attrs = st_get(iv, "attributes", &fa);
   Value flat = st_get(iv, "attributes_flat", &ff);
   if (fa && !val_is_null(attrs)) {
-    o->attrs = attrs;
+    o->attrs = keep(r, attrs);
   } else if (ff && !val_is_null(flat)) {
     if (!st_is_obj(flat)) {
       field_err(r, "resources.instances.attributes_flat", flat);
@@ -343,9 +359,9 @@ static bool read_object(Rd *r, Value iv, StObject *o, const char *inst)
       }
     }
     o->attrs = val_dynamic_null;
-    o->attrs_flat = flat;
+    o->attrs_flat = keep(r, flat);
   } else if (fa) {
-    o->attrs = attrs; /* explicit null, kept */
+    o->attrs = keep(r, attrs); /* explicit null, kept */
   } else {
     o->attrs.type = &ty_empty_object;
     o->attrs.flags = 0;
@@ -371,7 +387,7 @@ static bool read_object(Rd *r, Value iv, StObject *o, const char *inst)
     }
     uint8_t *p;
     size_t pn, bad;
-    if (!b64_decode(r->a, priv.u.s, priv.len, &p, &pn, &bad)) {
+    if (!b64_decode(r->sa, priv.u.s, priv.len, &p, &pn, &bad)) {
       rd_err(r, "Invalid state file format",
              "The state file does not conform to the expected JSON data "
              "structure: illegal base64 data at input byte %zu.",
@@ -387,15 +403,26 @@ static bool read_object(Rd *r, Value iv, StObject *o, const char *inst)
       field_err(r, "resources.instances.dependencies", deps);
       return false;
     }
-    const char **dv = ARENA_NEW(r->a, const char *, deps.len);
     for (uint32_t i = 0; i < deps.len; i++) {
       if (!st_is_str(deps.u.elems[i])) {
         field_err(r, "resources.instances.dependencies", deps.u.elems[i]);
         return false;
       }
-      dv[i] = deps.u.elems[i].u.s;
     }
-    o->deps = dv;
+    /* The instances of a resource mostly have the same dependencies:
+    ** they share one list (objects are immutable, state.h). */
+    bool same = r->cp && r->last_deps && r->last_ndeps == deps.len;
+    for (uint32_t i = 0; same && i < deps.len; i++)
+      same = strcmp(r->last_deps[i], deps.u.elems[i].u.s) == 0;
+    if (!same) {
+      const char **dv = ARENA_NEW(r->sa, const char *, deps.len);
+      for (uint32_t i = 0; i < deps.len; i++)
+        dv[i] = r->cp ? st_copy_dep(r->cp, deps.u.elems[i].u.s)
+                      : deps.u.elems[i].u.s;
+      r->last_deps = dv;
+      r->last_ndeps = deps.len;
+    }
+    o->deps = r->last_deps;
     o->ndeps = deps.len;
   }
   if (!get_bool(r, iv, "create_before_destroy",
@@ -410,7 +437,7 @@ static bool read_object(Rd *r, Value iv, StObject *o, const char *inst)
   Value ident = st_get(iv, "identity", &fi);
   if (fi && !val_is_null(ident)) {
     o->has_identity = true;
-    o->identity = ident;
+    o->identity = keep(r, ident);
   }
   return true;
 }
@@ -444,7 +471,7 @@ static bool read_key(Rd *r, Value kv, StKey *k, const char *raddr)
   }
   if (kv.type->kind == TY_STRING) {
     k->kind = ST_STRKEY;
-    k->s = kv.u.s;
+    k->s = kv.u.s;   /* st_ensure_instance copies it */
     k->slen = kv.len;
     k->i = 0;
     return true;
@@ -501,7 +528,8 @@ static bool read_outputs(Rd *r, State *s, Value outs)
              name, td.head ? td.head->summary : "invalid value");
       continue;
     }
-    st_set_output(s, name, v, ty, sens);
+    st_set_output(s, keep_str(r, name, strlen(name)), keep(r, v),
+                  r->cp ? st_copy_type(r->cp, ty) : ty, sens);
   }
   return !r->failed;
 }
@@ -518,19 +546,20 @@ static bool read_v4(Rd *r, Value root, State *s)
            "State file claims to have been written by Terraform version "
            "\"%s\", which is not a valid version string.",
            tfv);
-  s->terraform_version = tfv;
+  s->terraform_version = keep_str(r, tfv, strlen(tfv));
   if (!get_u64(r, root, "serial", "serial", &s->serial))
     return false;
-  s->lineage = get_str(r, root, "lineage", "lineage", &ok);
+  const char *lin = get_str(r, root, "lineage", "lineage", &ok);
   if (!ok)
     return false;
+  s->lineage = keep_str(r, lin, strlen(lin));
   read_outputs(r, s, st_get(root, "outputs", NULL));
   Value cr = st_get(root, "check_results", NULL);
   if (!val_is_null(cr) && !st_is_arr(cr)) {
     field_err(r, "check_results", cr);
     return false;
   }
-  s->check_results = cr;
+  s->check_results = keep(r, cr);
   Value res = st_get(root, "resources", NULL);
   if (val_is_null(res))
     return !r->failed;
@@ -633,13 +662,11 @@ static bool read_v4(Rd *r, Value root, State *s)
   return !r->failed;
 }
 
-bool st_read(Arena *a, const char *name, const char *src, size_t n,
-             State **out, Diags *d)
+/* st_read on a scratch arena a for the tree; the state goes in sa. */
+static bool read_file(Arena *a, Arena *sa, const char *name, const char *src,
+                      size_t n, State **out, Diags *d)
 {
-  *out = NULL;
-  if (n == 0)
-    return true;
-  Rd r = {a, name, d, false};
+  Rd r = {a, name, d, false, sa, st_copier_new(a, sa), NULL, 0};
   if (n > ST_MAX_FILE_BYTES) {
     rd_err(&r, "State file too large",
            "The state file is %zu bytes; cairn reads state files of up to "
@@ -726,11 +753,26 @@ bool st_read(Arena *a, const char *name, const char *src, size_t n,
              (long long)v, CAIRN_VERSION);
     return false;
   }
-  State *s = st_new(a);
+  State *s = st_new(sa);
   if (!read_v4(&r, root, s))
     return false;
   *out = s;
   return true;
+}
+
+bool st_read(Arena *a, const char *name, const char *src, size_t n,
+             State **out, Diags *d)
+{
+  *out = NULL;
+  if (n == 0)
+    return true;
+  /* The parsed tree is scratch: the state keeps copies of the parts it
+  ** holds (state_copy.c), and the tree's bytes go back at once. */
+  Arena scratch;
+  arena_init(&scratch, 0);
+  bool ok = read_file(&scratch, a, name, src, n, out, d);
+  arena_release(&scratch);
+  return ok;
 }
 
 /* ---- Journal records ----------------------------------------------------- */
@@ -741,15 +783,18 @@ static bool rec_err(Diags *d, const char *what)
   return false;
 }
 
-bool st_rec_apply(Arena *a, State *s, const char *payload, size_t n,
-                  StRecInfo *info, Diags *d)
+/* st_rec_apply with the record's tree in the scratch arena t: r copies
+** into r->sa what the state and *info keep. */
+static bool rec_apply(Rd *r, Arena *t, State *s,
+                      const char *payload, size_t n, StRecInfo *info,
+                      Diags *d)
 {
   memset(info, 0, sizeof *info);
   Value v;
   Diags jd;
-  diag_init(&jd, a);
+  diag_init(&jd, t);
   JsonOpts jo = {"journal record", 0, 0, 0};
-  if (!json_parse(a, payload, n, &v, &jd, &jo) || !st_is_obj(v))
+  if (!json_parse(t, payload, n, &v, &jd, &jo) || !st_is_obj(v))
     return rec_err(d, "The record is not a JSON object.");
   bool found;
   Value j = st_get(v, "journal", &found);
@@ -761,7 +806,7 @@ bool st_rec_apply(Arena *a, State *s, const char *payload, size_t n,
         !val_num_int(ser, &sv) || sv < 0 || val_is_null(j))
       return rec_err(d, "The journal header is malformed.");
     info->kind = ST_REC_HEADER;
-    info->lineage = lin.u.s;
+    info->lineage = keep_str(r, lin.u.s, lin.len);
     info->serial = (uint64_t)sv;
     return true;
   }
@@ -772,12 +817,13 @@ bool st_rec_apply(Arena *a, State *s, const char *payload, size_t n,
     if (!st_is_str(id))
       return rec_err(d, "An intent record has no id.");
     info->kind = op[0] == 'i' ? ST_REC_INTENT : ST_REC_RESOLVE;
-    info->intent_id = id.u.s;
-    Value addr = st_get(v, "addr", NULL), t = st_get(v, "time", NULL),
+    info->intent_id = keep_str(r, id.u.s, id.len);
+    Value addr = st_get(v, "addr", NULL), tm = st_get(v, "time", NULL),
           act = st_get(v, "action", NULL);
-    info->addr = st_is_str(addr) ? addr.u.s : "";
-    info->time = st_is_str(t) ? t.u.s : "";
-    info->action = st_is_str(act) ? act.u.s : "create";
+    info->addr = st_is_str(addr) ? keep_str(r, addr.u.s, addr.len) : "";
+    info->time = st_is_str(tm) ? keep_str(r, tm.u.s, tm.len) : "";
+    info->action = st_is_str(act) ? keep_str(r, act.u.s, act.len)
+                                  : "create";
     return true;
   }
   if (strcmp(op, "output") == 0 || strcmp(op, "output_remove") == 0) {
@@ -797,32 +843,32 @@ bool st_rec_apply(Arena *a, State *s, const char *payload, size_t n,
     Value sv = st_get(v, "sensitive", NULL);
     if (!val_is_null(sv) && sv.type->kind == TY_BOOL)
       sens = sv.u.b;
-    if (!json_type_from_value(a, st_get(v, "type", NULL), &ty, &jd, NULL) ||
-        !json_value_typed(a, st_get(v, "value", NULL), ty, &val, &jd, NULL))
+    if (!json_type_from_value(t, st_get(v, "type", NULL), &ty, &jd, NULL) ||
+        !json_value_typed(t, st_get(v, "value", NULL), ty, &val, &jd, NULL))
       return rec_err(d, "An output record has an invalid value or type.");
     if (s)
-      st_set_output(s, name.u.s, val, ty, sens);
+      st_set_output(s, keep_str(r, name.u.s, name.len), keep(r, val),
+                    st_copy_type(r->cp, ty), sens);
     return true;
   }
   if (strcmp(op, "set") != 0 && strcmp(op, "remove") != 0)
     return rec_err(d, "The record has an unknown operation.");
   info->kind = op[0] == 's' ? ST_REC_SET : ST_REC_REMOVE;
-  Rd r = {a, "journal", d, false};
   bool ok = true;
-  const char *module = get_str(&r, v, "module", "module", &ok);
-  const char *mode = get_str(&r, v, "mode", "mode", &ok);
-  const char *type = get_str(&r, v, "type", "type", &ok);
-  const char *name = get_str(&r, v, "name", "name", &ok);
-  const char *prov = get_str(&r, v, "provider", "provider", &ok);
-  const char *dk = get_str(&r, v, "deposed", "deposed", &ok);
+  const char *module = get_str(r, v, "module", "module", &ok);
+  const char *mode = get_str(r, v, "mode", "mode", &ok);
+  const char *type = get_str(r, v, "type", "type", &ok);
+  const char *name = get_str(r, v, "name", "name", &ok);
+  const char *prov = get_str(r, v, "provider", "provider", &ok);
+  const char *dk = get_str(r, v, "deposed", "deposed", &ok);
   Value iid = st_get(v, "intent", NULL);
   if (st_is_str(iid))
-    info->intent_id = iid.u.s;
+    info->intent_id = keep_str(r, iid.u.s, iid.len);
   if (!ok || !*type || !*name)
     return rec_err(d, "A resource record is incomplete.");
   StMode m = strcmp(mode, "data") == 0 ? ST_DATA : ST_MANAGED;
   StKey key;
-  if (!read_key(&r, st_get(v, "index_key", NULL), &key, type))
+  if (!read_key(r, st_get(v, "index_key", NULL), &key, type))
     return false;
   if (!s)
     return true;
@@ -840,7 +886,7 @@ bool st_rec_apply(Arena *a, State *s, const char *payload, size_t n,
   if (!st_is_obj(ov))
     return rec_err(d, "A set record has no object.");
   StObject *o = ARENA_NEW(s->arena, StObject, 1);
-  if (!read_object(&r, ov, o, type))
+  if (!read_object(r, ov, o, type))
     return false;
   StResource *sr = st_ensure_resource(s, module, m, type, name, prov);
   if (*dk)
@@ -848,4 +894,17 @@ bool st_rec_apply(Arena *a, State *s, const char *payload, size_t n,
   else
     st_set_current(s, sr, key, o);
   return true;
+}
+
+bool st_rec_apply(Arena *a, State *s, const char *payload, size_t n,
+                  StRecInfo *info, Diags *d)
+{
+  /* The record's tree is scratch, as in st_read: apply records one
+  ** object per instance, and the state keeps only the object. */
+  Arena t;
+  arena_init(&t, 0);
+  Rd r = {&t, "journal", d, false, a, st_copier_new(&t, a), NULL, 0};
+  bool ok = rec_apply(&r, &t, s, payload, n, info, d);
+  arena_release(&t);
+  return ok;
 }

@@ -183,7 +183,7 @@ static void real_sleep_ms(void *ctx, long ms)
   }
 }
 
-static void fill_random(void *p, size_t n)
+void stmgr_fill_random(void *p, size_t n)
 {
   size_t got = 0;
   while (got < n) {
@@ -394,7 +394,7 @@ void stmgr_init(StMgr *m, Arena *a, const StMgrOpts *o)
   arena_init(&m->jarena, 0);
   arena_init(&m->rarena, 0);
   buf_init(&m->orig_content, a);
-  buf_init(&m->disk_bytes, a);
+  arena_init(&m->carena, 0);
   stmgr_remote_attach(m);
 }
 
@@ -407,6 +407,7 @@ void stmgr_close(StMgr *m)
   }
   arena_release(&m->jarena);
   arena_release(&m->rarena);
+  arena_release(&m->carena);
   m->intents = NULL;
   m->nintents = m->cap_intents = 0;
 }
@@ -493,7 +494,7 @@ void stmgr_new_lock_info(Arena *a, StLockInfo *li, const char *operation,
                          const char *path)
 {
   unsigned char b[16];
-  fill_random(b, sizeof b);
+  stmgr_fill_random(b, sizeof b);
   li->id = arena_printf(a,
                         "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
                         "%02x%02x%02x%02x%02x%02x",
@@ -1021,9 +1022,11 @@ bool stmgr_load(StMgr *m, State **out, Diags *d)
   m->base_serial = s->serial;
   m->base_lineage = s->lineage;
   m->last_serial = s->serial;
-  buf_clear(&m->disk_bytes);
-  if (exists && n && strcmp(m->read_path, m->out_path) == 0)
-    buf_put(&m->disk_bytes, buf, n);
+  /* The bytes read stay for the command (orig_src): the snapshot on disk
+  ** refers to them instead of keeping a second copy. */
+  bool same_file = exists && n && strcmp(m->read_path, m->out_path) == 0;
+  m->disk_p = same_file ? buf : NULL;
+  m->disk_len = same_file ? n : 0;
   m->orig_src = buf;
   m->orig_len = n;
   m->content_known = false;
@@ -1321,31 +1324,6 @@ static bool record_intent(StMgr *m, State *s, Buf *payload,
   return ok;
 }
 
-/* Intent ids come from a per-thread splitmix64 sequence seeded once from
-** getrandom: one system call per thread instead of one per instance
-** (issue 20).  The sequence is a bijection of a counter, so a thread never
-** repeats an id; threads differ by their random seeds, as ids of separate
-** runs do. */
-typedef struct IdGen {
-  bool seeded;
-  uint64_t state;
-} IdGen;
-
-static _Thread_local IdGen idgen;
-
-void stmgr_new_intent_id(char out[17])
-{
-  if (!idgen.seeded) {
-    fill_random(&idgen.state, sizeof idgen.state);
-    idgen.seeded = true;
-  }
-  uint64_t z = (idgen.state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  z ^= z >> 31;
-  snprintf(out, 17, "%016llx", (unsigned long long)z);
-}
-
 bool stmgr_intent(StMgr *m, State *s, const char *addr, const char *action,
                   char id_out[17], Diags *d)
 {
@@ -1405,10 +1383,16 @@ bool stmgr_commit(StMgr *m, State *s, Diags *d)
   bool ok = false;
   Arena scratch;
   arena_init(&scratch, 0);
+  /* The new content and file text are built where they are kept: on
+  ** success this arena replaces m->carena (the previous snapshot's), so
+  ** they are not copied (two copies of the state's text per commit). */
+  Arena keep;
+  arena_init(&keep, 0);
   if (!*s->lineage)
     s->lineage = st_new_lineage(s->arena);
   Buf cur;
-  buf_init(&cur, &scratch);
+  buf_init(&cur, &keep);
+  buf_reserve(&cur, m->disk_len);   /* about the last snapshot's: no growth */
   st_write_content(&cur, s);
   State *orig = NULL;
   bool need_backup = m->backup_path && !m->backup_done;
@@ -1427,7 +1411,8 @@ bool stmgr_commit(StMgr *m, State *s, Diags *d)
                  memcmp(cur.p, m->orig_content.p, cur.len) != 0;
   s->serial = changed ? m->last_serial + 1 : m->last_serial;
   Buf full;
-  buf_init(&full, &scratch);
+  buf_init(&full, &keep);
+  buf_reserve(&full, cur.len + 4096);   /* the content plus the header */
   st_write(&full, s, NULL);
   if (changed && m->had_file && orig && m->backup_path && !m->backup_done) {
     Buf bk;
@@ -1437,16 +1422,19 @@ bool stmgr_commit(StMgr *m, State *s, Diags *d)
       goto out;
     m->backup_done = true;
   }
-  if (full.len != m->disk_bytes.len ||
-      memcmp(full.p, m->disk_bytes.p, full.len) != 0) {
+  if (full.len != m->disk_len ||
+      (full.len && memcmp(full.p, m->disk_p, full.len) != 0)) {
     if (!stmgr_write_file(m, m->out_path, full.p, full.len, d))
       goto out;
-    buf_clear(&m->disk_bytes);
-    buf_put(&m->disk_bytes, full.p, full.len);
     m->remote_dirty = true;
   }
-  buf_clear(&m->orig_content);
-  buf_put(&m->orig_content, cur.p, cur.len);
+  m->disk_p = full.p;   /* (unwritten, it equals what is on disk) */
+  m->disk_len = full.len;
+  m->orig_content = cur;
+  m->orig_content.arena = m->arena;   /* a later rewrite goes there */
+  arena_release(&m->carena);
+  m->carena = keep;
+  arena_init(&keep, 0);   /* now m's */
   m->content_known = true;
   m->written = true;
   m->last_serial = s->serial;
@@ -1482,6 +1470,7 @@ bool stmgr_commit(StMgr *m, State *s, Diags *d)
   ok = true;
 out:
   arena_release(&scratch);
+  arena_release(&keep);
   pthread_mutex_unlock(&m->mu);
   if (ok && m->remote)
     ok = stmgr_remote_push(m, d);

@@ -159,7 +159,11 @@ typedef struct StMgr {
   bool content_known;         /* orig_content is valid */
   Buf orig_content;           /* st_write_content of the last snapshot
                                  read or written */
-  Buf disk_bytes;             /* exact bytes of the snapshot on disk */
+  const char *disk_p;         /* exact bytes of the snapshot on disk:
+                                 orig_src at load (not copied), then
+                                 the last commit's text in carena */
+  size_t disk_len;
+  Arena carena;               /* the last commit's content and text */
   bool backup_done;
 
   /* journal */

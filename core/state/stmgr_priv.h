@@ -26,9 +26,12 @@ bool stmgr_remote_force_unlock(StMgr *m, const char *id, Diags *d);
 ** pending push or a journal), which is then authoritative; a pending
 ** push is retried when we hold the lock. */
 bool stmgr_remote_pull(StMgr *m, Diags *d);
-/* After a commit: pushes the snapshot (m->disk_bytes) when it changed or
+/* After a commit: pushes the snapshot (m->disk_p) when it changed or
 ** an earlier push is pending.  A push the server did not confirm leaves
 ** the pending marker and is an error. */
 bool stmgr_remote_push(StMgr *m, Diags *d);
+
+/* n random bytes from getrandom; aborts when the system has none. */
+void stmgr_fill_random(void *p, size_t n);
 
 #endif

@@ -262,8 +262,7 @@ bool stmgr_remote_push(StMgr *m, Diags *d)
   if (!m->remote_dirty && !exists(m->pending_path))
     return true;
   m->remote_dirty = false;
-  return push_bytes(m, m->disk_bytes.p ? m->disk_bytes.p : "",
-                    m->disk_bytes.len, d);
+  return push_bytes(m, m->disk_p ? m->disk_p : "", m->disk_len, d);
 }
 
 bool stmgr_remote_pull(StMgr *m, Diags *d)

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/wait.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "base/arena.h"
@@ -88,6 +89,40 @@ static void test_mark_rewind(void)
   char *again = arena_strdup(&a, "again");
   T_EQ_STR(again, "again");
   arena_release(&a);
+}
+
+/* arena_since tells what a scope allocated from what existed before it,
+** across chunks, and forgets what a rewind gave back. */
+static void test_since(void)
+{
+  Arena a, other;
+  arena_init(&a, 256);
+  arena_init(&other, 256);
+  ArenaMark m0 = arena_mark(&a);   /* empty arena */
+  char *old = arena_strdup(&a, "before");
+  ArenaMark m = arena_mark(&a);
+  T_CHECK(arena_since(&a, m0, old));
+  T_CHECK(!arena_since(&a, m, old));
+  char *same_chunk = arena_strdup(&a, "x");
+  T_CHECK(arena_since(&a, m, same_chunk));
+  char *later[100];
+  for (int i = 0; i < 100; i++)
+    later[i] = ARENA_NEW(&a, char, 200);   /* spills into new chunks */
+  for (int i = 0; i < 100; i++)
+    T_CHECK(arena_since(&a, m, later[i]));
+  T_CHECK(arena_since(&a, m, same_chunk));
+  T_CHECK(!arena_since(&a, m, old));
+  char *elsewhere = arena_strdup(&other, "other");
+  T_CHECK(!arena_since(&a, m, elsewhere));
+  T_CHECK(!arena_since(&a, m0, elsewhere));
+  T_CHECK(!arena_since(&a, m, "static"));
+  arena_rewind(&a, m);
+  T_CHECK(!arena_since(&a, m, later[99]));
+  T_CHECK(!arena_since(&a, m, old));
+  char *again = arena_strdup(&a, "again");
+  T_CHECK(arena_since(&a, m, again));
+  arena_release(&a);
+  arena_release(&other);
 }
 
 static void test_rewind_to_empty_keeps_a_chunk(void)
@@ -279,6 +314,31 @@ static void test_buf(void)
   buf_put(&b, "z\0w", 3);
   T_EQ_INT(b.len, 5);
   T_EQ_STR(buf_str(&b), "xyz");
+  /* a reservation alone leaves an empty string, not garbage; a large one
+  ** gets what it asks for (not the next power of two), keeps the text */
+  Buf r;
+  buf_init(&r, &a);
+  buf_reserve(&r, 0);
+  T_EQ_STR(buf_str(&r), "");
+  buf_puts(&r, "abc");
+  buf_reserve(&r, 100000);
+  T_EQ_INT(r.cap, 100004);
+  T_EQ_STR(buf_str(&r), "abc");
+  buf_reserve(&r, 10);   /* fits: unchanged */
+  T_EQ_INT(r.cap, 100004);
+  for (int i = 0; i < 100000; i++)
+    buf_putc(&r, 'x');
+  T_EQ_INT(r.len, 100003);
+  buf_putc(&r, 'y');     /* full: at least doubles */
+  T_CHECK(r.cap >= 200008 && r.p[r.len - 1] == 'y' && r.p[r.len] == 0);
+  /* arena_grow_raw keeps the old bytes (in place and when it moves) */
+  char *g = arena_alloc_raw(&a, 1, 1, 4);
+  memcpy(g, "abcd", 4);
+  g = arena_grow_raw(&a, g, 1, 1, 4, 8);
+  T_CHECK(memcmp(g, "abcd", 4) == 0);
+  (void)arena_strdup(&a, "between");
+  char *h = arena_grow_raw(&a, g, 1, 1, 8, 100);
+  T_CHECK(h != g && memcmp(h, "abcd", 4) == 0);
   arena_release(&a);
 }
 
@@ -313,6 +373,7 @@ int main(void)
   T_RUN(test_large_allocation);
   T_RUN(test_grow_in_place);
   T_RUN(test_mark_rewind);
+  T_RUN(test_since);
   T_RUN(test_rewind_to_empty_keeps_a_chunk);
   T_RUN(test_rewind_keeps_spare_chunk);
   T_RUN(test_printf_and_strndup);
