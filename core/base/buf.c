@@ -106,3 +106,23 @@ int buf_read_fd(Buf *b, int fd, size_t max)
       return EFBIG;
   }
 }
+
+void buf_go_quote(Buf *b, const char *s)
+{
+  buf_putc(b, '"');
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    switch (*p) {
+    case '"': buf_puts(b, "\\\""); break;
+    case '\\': buf_puts(b, "\\\\"); break;
+    case '\n': buf_puts(b, "\\n"); break;
+    case '\r': buf_puts(b, "\\r"); break;
+    case '\t': buf_puts(b, "\\t"); break;
+    default:
+      if (*p < 0x20 || *p == 0x7f)
+        buf_printf(b, "\\x%02x", *p);
+      else
+        buf_putc(b, (char)*p);
+    }
+  }
+  buf_putc(b, '"');
+}

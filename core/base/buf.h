@@ -32,6 +32,12 @@ void buf_printf(Buf *b, const char *fmt, ...)
 void buf_vprintf(Buf *b, const char *fmt, va_list ap);
 /* The contents as a C string ("" for an empty buffer). */
 const char *buf_str(Buf *b);
+
+/* Appends s as Go's %q (strconv.Quote) writes text: in double quotes, with
+** '"', '\\', \n, \r and \t escaped and other control bytes as \xNN; other
+** bytes (UTF-8 included) as they are.  Go's messages quote names, paths and
+** values this way, and providers repeat those messages. */
+void buf_go_quote(Buf *b, const char *s);
 /* Empties the buffer, keeping its storage. */
 void buf_clear(Buf *b);
 /* Appends what fd yields until end of file, whatever fstat says: pipes,

@@ -69,32 +69,11 @@ static bool has_suffix(const char *s, const char *suf)
   return n >= m && memcmp(s + n - m, suf, m) == 0;
 }
 
-/* Go's %q for the texts Terraform formats that way. */
-static void go_quote(Buf *b, const char *s)
-{
-  buf_putc(b, '"');
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    switch (*p) {
-    case '"': buf_puts(b, "\\\""); break;
-    case '\\': buf_puts(b, "\\\\"); break;
-    case '\n': buf_puts(b, "\\n"); break;
-    case '\r': buf_puts(b, "\\r"); break;
-    case '\t': buf_puts(b, "\\t"); break;
-    default:
-      if (*p < 0x20 || *p == 0x7f)
-        buf_printf(b, "\\x%02x", *p);
-      else
-        buf_putc(b, (char)*p);
-    }
-  }
-  buf_putc(b, '"');
-}
-
 static const char *quoted(Arena *a, const char *s)
 {
   Buf b;
   buf_init(&b, a);
-  go_quote(&b, s);
+  buf_go_quote(&b, s);
   return buf_str(&b);
 }
 
@@ -558,7 +537,7 @@ void vars_compact_value(Buf *out, Value v)
   case TY_STRING: {
     Buf q;
     buf_init(&q, out->arena);
-    go_quote(&q, v.u.s);
+    buf_go_quote(&q, v.u.s);
     buf_puts(out, buf_str(&q));
     return;
   }

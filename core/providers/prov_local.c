@@ -30,7 +30,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-
 #define CONTENT_HELP "Exactly one of these four arguments must be specified."
 
 /* Hash attributes shared by every schema here. */
@@ -288,7 +287,6 @@ static const char *hex(Arena *a, const unsigned char *p, size_t n)
   }
   return s;
 }
-
 
 static const char *sha1_hex(Arena *a, const void *data, size_t n)
 {
@@ -828,29 +826,6 @@ static const char *go_errno(int e)
   }
 }
 
-/* fmt's %q for a path: Go escapes quotes, backslashes and control
-** characters (valid UTF-8 passes as is). */
-static void go_quote(Buf *b, const char *s)
-{
-  buf_putc(b, '"');
-  for (; *s; s++) {
-    unsigned char ch = (unsigned char)*s;
-    if (ch == '"' || ch == '\\')
-      buf_printf(b, "\\%c", ch);
-    else if (ch == '\n')
-      buf_puts(b, "\\n");
-    else if (ch == '\t')
-      buf_puts(b, "\\t");
-    else if (ch == '\r')
-      buf_puts(b, "\\r");
-    else if (ch < 0x20 || ch == 0x7f)
-      buf_printf(b, "\\x%02x", ch);
-    else
-      buf_putc(b, (char)ch);
-  }
-  buf_putc(b, '"');
-}
-
 /* filepath.Clean of an absolute path: no ".", "..", repeated or trailing
 ** slashes. */
 static const char *clean_abs(Arena *a, const char *path)
@@ -926,7 +901,7 @@ static void direxists(Prov *p, ProvCall *c, const Value *args, uint32_t n,
   Buf b;
   buf_init(&b, c->arena);
   buf_puts(&b, "Invalid file mode detected: ");
-  go_quote(&b, input);
+  buf_go_quote(&b, input);
   buf_puts(&b, " was found, but is not a directory");
   resp->error = buf_str(&b);
   resp->error_arg = 0;

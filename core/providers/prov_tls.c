@@ -1200,27 +1200,6 @@ static void upgrade(Prov *p, ProvCall *c, const ProvUpgradeReq *req,
 
 /* ---- Data sources ---------------------------------------------------------- */
 
-/* Go's %q of s (strconv.Quote: printable UTF-8 kept). */
-static void go_quote(Buf *b, const char *s)
-{
-  buf_putc(b, '"');
-  for (const unsigned char *q = (const unsigned char *)s; *q; q++) {
-    switch (*q) {
-    case '"': buf_puts(b, "\\\""); break;
-    case '\\': buf_puts(b, "\\\\"); break;
-    case '\n': buf_puts(b, "\\n"); break;
-    case '\r': buf_puts(b, "\\r"); break;
-    case '\t': buf_puts(b, "\\t"); break;
-    default:
-      if (*q < 0x20 || *q == 0x7f)
-        buf_printf(b, "\\x%02x", *q);
-      else
-        buf_putc(b, (char)*q);
-    }
-  }
-  buf_putc(b, '"');
-}
-
 /* One element of certificates, and its part of upstream's id: Go's %v of
 ** the CertificateModel struct (fields in declaration order). */
 static Value cert_object(Arena *a, const TlsCertInfo *ci, const char *pem,
@@ -1240,11 +1219,11 @@ static Value cert_object(Arena *a, const TlsCertInfo *ci, const char *pem,
   vv[10] = str(a, ci->subject);
   vv[11] = val_int(ci->version);
   buf_putc(id, '{');
-  go_quote(id, ci->signature_algorithm);
+  buf_go_quote(id, ci->signature_algorithm);
   buf_putc(id, ' ');
-  go_quote(id, ci->public_key_algorithm);
+  buf_go_quote(id, ci->public_key_algorithm);
   buf_putc(id, ' ');
-  go_quote(id, ci->serial_number);
+  buf_go_quote(id, ci->serial_number);
   buf_printf(id, " %s %lld %lld ", ci->is_ca ? "true" : "false",
              (long long)ci->max_path_length, (long long)ci->version);
   const char *rest[] = {ci->issuer, ci->subject, ci->not_before,
@@ -1252,7 +1231,7 @@ static Value cert_object(Arena *a, const TlsCertInfo *ci, const char *pem,
   for (int i = 0; i < 6; i++) {
     if (i)
       buf_putc(id, ' ');
-    go_quote(id, rest[i]);
+    buf_go_quote(id, rest[i]);
   }
   buf_putc(id, '}');
   return val_object_typed(&cert_obj, vv);
