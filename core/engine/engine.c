@@ -342,7 +342,8 @@ static void prepare_module(Engine *e, const CfgTree *t, Diags *d)
     return;
   eng_fns_prepare(e, t);
   VldCtx vc = {e, t};
-  vld_module_ex(e->a, m, vld_schema, vld_types, &vc, d);
+  if (!e->o.static_checked)
+    vld_module_ex(e->a, m, vld_schema, vld_types, &vc, d);
   for (uint32_t i = 0; i < m->nresources; i++) {
     const CfgResource *r = &m->resources[i];
     if (r->mode != CFG_MANAGED)

@@ -112,6 +112,10 @@ typedef struct EngOpts {
   ** blocks (NULL when none). */
   const char *import_addr;
   const char *import_id;
+  /* The caller has run vld_tree on the whole tree with every resource's
+  ** schema (`cairn validate`, when every provider is built in): eng_new
+  ** does not run the same static checks again. */
+  bool static_checked;
 } EngOpts;
 
 typedef struct Engine Engine;
