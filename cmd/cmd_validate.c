@@ -3,7 +3,7 @@
 **
 ** Loads the module tree (the root and every module it calls from a local
 ** path), opens the built-in providers its resources use (for their
-** schemas), runs vld_tree and the built-ins' ValidateResourceConfig, then
+** schemas), runs vld_tree_ex with the built-ins' ValidateResourceConfig, then
 ** the engine's validate walk (eng_validate: locals, outputs, provider
 ** functions, every provider's validation), and prints either Terraform's
 ** success line or the diagnostics (exit 1), or with -json Terraform's
@@ -45,6 +45,7 @@ typedef struct Provs {
   NameHit hits[32];                  /* a small cache, replaced round-robin */
   unsigned nhits, next_hit;
   bool skipped;                      /* a resource's provider is not built in */
+  Diags pd;                          /* the built-ins' answers (provider_check) */
 } Provs;
 
 static const char *source_of(Provs *ps, const CfgResource *r)
@@ -154,41 +155,39 @@ static Prov *prov_of(Provs *ps, const CfgResource *r)
 /* Terraform's validate walk asks each resource's provider to validate its
 ** configuration (ValidateResourceConfig), with unknown references: the
 ** built-in providers' validators and deprecation warnings show here, not
-** only at plan.  A diagnostic about an attribute is shown on its line. */
-static void provider_checks(Provs *ps, const CfgTree *t, Diags *d)
+** only at plan.  vld_tree_ex hands over each body it decoded, so it is
+** decoded once; the answers wait in ps->pd until the static checks are
+** known to have passed.  A diagnostic about an attribute is shown on its
+** line. */
+static void provider_check(void *ctx, const CfgTree *t, const CfgResource *r,
+                           const ProvBlockSchema *s, Value cfg)
 {
-  enter_module(ps, t);
-  for (uint32_t i = 0; i < t->m->nresources; i++) {
-    const CfgResource *r = &t->m->resources[i];
-    const ProvBlockSchema *s = schema_of(ps, r->mode, r);
-    Prov *p = s && s != VLD_SCHEMA_SKIP ? prov_of(ps, r) : NULL;
-    Value cfg;
-    if (!p || !vld_resource_config(ps->a, t->m, r, s, &cfg))
-      continue;
-    ProvCall c = {ps->a, d, NULL};
-    Diag *mark = d->tail;
-    if (r->mode == CFG_MANAGED)
-      p->ops->validate_resource_config(p, &c, r->type, cfg);
-    else
-      p->ops->validate_data_resource_config(p, &c, r->type, cfg);
-    const char *addr = arena_printf(ps->a, "%s%s%s%s.%s", t->path,
-                                    t->path[0] ? "." : "",
-                                    r->mode == CFG_DATA ? "data." : "",
-                                    r->type, r->name);
-    for (Diag *g = mark ? mark->next : d->head; g; g = g->next) {
-      const ValPath *vp = prov_diag_path(&c, g);
-      const HclAttribute *at =
-          vp && vp->n && vp->steps[0].kind == PS_ATTR && r->body
-              ? hcl_body_attr(r->body, vp->steps[0].name)
-              : NULL;
-      if (!g->subject.file)
-        g->subject = at ? at->range : r->range;
-      diag_set_address(d, g, addr);
-    }
+  Provs *ps = ctx;
+  (void)s;
+  Prov *p = prov_of(ps, r);
+  if (!p)
+    return;
+  Diags *d = &ps->pd;
+  ProvCall c = {ps->a, d, NULL};
+  Diag *mark = d->tail;
+  if (r->mode == CFG_MANAGED)
+    p->ops->validate_resource_config(p, &c, r->type, cfg);
+  else
+    p->ops->validate_data_resource_config(p, &c, r->type, cfg);
+  const char *addr = arena_printf(ps->a, "%s%s%s%s.%s", t->path,
+                                  t->path[0] ? "." : "",
+                                  r->mode == CFG_DATA ? "data." : "",
+                                  r->type, r->name);
+  for (Diag *g = mark ? mark->next : d->head; g; g = g->next) {
+    const ValPath *vp = prov_diag_path(&c, g);
+    const HclAttribute *at =
+        vp && vp->n && vp->steps[0].kind == PS_ATTR && r->body
+            ? hcl_body_attr(r->body, vp->steps[0].name)
+            : NULL;
+    if (!g->subject.file)
+      g->subject = at ? at->range : r->range;
+    diag_set_address(d, g, addr);
   }
-  for (uint32_t i = 0; i < t->m->ncalls; i++)
-    if (t->children && t->children[i])
-      provider_checks(ps, t->children[i], d);
 }
 
 /* Moves src's errors to the end of dst, dropping its warnings. */
@@ -221,8 +220,8 @@ static Prov *open_provider(void *ctx, const char *fqn, Diags *d)
 ** an attribute of a string), known count and for_each, module arguments,
 ** provider functions, and ValidateResourceConfig by every provider,
 ** plugins and remote ones included (the built-ins were asked by
-** provider_checks).  Only its errors are kept: its warnings are the ones
-** provider_checks reported. */
+** provider_check).  Only its errors are kept: its warnings are the ones
+** provider_check reported. */
 static void engine_checks(Cli *cli, const CfgTree *t, const char *dir,
                           bool static_checked, Diags *d)
 {
@@ -289,9 +288,11 @@ static int run(Cli *cli, int argc, char **argv)
       ps.a = cli->arena;
       ps.m = t->m;
       ps.d = &d;
-      vld_tree(cli->arena, t, schema_of, types_of, enter_module, &ps, &d);
+      diag_init(&ps.pd, cli->arena);
+      vld_tree_ex(cli->arena, t, schema_of, types_of, enter_module,
+                  provider_check, &ps, &d);
       if (!diag_has_errors(&d))
-        provider_checks(&ps, t, &d);
+        diag_move(&d, &ps.pd);
       if (!diag_has_errors(&d))
         engine_checks(cli, t, dir, !ps.skipped, &d);
     }

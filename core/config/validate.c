@@ -47,6 +47,7 @@ typedef struct V {
   Graph *graph;        /* the module's reference graph */
   Graph *g;            /* == graph while the references read are edges of
                           node graph->cur, else NULL */
+  VldConfigFn on_config;   /* NULL but in vld_tree_ex */
 } V;
 
 /* What a construct may refer to besides declared objects. */
@@ -639,8 +640,10 @@ void vld_unknown_ctx(EvalCtx *ctx, Arena *a, Diags *d, const CfgModule *m,
   ctx->fn.pure_only = true;
 }
 
-static void decode_with_unknowns(V *v, const HclBody *body,
-                                 const ProvBlockSchema *s, Scope sc)
+/* False when the body did not decode (the errors are in v->d). */
+static bool decode_with_unknowns(V *v, const HclBody *body,
+                                 const ProvBlockSchema *s, Scope sc,
+                                 Value *out)
 {
   EvalCtx ctx;
   eval_ctx_init(&ctx, v->a, v->d);
@@ -651,25 +654,8 @@ static void decode_with_unknowns(V *v, const HclBody *body,
   ctx.provider_fn_data = (void *)v->m;
   ctx.fn.base_dir = v->m->dir;
   ctx.fn.pure_only = true;
-  Value out;
-  dec_body(&ctx, body, s, &out);
-}
-
-bool vld_resource_config(Arena *a, const CfgModule *m, const CfgResource *r,
-                         const ProvBlockSchema *s, Value *out)
-{
-  Diags scratch;
-  diag_init(&scratch, a);
-  EvalCtx ctx;
-  eval_ctx_init(&ctx, a, &scratch);
-  Scope sc = {r->count != NULL, r->for_each != NULL, false, false};
-  Res rs = {m, a, sc};
-  ctx.resolve = resolve_unknown;
-  ctx.resolve_data = &rs;
-  ctx.fn.base_dir = m->dir;
-  ctx.fn.pure_only = true;
-  return r->body && dec_body(&ctx, r->body, s, out) &&
-         !diag_has_errors(&scratch);
+  int e0 = v->d->errors;
+  return dec_body(&ctx, body, s, out) && v->d->errors == e0;
 }
 
 static const char *provider_display(V *v, const CfgResource *r)
@@ -783,7 +769,9 @@ static void check_resource(V *v, const CfgResource *r, uint32_t node)
   deferred.count = deferred.each = true;
   check_travs(v, ts, n, deferred);
   edges_of(v, UINT32_MAX);
-  decode_with_unknowns(v, r->body, s, sc);
+  Value cfg;
+  if (decode_with_unknowns(v, r->body, s, sc, &cfg) && v->on_config)
+    v->on_config(v->ctx, v->t, r, s, cfg);
 }
 
 /* ---- Dependency cycles ------------------------------------------------ */
@@ -970,8 +958,8 @@ static void check_module(V *v)
 ** true when there was a cycle. */
 static bool check_one(Arena *scratch, Arena *ga, const CfgModule *m,
                       const CfgTree *t, VldSchemaFn schema_of,
-                      VldTypesFn types_of, void *ctx, Diags *d,
-                      Diags *cycles)
+                      VldTypesFn types_of, VldConfigFn on_config, void *ctx,
+                      Diags *d, Diags *cycles)
 {
   V v;
   memset(&v, 0, sizeof v);
@@ -979,6 +967,7 @@ static bool check_one(Arena *scratch, Arena *ga, const CfgModule *m,
   v.m = m;
   v.schema_of = schema_of;
   v.types_of = types_of;
+  v.on_config = on_config;
   v.ctx = ctx;
   v.d = d;
   v.cycles = cycles;
@@ -1014,8 +1003,8 @@ bool vld_module_ex(Arena *a, const CfgModule *m, VldSchemaFn schema_of,
   Diags rest;
   diag_init(&rest, d->arena);
   int e0 = d->errors;
-  bool cycle = check_one(&scratch, &ga, m, NULL, schema_of, types_of, ctx,
-                         &rest, d);
+  bool cycle = check_one(&scratch, &ga, m, NULL, schema_of, types_of, NULL,
+                         ctx, &rest, d);
   arena_release(&ga);
   arena_release(&scratch);
   return finish(d, &rest, cycle, e0);
@@ -1029,21 +1018,29 @@ bool vld_module(Arena *a, const CfgModule *m, VldSchemaFn schema_of,
 
 static bool tree_check(Arena *scratch, Arena *ga, const CfgTree *t,
                        VldSchemaFn schema_of, VldTypesFn types_of,
-                       VldEnterFn enter, void *ctx, Diags *rest, Diags *d)
+                       VldEnterFn enter, VldConfigFn on_config, void *ctx,
+                       Diags *rest, Diags *d)
 {
   if (enter)
     enter(ctx, t);
-  bool found = check_one(scratch, ga, t->m, t, schema_of, types_of, ctx,
-                         rest, d);
+  bool found = check_one(scratch, ga, t->m, t, schema_of, types_of,
+                         on_config, ctx, rest, d);
   for (uint32_t i = 0; i < t->m->ncalls; i++)
     if (t->children && t->children[i])
       found |= tree_check(scratch, ga, t->children[i], schema_of, types_of,
-                          enter, ctx, rest, d);
+                          enter, on_config, ctx, rest, d);
   return found;
 }
 
 bool vld_tree(Arena *a, const CfgTree *t, VldSchemaFn schema_of,
               VldTypesFn types_of, VldEnterFn enter, void *ctx, Diags *d)
+{
+  return vld_tree_ex(a, t, schema_of, types_of, enter, NULL, ctx, d);
+}
+
+bool vld_tree_ex(Arena *a, const CfgTree *t, VldSchemaFn schema_of,
+                 VldTypesFn types_of, VldEnterFn enter, VldConfigFn on_config,
+                 void *ctx, Diags *d)
 {
   (void)a;
   Arena scratch, ga;
@@ -1052,8 +1049,8 @@ bool vld_tree(Arena *a, const CfgTree *t, VldSchemaFn schema_of,
   Diags rest;
   diag_init(&rest, d->arena);
   int e0 = d->errors;
-  bool cycle = tree_check(&scratch, &ga, t, schema_of, types_of, enter, ctx,
-                          &rest, d);
+  bool cycle = tree_check(&scratch, &ga, t, schema_of, types_of, enter,
+                          on_config, ctx, &rest, d);
   arena_release(&ga);
   arena_release(&scratch);
   return finish(d, &rest, cycle, e0);

@@ -83,13 +83,19 @@ typedef void (*VldEnterFn)(void *ctx, const CfgTree *t);
 bool vld_tree(Arena *a, const CfgTree *t, VldSchemaFn schema_of,
               VldTypesFn types_of, VldEnterFn enter, void *ctx, Diags *d);
 
-/* The configuration object of r's body as validation sees it (every
-** reference unknown, as decode_with_unknowns), for the provider's
-** ValidateResourceConfig at `validate` time.  False, with *out
-** unset, when the body does not decode (vld_tree reports why).  Scratch
-** and result in a. */
-bool vld_resource_config(Arena *a, const CfgModule *m, const CfgResource *r,
-                         const ProvBlockSchema *s, Value *out);
+/* Called by vld_tree_ex for each resource of module t whose body decoded
+** against its schema s without error: cfg is the configuration object as
+** validation sees it (every reference unknown), for the provider's
+** ValidateResourceConfig at `validate` time.  cfg lives in vld's scratch
+** arena, which is rewound after the call: copy what must outlive it. */
+typedef void (*VldConfigFn)(void *ctx, const CfgTree *t, const CfgResource *r,
+                            const ProvBlockSchema *s, Value cfg);
+
+/* vld_tree, handing each decoded resource configuration to on_config (may
+** be NULL), so a caller validates it without decoding the body again. */
+bool vld_tree_ex(Arena *a, const CfgTree *t, VldSchemaFn schema_of,
+                 VldTypesFn types_of, VldEnterFn enter, VldConfigFn on_config,
+                 void *ctx, Diags *d);
 
 /* Sets ctx up to evaluate in module m as validation does: every
 ** reference unknown (variables of their declared type, count.index a
