@@ -549,9 +549,26 @@ static bool double_is_int(double d, int64_t *out)
   return false;
 }
 
+/* A double is the number its 15 significant digits say (docs/values.md):
+** rounding every double to them makes what is shown, written to the state
+** and read back the same number, so 1/3 in a configuration equals the
+** 0.333333333333333 its state holds (and a Terraform state's 0.3 equals
+** 0.1 + 0.2), instead of a change planned on every run. */
+static double round15(double d)
+{
+  if (!isfinite(d))
+    return d;
+  char b[32];
+  snprintf(b, sizeof b, "%.15g", d);
+  return strtod(b, NULL);
+}
+
 Value val_double(double d)
 {
   int64_t i;
+  if (double_is_int(d, &i))
+    return val_int(i);
+  d = round15(d);
   if (double_is_int(d, &i))
     return val_int(i);
   Value v = {.type = &ty_number, .flags = VF_FLOAT, .u = {.d = d}};
@@ -672,6 +689,12 @@ static int num_cmp(Value a, Value b)
     return cmp_int_double(x.i, y.d);
   if (y.is_int)
     return -cmp_int_double(y.i, x.d);
+  /* A literal beside a double is compared at the double's 15 digits (a
+  ** Terraform state's 155 digits of 1/3 are the 1/3 cairn computes). */
+  if ((a.flags & VF_NUMLIT) && (b.flags & VF_FLOAT))
+    x.d = round15(x.d);
+  else if ((b.flags & VF_NUMLIT) && (a.flags & VF_FLOAT))
+    y.d = round15(y.d);
   return x.d < y.d ? -1 : x.d > y.d;
 }
 

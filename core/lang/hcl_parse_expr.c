@@ -497,7 +497,10 @@ static HclExpr *parse_term_inner(P *p, StepVec *pend)
   case HCL_TOK_NUMBER_LIT: {
     Tok t = hcl_rd(p);
     Value v;
-    if (!val_parse_number(p->a, t.s, t.len, false, &v)) {
+    /* Every digit written is kept, as cty's 512-bit number does: the
+    ** state then holds 1.2345678901234567 as written, and a plan compares
+    ** it with the same literal (docs/values.md). */
+    if (!val_parse_number(p->a, t.s, t.len, true, &v)) {
       hcl_err(p, t.r, NULL, "Invalid number literal",
               "Failed to recognize the value of this number literal.");
       v = val_unknown(&ty_number);

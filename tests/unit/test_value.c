@@ -112,9 +112,13 @@ static void test_number_table(void)
       T_CHECK(memcmp(l.u.s, c->in, l.len) == 0);
     }
     T_CHECK(p.type == &ty_number && l.type == &ty_number);
-    /* Both forms denote the same number (up to double rounding). */
-    if (!isinf(val_num_double(p)))
+    /* Both forms denote the same number: exactly for an integer, and a
+    ** double to 15 significant digits (val_double's rounding). */
+    if (!(p.flags & VF_FLOAT))
       T_CHECK(val_num_double(p) == val_num_double(l));
+    else if (!isinf(val_num_double(p)))
+      T_CHECK(val_num_double(p) ==
+              val_num_double(val_double(val_num_double(l))));
   }
 }
 
@@ -236,6 +240,22 @@ static void test_number_compare(void)
   T_EQ_INT(val_num_cmp(num("-0"), num("0")), 0);
   T_CHECK(val_raw_equal(num("1.50"), val_double(1.5), true));
   T_CHECK(!val_raw_equal(num("1.51"), val_double(1.5), true));
+  /* A double survives the state's round trip (its 15 digits written, read
+  ** back), so a computed number plans no change on the next run: 1/3 and
+  ** the text the state holds for it, 0.1 + 0.2 and a Terraform state's
+  ** 0.3.  A literal keeps every digit. */
+  T_CHECK(val_raw_equal(val_double(1.0 / 3), num("0.333333333333333"), true));
+  T_CHECK(val_raw_equal(val_double(0.1 + 0.2), num("0.3"), true));
+  T_CHECK(val_raw_equal(val_double(2.0 / 3), num("0.666666666666667"), true));
+  T_CHECK(val_raw_equal(num("1.2345678901234567"), num("1.2345678901234567"),
+                        true));
+  T_CHECK(!val_raw_equal(num("1.2345678901234567"), num("1.2345678901234568"),
+                         true));
+  T_CHECK(val_double(2.0000000000000018).u.i == 2);
+  T_CHECK(val_raw_equal(val_double(1.0 / 3),
+                        num("0.33333333333333333333333333333333333333"), true));
+  T_CHECK(!val_raw_equal(num("0.3333333333333330"),
+                         num("0.33333333333333333333333333333333333333"), true));
 }
 
 /* ---- types ------------------------------------------------------------ */
