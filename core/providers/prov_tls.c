@@ -149,6 +149,8 @@ static const Type list_string = {.kind = TY_LIST, .elem = &ty_string};
 static const ProvAttrSchema subject_attrs[] = {
   DN("common_name", "CN"),
   DN("country", "C"),
+  {.name = "email_address", .type = &ty_string, .flags = OPT,
+   .description = "ASN.1 Object Identifier (OID): `1.2.840.113549.1.9.1`"},
   DN("locality", "L"),
   DN("organization", "O"),
   DN("organizational_unit", "OU"),
@@ -248,9 +250,28 @@ static const ProvNestedBlock subject_nested[] = {
   {.name = "uris", .type = &list_string, .flags = OPT,                     \
    .description = "List of URIs for which a certificate is being "         \
                   "requested (i.e. certificate subjects)."}
+/* v4.4: the key may come from a write-only argument instead, with a
+** version whose change replaces the object (upstream's ExactlyOneOf and
+** RequiredTogether, checked by wo_pair). */
 #define A_KEY_PEM(desc)                                                    \
-  {.name = "private_key_pem", .type = &ty_string, .flags = REQ | SENS,     \
-   .description = desc}
+  {.name = "private_key_pem", .type = &ty_string, .flags = OPT | SENS,     \
+   .description = desc "Exactly one of `private_key_pem` or "              \
+                  "`private_key_pem_wo` must be set."},                    \
+  {.name = "private_key_pem_wo", .type = &ty_string,                       \
+   .flags = OPT | SENS | PROV_WRITE_ONLY,                                  \
+   .description = "Write-only private key in " RFC1421 " format, that the " \
+                  "certificate will belong to. Unlike `private_key_pem`, " \
+                  "the value provided here is never persisted to "         \
+                  "Terraform state. Requires `private_key_pem_wo_version` " \
+                  "to be set, and exactly one of `private_key_pem` or "    \
+                  "`private_key_pem_wo` must be set."},                    \
+  {.name = "private_key_pem_wo_version", .type = &ty_number, .flags = OPT, \
+   .description = "The version of the `private_key_pem_wo` write-only "    \
+                  "private key. Because the write-only key is not stored " \
+                  "in state, this version is the only signal the "         \
+                  "provider has that the key changed: increment it to "    \
+                  "force the certificate to be re-issued when rotating "   \
+                  "the key."}
 #define A_KEY_ALG                                                          \
   {.name = "key_algorithm", .type = &ty_string, .flags = COMP,             \
    .description = "Name of the algorithm used when generating the private " \
@@ -301,9 +322,22 @@ static const ProvAttrSchema locally_signed_attrs[] = {
   {.name = "ca_key_algorithm", .type = &ty_string, .flags = COMP,
    .description = "Name of the algorithm used when generating the private "
                   "key provided in `ca_private_key_pem`. "},
-  {.name = "ca_private_key_pem", .type = &ty_string, .flags = REQ | SENS,
+  {.name = "ca_private_key_pem", .type = &ty_string, .flags = OPT | SENS,
    .description = "Private key of the Certificate Authority (CA) used to "
-                  "sign the certificate, in " RFC1421 " format."},
+                  "sign the certificate, in " RFC1421 " format. Exactly "
+                  "one of `ca_private_key_pem` or `ca_private_key_pem_wo` "
+                  "must be set."},
+  {.name = "ca_private_key_pem_wo", .type = &ty_string,
+   .flags = OPT | SENS | PROV_WRITE_ONLY,
+   .description = "Write-only private key of the Certificate Authority "
+                  "(CA) used to sign the certificate, in " RFC1421
+                  " format. It is never persisted to Terraform state. "
+                  "Requires `ca_private_key_pem_wo_version` to be set."},
+  {.name = "ca_private_key_pem_wo_version", .type = &ty_number,
+   .flags = OPT,
+   .description = "The version of the `ca_private_key_pem_wo` write-only "
+                  "CA private key: increment it to force the certificate "
+                  "to be re-issued when rotating the key."},
   A_CERT_PEM,
   {.name = "cert_request_pem", .type = &ty_string, .flags = REQ,
    .description = "Certificate request data in " RFC1421 " format."},
@@ -542,6 +576,36 @@ static void check_lists(ProvCall *c, Value cfg)
                    "and at most 1 elements, got: %u", l.len);
 }
 
+/* The key arguments of v4.4: resourcevalidator.ExactlyOneOf(pem, pem_wo)
+** and RequiredTogether(pem_wo, pem_wo_version), with the framework's
+** texts; unknown values defer the check, as there. */
+static void wo_pair(ProvCall *c, Value cfg, const char *pem)
+{
+  Arena *a = c->arena;
+  const char *wo = arena_printf(a, "%s_wo", pem);
+  const char *ver = arena_printf(a, "%s_wo_version", pem);
+  Value vp = prov_get(cfg, pem), vw = prov_get(cfg, wo),
+        vv = prov_get(cfg, ver);
+  if (val_is_known(vp) && val_is_known(vw)) {
+    if (val_is_null(vp) && val_is_null(vw))
+      diag_error(c->diags, NULL, "Missing Attribute Configuration",
+                 "Exactly one of these attributes must be configured: "
+                 "[%s,%s]", pem, wo);
+    else if (!val_is_null(vp) && !val_is_null(vw))
+      prov_diag_attr(c, DIAG_ERROR, prov_path_attr(a, pem),
+                     "Invalid Attribute Combination",
+                     "Exactly one of these attributes must be configured: "
+                     "[%s,%s]", pem, wo);
+  }
+  if (val_is_known(vw) && val_is_known(vv) &&
+      val_is_null(vw) != val_is_null(vv))
+    prov_diag_attr(c, DIAG_ERROR,
+                   prov_path_attr(a, val_is_null(vw) ? ver : wo),
+                   "Invalid Attribute Combination",
+                   "These attributes must be configured together: [%s,%s]",
+                   wo, ver);
+}
+
 static void validate_resource(Prov *p, ProvCall *c, const char *type_name,
                               Value cfg)
 {
@@ -559,6 +623,8 @@ static void validate_resource(Prov *p, ProvCall *c, const char *type_name,
     at_least(c, cfg, "early_renewal_hours", 0);
     at_least(c, cfg, "max_path_length", -1);
   }
+  wo_pair(c, cfg, t == R_LOCALLY_SIGNED ? "ca_private_key_pem"
+                                        : "private_key_pem");
   check_lists(c, cfg);
 }
 
@@ -685,12 +751,14 @@ static const char *const replace_key[] = {"algorithm", "rsa_bits",
 static const char *const replace_self[] = {
   "validity_period_hours", "allowed_uses", "dns_names", "ip_addresses",
   "uris", "is_ca_certificate", "set_subject_key_id", "set_authority_key_id",
-  "subject", NULL};
-static const char *const replace_request[] = {"dns_names", "ip_addresses",
-                                              "uris", "subject", NULL};
+  "subject", "private_key_pem_wo_version", NULL};
+static const char *const replace_request[] = {
+  "dns_names", "ip_addresses", "uris", "subject",
+  "private_key_pem_wo_version", NULL};
 static const char *const replace_local[] = {
   "cert_request_pem", "validity_period_hours", "allowed_uses",
-  "is_ca_certificate", "set_subject_key_id", NULL};
+  "is_ca_certificate", "set_subject_key_id", "ca_private_key_pem_wo_version",
+  NULL};
 
 /* upstream's requireReplaceIfStateContainsPEMString: a changed key
 ** replaces the object unless the state holds provider 3.x's hash of it
@@ -757,6 +825,12 @@ static void plan(Prov *p, ProvCall *c, const ProvPlanReq *req,
     if (strcmp(defs->name, "ready_for_renewal") != 0)
       cfg = prov_set(a, cfg, defs->name, dv);
   }
+  /* write-only values reach apply through the configuration only */
+  static const char *const wos[] = {"private_key_pem_wo",
+                                    "ca_private_key_pem_wo"};
+  for (int i = 0; i < 2; i++)
+    if (prov_block_attr(b, wos[i]))
+      planned = prov_set(a, planned, wos[i], val_null(&ty_string));
   if (val_is_null(prior) || !val_raw_equal(prior, planned, false))
     planned = prov_unknown_computed(a, b, prior, planned, cfg, NULL);
   resp->planned_state = planned;
@@ -879,6 +953,7 @@ static bool names_of(ProvCall *c, Value pl, TlsBytes *subject, TlsSans *sans)
     n.postal_code = get_str(so, "postal_code");
     n.province = get_str(so, "province");
     n.serial_number = get_str(so, "serial_number");
+    n.email_address = get_str(so, "email_address");
     n.street = strings_of(a, so, "street_address", &n.nstreet);
   }
   *subject = tlscert_name(a, &n);
@@ -908,11 +983,15 @@ static bool names_of(ProvCall *c, Value pl, TlsBytes *subject, TlsSans *sans)
   return true;
 }
 
-/* A private key from a PEM attribute; summary names which. */
-static bool key_from(ProvCall *c, Value pl, const char *name,
+/* A private key from a PEM attribute, or when it is null from its
+** write-only twin NAME_wo in the configuration cfg; summary names
+** which. */
+static bool key_from(ProvCall *c, Value pl, Value cfg, const char *name,
                      const char *summary, TlsKey *k)
 {
   const char *pem = get_str(pl, name);
+  if (!pem)
+    pem = get_str(cfg, arena_printf(c->arena, "%s_wo", name));
   const char *err;
   if (!tlskey_parse_pem(c->arena, k, pem ? pem : "", pem ? strlen(pem) : 0,
                         &err)) {
@@ -1022,7 +1101,8 @@ static bool issue(ProvCall *c, Value *pl, TlsCertTemplate *t,
   return true;
 }
 
-static void create_self_signed(ProvCall *c, Value pl, ProvApplyResp *resp)
+static void create_self_signed(ProvCall *c, Value pl, Value cfg,
+                               ProvApplyResp *resp)
 {
   Arena *a = c->arena;
   TlsKey k;
@@ -1031,8 +1111,8 @@ static void create_self_signed(ProvCall *c, Value pl, ProvApplyResp *resp)
   const char *err;
   memset(&t, 0, sizeof t);
   tlskey_init(&k);
-  if (key_from(c, pl, "private_key_pem", "Failed to parse private key PEM",
-               &k) &&
+  if (key_from(c, pl, cfg, "private_key_pem",
+               "Failed to parse private key PEM", &k) &&
       names_of(c, pl, &t.subject, &t.sans)) {
     pl = prov_set(a, pl, "key_algorithm", str(a, tlskey_alg_name(k.alg)));
     if (!tlskey_public_der(a, &k, &spki, &t.spki.n, &err))
@@ -1047,7 +1127,8 @@ static void create_self_signed(ProvCall *c, Value pl, ProvApplyResp *resp)
   tlskey_free(&k);
 }
 
-static void create_request(ProvCall *c, Value pl, ProvApplyResp *resp)
+static void create_request(ProvCall *c, Value pl, Value cfg,
+                           ProvApplyResp *resp)
 {
   Arena *a = c->arena;
   TlsKey k;
@@ -1055,8 +1136,8 @@ static void create_request(ProvCall *c, Value pl, ProvApplyResp *resp)
   TlsSans sans;
   const char *err;
   tlskey_init(&k);
-  if (key_from(c, pl, "private_key_pem", "Failed to parse private key PEM",
-               &k) &&
+  if (key_from(c, pl, cfg, "private_key_pem",
+               "Failed to parse private key PEM", &k) &&
       names_of(c, pl, &subject, &sans)) {
     if (!tlscert_request(a, subject, &sans, &k, &der, &err)) {
       diag_error(c->diags, NULL, "Error creating certificate request", "%s",
@@ -1074,7 +1155,8 @@ static void create_request(ProvCall *c, Value pl, ProvApplyResp *resp)
   tlskey_free(&k);
 }
 
-static void create_locally_signed(ProvCall *c, Value pl, ProvApplyResp *resp)
+static void create_locally_signed(ProvCall *c, Value pl, Value cfg,
+                                  ProvApplyResp *resp)
 {
   Arena *a = c->arena;
   TlsKey ca;
@@ -1089,7 +1171,7 @@ static void create_locally_signed(ProvCall *c, Value pl, ProvApplyResp *resp)
                 "Failed to decode certificate request PEM", &csr) ||
       !der_from(c, pl, "ca_cert_pem", "CERTIFICATE",
                 "Failed to decode CA certificate PEM", &cacert) ||
-      !key_from(c, pl, "ca_private_key_pem",
+      !key_from(c, pl, cfg, "ca_private_key_pem",
                 "Failed to parse CA private key PEM", &ca))
     goto out;
   if (!tlscert_parse_request(a, csr, &t.subject, &t.spki, &t.sans, &err)) {
@@ -1138,13 +1220,13 @@ static void apply(Prov *p, ProvCall *c, const ProvApplyReq *req,
     create_key(c, pl, resp);
     break;
   case R_SELF_SIGNED:
-    create_self_signed(c, pl, resp);
+    create_self_signed(c, pl, req->config, resp);
     break;
   case R_CERT_REQUEST:
-    create_request(c, pl, resp);
+    create_request(c, pl, req->config, resp);
     break;
   default:
-    create_locally_signed(c, pl, resp);
+    create_locally_signed(c, pl, req->config, resp);
     break;
   }
 }

@@ -87,6 +87,20 @@ TlsBytes tlscert_name(Arena *a, const TlsName *n)
     put_rdn(a, &b, 3, n->common_name);
   if (n->serial_number && *n->serial_number)
     put_rdn(a, &b, 5, n->serial_number);
+  if (n->email_address) {
+    /* upstream (v4.1) appends it to ExtraNames as an asn1.RawValue
+    ** tagged IA5String, so Go writes it last, whatever its bytes, even
+    ** when empty. OID 1.2.840.113549.1.9.1. */
+    static const uint8_t oid[11] = {0x06, 0x09, 0x2a, 0x86, 0x48, 0x86,
+                                    0xf7, 0x0d, 0x01, 0x09, 0x01};
+    Buf atv;
+    buf_init(&atv, a);
+    buf_put(&atv, oid, sizeof oid);
+    DER_TLV(&atv, 0x16, n->email_address, strlen(n->email_address));
+    DER_WRAP(a, &atv, 0x30);
+    DER_WRAP(a, &atv, 0x31);
+    buf_put(&b, atv.p, atv.len);
+  }
   DER_WRAP(a, &b, 0x30);
   return bytes_of(&b);
 }
@@ -926,6 +940,14 @@ static const char *name_string(Arena *a, Der name)
   size_t *rdn_start = ARENA_NEW(a, size_t, n + NSTD + 1);
   size_t *rdn_len = ARENA_NEW(a, size_t, n + NSTD + 1);
   size_t no = 0, nr = 0;
+  /* Go's Name.String puts the other attributes first in the sequence, so
+  ** that they come last in the reversed string (its issue 39924). */
+  for (size_t i = 0; i < n; i++)
+    if (all[i].std < 0) {
+      rdn_start[nr] = no;
+      rdn_len[nr++] = 1;
+      order[no++] = &all[i];
+    }
   for (size_t s = 0; s < NSTD; s++) {
     size_t first = no;
     bool single = std_attrs[s].last == 3 || std_attrs[s].last == 5;
@@ -944,12 +966,6 @@ static const char *name_string(Arena *a, Der name)
       rdn_len[nr++] = no - first;
     }
   }
-  for (size_t i = 0; i < n; i++)
-    if (all[i].std < 0) {
-      rdn_start[nr] = no;
-      rdn_len[nr++] = 1;
-      order[no++] = &all[i];
-    }
   Buf b;
   buf_init(&b, a);
   for (size_t r = nr; r-- > 0;) {

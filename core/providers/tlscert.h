@@ -36,6 +36,7 @@ typedef struct TlsBytes {
 typedef struct TlsName {
   const char *country, *province, *locality, *postal_code, *organization;
   const char *organizational_unit, *common_name, *serial_number;
+  const char *email_address; /* PKCS#9 emailAddress, after the others */
   const char *const *street;
   uint32_t nstreet;
 } TlsName;
