@@ -1024,6 +1024,51 @@ static bool der_from(ProvCall *c, Value pl, const char *name,
   return true;
 }
 
+/* Does path hold a TZif file (what Go's time package can load)? */
+static bool tzif_file(const char *path)
+{
+  char magic[4] = {0};
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return false;
+  size_t n = fread(magic, 1, sizeof magic, f);
+  fclose(f);
+  return n == 4 && memcmp(magic, "TZif", 4) == 0;
+}
+
+/* The offset of Go's time.Local at t, for the validity times upstream
+** formats with time.Now(): TZ unset is /etc/localtime, TZ empty or "UTC"
+** is UTC, else (after a leading ':') a file path or a zone name looked
+** up in Go's zoneinfo directories.  What Go cannot load (a POSIX rule
+** such as "UTC-2", which libc would honour) falls back to UTC, as Go's
+** initLocal does; what it can load, libc reads the same file for. */
+static long go_local_offset(int64_t t)
+{
+  const char *tz = getenv("TZ");
+  if (tz) {
+    static const char *const dirs[] = {
+      "/usr/share/zoneinfo/", "/usr/share/lib/zoneinfo/",
+      "/usr/lib/locale/TZ/", "/etc/zoneinfo/"};
+    char path[4096];
+    bool found = false;
+    tz += *tz == ':';
+    if (!*tz || strcmp(tz, "UTC") == 0)
+      return 0;
+    if (*tz == '/')
+      found = tzif_file(tz);
+    for (size_t i = 0; !found && *tz != '/' && i < 4; i++)
+      found = (size_t)snprintf(path, sizeof path, "%s%s", dirs[i], tz) <
+                  sizeof path && tzif_file(path);
+    if (!found)
+      return 0;
+  }
+  time_t tt = (time_t)t;
+  struct tm tm;
+  if (!localtime_r(&tt, &tm))
+    return 0;
+  return tm.tm_gmtoff;
+}
+
 /* upstream's createCertificate: validity, serial, usages, CA flag, key
 ** identifiers, then the signed certificate and its computed attributes
 ** into *pl.  parent_ski: the issuer's subject key identifier (the
@@ -1093,10 +1138,13 @@ static bool issue(ProvCall *c, Value *pl, TlsCertTemplate *t,
   v = prov_set(a, v, "id", str(a, dec));
   v = prov_set(a, v, "cert_pem",
                str(a, tlskey_pem(a, "CERTIFICATE", der.p, der.n)));
+  /* time.Now() is in time.Local, and MarshalText keeps its zone */
   v = prov_set(a, v, "validity_start_time",
-               str(a, tlscert_time_text(a, t->not_before, now.tv_nsec)));
+               str(a, tlscert_time_text(a, t->not_before, now.tv_nsec,
+                                        go_local_offset(t->not_before))));
   v = prov_set(a, v, "validity_end_time",
-               str(a, tlscert_time_text(a, t->not_after, now.tv_nsec)));
+               str(a, tlscert_time_text(a, t->not_after, now.tv_nsec,
+                                        go_local_offset(t->not_after))));
   *pl = prov_set(a, v, "ready_for_renewal", val_false);
   return true;
 }

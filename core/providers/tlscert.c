@@ -303,10 +303,10 @@ static void civil(int64_t t, struct tm *out)
   gmtime_r(&tt, out);
 }
 
-const char *tlscert_time_text(Arena *a, int64_t t, long ns)
+const char *tlscert_time_text(Arena *a, int64_t t, long ns, long offset)
 {
   struct tm tm;
-  civil(t, &tm);
+  civil(t + offset, &tm);
   char frac[32] = "";
   if (ns > 0) {
     snprintf(frac, sizeof frac, ".%09ld", ns);
@@ -314,9 +314,15 @@ const char *tlscert_time_text(Arena *a, int64_t t, long ns)
     while (frac[l - 1] == '0')
       frac[--l] = 0;
   }
-  return arena_printf(a, "%04d-%02d-%02dT%02d:%02d:%02d%sZ",
+  char zone[16] = "Z";
+  if (offset != 0) {
+    long m = (offset < 0 ? -offset : offset) / 60;
+    snprintf(zone, sizeof zone, "%c%02ld:%02ld", offset < 0 ? '-' : '+',
+             m / 60 % 100, m % 60);
+  }
+  return arena_printf(a, "%04d-%02d-%02dT%02d:%02d:%02d%s%s",
                       tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                      tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
+                      tm.tm_hour, tm.tm_min, tm.tm_sec, frac, zone);
 }
 
 /* Go: UTCTime from 1950 to 2049, GeneralizedTime otherwise. */

@@ -126,8 +126,9 @@ bool tlscert_info(Arena *a, TlsBytes der, TlsCertInfo *out,
 ** not an address. */
 bool tlscert_parse_ip(Arena *a, const char *s, TlsBytes *out);
 
-/* t (Unix seconds, ns nanoseconds) as Go's time.MarshalText writes a UTC
-** time: RFC 3339 with the fraction's trailing zeros dropped. */
-const char *tlscert_time_text(Arena *a, int64_t t, long ns);
+/* t (Unix seconds, ns nanoseconds) as Go's time.MarshalText writes it in
+** a zone offset seconds east of UTC: RFC 3339 with the fraction's
+** trailing zeros dropped, "Z" for offset 0, else +hh:mm. */
+const char *tlscert_time_text(Arena *a, int64_t t, long ns, long offset);
 
 #endif

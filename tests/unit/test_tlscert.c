@@ -92,11 +92,16 @@ static void test_ips_and_times(void)
   T_CHECK(!tlscert_parse_ip(&arena, "1.2.3", &b));
   T_CHECK(!tlscert_parse_ip(&arena, "example.com", &b));
   T_CHECK(!tlscert_parse_ip(&arena, "fe80::1%eth0", &b));
-  T_EQ_STR(tlscert_time_text(&arena, 1700000000, 0), "2023-11-14T22:13:20Z");
-  T_EQ_STR(tlscert_time_text(&arena, 1700000000, 500000000),
+  T_EQ_STR(tlscert_time_text(&arena, 1700000000, 0, 0), "2023-11-14T22:13:20Z");
+  T_EQ_STR(tlscert_time_text(&arena, 1700000000, 500000000, 0),
            "2023-11-14T22:13:20.5Z");
-  T_EQ_STR(tlscert_time_text(&arena, 1700000000, 123456789),
+  T_EQ_STR(tlscert_time_text(&arena, 1700000000, 123456789, 0),
            "2023-11-14T22:13:20.123456789Z");
+  /* the zone of time.Local, as Go's RFC 3339 writes it */
+  T_EQ_STR(tlscert_time_text(&arena, 1700000000, 0, 19800),
+           "2023-11-15T03:43:20+05:30");
+  T_EQ_STR(tlscert_time_text(&arena, 1700000000, 10, -10800),
+           "2023-11-14T19:13:20.00000001-03:00");
 }
 
 /* A self-signed CA certificate per signer algorithm: mbedTLS parses it,
