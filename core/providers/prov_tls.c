@@ -16,12 +16,10 @@
 **   limits; Go accepts odd sizes and has no upper bound);
 ** - PEM input is read as Go's pem.Decode reads it for the forms real
 **   files use; unusual header layouts may be refused differently;
-** - validity_start_time / validity_end_time are written in UTC (upstream
-**   writes the provider process's local zone).
+** - data tls_certificate and the provider's proxy block live in
+**   prov_tls_certificate.c (prov_tls_priv.h holds what both share).
 */
-#include "provider.h"
-#include "tlscert.h"
-#include "tlskey.h"
+#include "prov_tls_priv.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -372,10 +370,10 @@ static const char *const cert_obj_names[] = {
 static const Type *const cert_obj_types[] = {
   &ty_string, &ty_bool, &ty_string, &ty_number, &ty_string, &ty_string,
   &ty_string, &ty_string, &ty_string, &ty_string, &ty_string, &ty_number};
-static const Type cert_obj = {.kind = TY_OBJECT, .n = 12,
+const Type prov_tls_cert_obj = {.kind = TY_OBJECT, .n = 12,
                               .names = cert_obj_names,
                               .types = cert_obj_types};
-static const Type list_cert_obj = {.kind = TY_LIST, .elem = &cert_obj};
+static const Type list_cert_obj = {.kind = TY_LIST, .elem = &prov_tls_cert_obj};
 
 static const ProvAttrSchema certificate_attrs[] = {
   {.name = "certificates", .type = &list_cert_obj, .flags = COMP,
@@ -451,11 +449,17 @@ static const ProvProviderSchema schema = {
   .data_sources = data_sources, .ndata_sources = NATTRS(data_sources),
 };
 
-static const ProvProviderSchema *sch(Prov *p) { return p->impl; }
+static const ProvProviderSchema *sch(Prov *p)
+{
+  return ((TlsProv *)p->impl)->schema;
+}
 
 static void open_tls(Prov *p)
 {
-  p->impl = prov_schema_clone(p->arena, &schema);
+  TlsProv *t = ARENA_NEW(p->arena, TlsProv, 1);
+  t->schema = prov_schema_clone(p->arena, &schema);
+  t->proxy.from_env = true;
+  p->impl = t;
 }
 
 static void get_schema(Prov *p, ProvCall *c, const ProvProviderSchema **out)
@@ -477,15 +481,6 @@ static const ProvBlockSchema *block_of(Prov *p, const char *type_name)
   return prov_schema_resource(sch(p), type_name)->schema.block;
 }
 
-static bool known(Value v) { return !val_is_null(v) && val_is_known(v); }
-
-static const char *get_str(Value obj, const char *name)
-{
-  Value v = prov_get(obj, name);
-  return known(v) ? v.u.s : NULL;
-}
-
-static Value str(Arena *a, const char *s) { return val_cstr(a, s); }
 
 /* ---- Validation -------------------------------------------------------- */
 
@@ -520,15 +515,6 @@ static void one_of(ProvCall *c, Value cfg, const char *name,
 static const char *const algorithms[] = {"RSA", "ECDSA", "ED25519", NULL};
 static const char *const curves[] = {"P224", "P256", "P384", "P521", NULL};
 
-static ValPath path_index(Arena *a, const char *name, int64_t i)
-{
-  PathStep *st = ARENA_NEW(a, PathStep, 2);
-  st[0].kind = PS_ATTR;
-  st[0].name = name;
-  st[1].kind = PS_INDEX;
-  st[1].index = i;
-  return (ValPath){st, 2};
-}
 
 /* int64validator.AtLeast. */
 static void at_least(ProvCall *c, Value cfg, const char *name, int64_t min)
@@ -1330,188 +1316,12 @@ static void upgrade(Prov *p, ProvCall *c, const ProvUpgradeReq *req,
 
 /* ---- Data sources ---------------------------------------------------------- */
 
-/* One element of certificates, and its part of upstream's id: Go's %v of
-** the CertificateModel struct (fields in declaration order). */
-static Value cert_object(Arena *a, const TlsCertInfo *ci, const char *pem,
-                         Buf *id)
-{
-  Value *vv = ARENA_NEW(a, Value, 12);
-  vv[0] = str(a, pem);
-  vv[1] = val_bool(ci->is_ca);
-  vv[2] = str(a, ci->issuer);
-  vv[3] = val_int(ci->max_path_length);
-  vv[4] = str(a, ci->not_after);
-  vv[5] = str(a, ci->not_before);
-  vv[6] = str(a, ci->public_key_algorithm);
-  vv[7] = str(a, ci->serial_number);
-  vv[8] = str(a, ci->sha1_fingerprint);
-  vv[9] = str(a, ci->signature_algorithm);
-  vv[10] = str(a, ci->subject);
-  vv[11] = val_int(ci->version);
-  buf_putc(id, '{');
-  buf_go_quote(id, ci->signature_algorithm);
-  buf_putc(id, ' ');
-  buf_go_quote(id, ci->public_key_algorithm);
-  buf_putc(id, ' ');
-  buf_go_quote(id, ci->serial_number);
-  buf_printf(id, " %s %lld %lld ", ci->is_ca ? "true" : "false",
-             (long long)ci->max_path_length, (long long)ci->version);
-  const char *rest[] = {ci->issuer, ci->subject, ci->not_before,
-                        ci->not_after, ci->sha1_fingerprint, pem};
-  for (int i = 0; i < 6; i++) {
-    if (i)
-      buf_putc(id, ' ');
-    buf_go_quote(id, rest[i]);
-  }
-  buf_putc(id, '}');
-  return val_object_typed(&cert_obj, vv);
-}
-
-static _Atomic(ProvTlsFetchFn) fetcher;
-
-void prov_tls_set_fetcher(ProvTlsFetchFn fn) { atomic_store(&fetcher, fn); }
-
-/* scheme://[user@]host[:port][/...] of url into host and port (default
-** for https 443; tls needs one).  false with a diagnostic. */
-static bool split_url(ProvCall *c, const char *url, const char **host,
-                      const char **port)
-{
-  Arena *a = c->arena;
-  const char *sep = strstr(url, "://");
-  bool https = sep && sep - url == 5;
-  const char *h = sep ? sep + 3 : url;
-  size_t hl = strcspn(h, "/?#");
-  const char *at = memchr(h, '@', hl);
-  if (at) {
-    hl -= (size_t)(at + 1 - h);
-    h = at + 1;
-  }
-  const char *hp = arena_strndup(a, h, hl), *colon;
-  if (hp[0] == '[') {
-    const char *close = strchr(hp, ']');
-    if (!close) {
-      prov_diag_attr(c, DIAG_ERROR, prov_path_attr(a, "url"),
-                     "Failed to parse URL", "parse \"%s\": missing ']' in "
-                     "host", url);
-      return false;
-    }
-    *host = arena_strndup(a, hp + 1, (size_t)(close - hp - 1));
-    colon = close[1] == ':' ? close + 1 : NULL;
-  } else {
-    colon = strrchr(hp, ':');
-    *host = colon ? arena_strndup(a, hp, (size_t)(colon - hp)) : hp;
-  }
-  *port = colon && colon[1] ? colon + 1 : NULL;
-  if (!*port && https)
-    *port = "443";
-  if (!*port) {
-    diag_error(c->diags, NULL, "URL malformed", "Port missing from URL: %s",
-               url);
-    return false;
-  }
-  return true;
-}
-
-static void read_certificate(ProvCall *c, const ProvReadDataReq *req,
-                             ProvReadDataResp *resp)
-{
-  Arena *a = c->arena;
-  Value v = req->config;
-  const char *content = get_str(v, "content"), *url = get_str(v, "url");
-  const char *type, *err;
-  /* DER certificates, root of the chain first (upstream's order) */
-  const uint8_t **ders;
-  size_t *lens, n = 0;
-  if (val_is_null(prov_get(v, "verify_chain")))
-    v = prov_set(a, v, "verify_chain", val_true);
-  if (content) {
-    uint8_t *der;
-    size_t dern, rest;
-    if (!tlskey_pem_decode(a, content, strlen(content), &type, &der, &dern,
-                           &rest)) {
-      prov_diag_attr(c, DIAG_ERROR, prov_path_attr(a, "content"),
-                     "Failed to decoded PEM",
-                     "Value is not a valid PEM encoding of a certificate");
-      return;
-    }
-    if (strcmp(type, "CERTIFICATE") != 0) {
-      diag_error(c->diags, NULL, "Unexpected PEM preamble",
-                 "Certificate PEM should be \"CERTIFICATE\", got \"%s\"",
-                 type);
-      return;
-    }
-    ders = ARENA_NEW(a, const uint8_t *, 1);
-    lens = ARENA_NEW(a, size_t, 1);
-    ders[0] = der;
-    lens[0] = dern;
-    n = 1;
-  } else {
-    const char *host, *port;
-    ProvTlsFetchFn fn = atomic_load(&fetcher);
-    if (!url || !split_url(c, url, &host, &port))
-      return;
-    if (!fn) {
-      diag_error(c->diags, NULL, "Failed to identify fetch peer certificates",
-                 "This build of cairn cannot connect to %s.", url);
-      return;
-    }
-    const uint8_t **got;
-    size_t *gl;
-    Value vc = prov_get(v, "verify_chain");
-    if (!fn(a, host, port, known(vc) && vc.u.b, &got, &gl, &n, &err)) {
-      diag_error(c->diags, NULL, "Failed to identify fetch peer certificates",
-                 "%s", err);
-      return;
-    }
-    ders = ARENA_NEW(a, const uint8_t *, n);
-    lens = ARENA_NEW(a, size_t, n);
-    for (size_t i = 0; i < n; i++) {
-      ders[i] = got[n - 1 - i];
-      lens[i] = gl[n - 1 - i];
-    }
-  }
-  Buf id;
-  buf_init(&id, a);
-  buf_putc(&id, '[');
-  Value *certs = ARENA_NEW(a, Value, n);
-  for (size_t i = 0; i < n; i++) {
-    TlsCertInfo ci;
-    if (!tlscert_info(a, (TlsBytes){ders[i], lens[i]}, &ci, &err)) {
-      diag_error(c->diags, NULL, "Unable to parse certificate", "%s", err);
-      return;
-    }
-    if (i)
-      buf_putc(&id, ' ');
-    certs[i] = cert_object(a, &ci, tlskey_pem(a, "CERTIFICATE", ders[i],
-                                              lens[i]), &id);
-  }
-  buf_putc(&id, ']');
-  v = prov_set(a, v, "certificates",
-               val_list(a, &cert_obj, certs, (uint32_t)n));
-  resp->state = prov_set(a, v, "id",
-                         str(a, tlskey_hash_for_state(
-                                    a, (const uint8_t *)id.p, id.len)));
-}
-
-/* The proxy block is accepted for compatibility but not used: say so
-** rather than connect directly in silence. */
-static void configure(Prov *p, ProvCall *c, const ProvConfigureReq *req)
-{
-  (void)p;
-  Value px = prov_get(req->config, "proxy");
-  if (known(px) && px.len > 0)
-    diag_warning(c->diags, NULL, "Proxy configuration not used",
-                 "cairn's built-in tls provider does not use the proxy "
-                 "block: data \"tls_certificate\" connects to `url` "
-                 "directly (docs/providers.md, ### tls).");
-}
-
 static void read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
                       ProvReadDataResp *resp)
 {
   (void)p;
   if (strcmp(req->type_name, "tls_certificate") == 0) {
-    read_certificate(c, req, resp);
+    prov_tls_read_certificate(p, c, req, resp);
     return;
   }
   Arena *a = c->arena;
@@ -1545,11 +1355,11 @@ static void read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
 
 static const ProvOps ops = {
   .get_schema = get_schema,
-  .validate_provider_config = prov_default_validate,
+  .validate_provider_config = prov_tls_validate_provider,
   .validate_resource_config = validate_resource,
   .validate_data_resource_config = validate_data,
   .upgrade_resource_state = upgrade,
-  .configure = configure,
+  .configure = prov_tls_configure,
   .read_resource = read_resource,
   .plan_resource_change = plan,
   .apply_resource_change = apply,
