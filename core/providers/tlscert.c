@@ -314,7 +314,7 @@ const char *tlscert_time_text(Arena *a, int64_t t, long ns, long offset)
     while (frac[l - 1] == '0')
       frac[--l] = 0;
   }
-  char zone[16] = "Z";
+  char zone[48] = "Z"; /* room for what -Wformat-truncation cannot rule out */
   if (offset != 0) {
     long m = (offset < 0 ? -offset : offset) / 60;
     snprintf(zone, sizeof zone, "%c%02ld:%02ld", offset < 0 ? '-' : '+',
