@@ -184,6 +184,7 @@ $(eval $(call flavour,armv7,$(CROSS_CC_armv7),armv7,armv7_CFLAGS,armv7_LDFLAGS))
 # stays within its 3 MiB budget (docs/platforms.md).  GCC keeps each
 # function's level through LTO.
 SIZE_SRC := core/providers/prov_tls.c core/providers/tlscert.c \
+  core/providers/prov_tls_certificate.c net/peerhttps.c \
   core/providers/tlskey.c core/providers/ed25519.c \
   core/providers/prov_archive.c core/providers/prov_cloudinit.c \
   core/providers/prov_http.c core/providers/prov_random.c \

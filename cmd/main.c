@@ -19,6 +19,7 @@
 #include "net/fetch.h"
 #include "net/http.h"
 #include "net/plugin.h"
+#include "net/peerhttps.h"
 #include "net/tlspeer.h"
 #include "providers/provider.h"
 
@@ -223,6 +224,7 @@ int main(int argc, char **argv)
   }
   signal(SIGPIPE, SIG_IGN);
   prov_tls_set_fetcher(tlspeer_fetch);
+  prov_tls_set_https_fetcher(peerhttps_fetch);
 
   int i = 1;
   bool want_help = false, want_version = false;

@@ -603,6 +603,13 @@ static const char *go_cause(Arena *a, CURLcode rc, CURL *h, const char *eb,
   }
 }
 
+const char *fetch_go_cause(Arena *a, int rc, void *h, const char *eb,
+                           const char *host, int port)
+{
+  bool retry;
+  return go_cause(a, (CURLcode)rc, h, eb, host, port, &retry);
+}
+
 /* ---- The request ------------------------------------------------------------ */
 
 static void sleep_ms(atomic_bool *stopping, long long ms)

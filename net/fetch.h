@@ -77,6 +77,12 @@ const char *fetch_hdrs_get(const FetchHdrs *h, const char *name);
 /* Removes canonical key name when present. */
 void fetch_hdrs_del(FetchHdrs *h, const char *name);
 
+/* The cause of a failed libcurl transfer (CURLcode rc on easy handle h,
+** error buffer eb, to host:port) in Go's words where they are known
+** ("dial tcp ...: connect: connection refused", "tls: failed to verify
+** certificate: x509: ..."), else eb; in a. */
+const char *fetch_go_cause(Arena *a, int rc, void *h, const char *eb,
+                           const char *host, int port);
 /* Go's time.Duration(ms * time.Millisecond).String(), in a. */
 const char *fetch_duration_ms(Arena *a, long long ms);
 

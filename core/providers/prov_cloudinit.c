@@ -520,10 +520,22 @@ static void read_resource(Prov *p, ProvCall *c, const ProvReadReq *req,
   resp->new_state = prov_set(a, st, "id", id);
 }
 
+/* The resource carries the framework's schema-level DeprecationMessage:
+** the framework warns "Resource Deprecated" (no attribute path, so
+** Terraform points at the block) whenever it validates the resource's
+** configuration, then validates as for the data source. */
+static void validate_resource(Prov *p, ProvCall *c, const char *type_name,
+                              Value cfg)
+{
+  diag_warning(c->diags, NULL, "Resource Deprecated", "%s",
+               rs_block.description);
+  validate(p, c, type_name, cfg);
+}
+
 static const ProvOps ops = {
   .get_schema = get_schema,
   .validate_provider_config = prov_default_validate,
-  .validate_resource_config = validate,
+  .validate_resource_config = validate_resource,
   .validate_data_resource_config = validate,
   .upgrade_resource_state = upgrade,
   .configure = prov_default_configure,

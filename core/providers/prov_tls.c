@@ -16,12 +16,10 @@
 **   limits; Go accepts odd sizes and has no upper bound);
 ** - PEM input is read as Go's pem.Decode reads it for the forms real
 **   files use; unusual header layouts may be refused differently;
-** - validity_start_time / validity_end_time are written in UTC (upstream
-**   writes the provider process's local zone).
+** - data tls_certificate and the provider's proxy block live in
+**   prov_tls_certificate.c (prov_tls_priv.h holds what both share).
 */
-#include "provider.h"
-#include "tlscert.h"
-#include "tlskey.h"
+#include "prov_tls_priv.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -149,6 +147,8 @@ static const Type list_string = {.kind = TY_LIST, .elem = &ty_string};
 static const ProvAttrSchema subject_attrs[] = {
   DN("common_name", "CN"),
   DN("country", "C"),
+  {.name = "email_address", .type = &ty_string, .flags = OPT,
+   .description = "ASN.1 Object Identifier (OID): `1.2.840.113549.1.9.1`"},
   DN("locality", "L"),
   DN("organization", "O"),
   DN("organizational_unit", "OU"),
@@ -248,9 +248,28 @@ static const ProvNestedBlock subject_nested[] = {
   {.name = "uris", .type = &list_string, .flags = OPT,                     \
    .description = "List of URIs for which a certificate is being "         \
                   "requested (i.e. certificate subjects)."}
+/* v4.4: the key may come from a write-only argument instead, with a
+** version whose change replaces the object (upstream's ExactlyOneOf and
+** RequiredTogether, checked by wo_pair). */
 #define A_KEY_PEM(desc)                                                    \
-  {.name = "private_key_pem", .type = &ty_string, .flags = REQ | SENS,     \
-   .description = desc}
+  {.name = "private_key_pem", .type = &ty_string, .flags = OPT | SENS,     \
+   .description = desc "Exactly one of `private_key_pem` or "              \
+                  "`private_key_pem_wo` must be set."},                    \
+  {.name = "private_key_pem_wo", .type = &ty_string,                       \
+   .flags = OPT | SENS | PROV_WRITE_ONLY,                                  \
+   .description = "Write-only private key in " RFC1421 " format, that the " \
+                  "certificate will belong to. Unlike `private_key_pem`, " \
+                  "the value provided here is never persisted to "         \
+                  "Terraform state. Requires `private_key_pem_wo_version` " \
+                  "to be set, and exactly one of `private_key_pem` or "    \
+                  "`private_key_pem_wo` must be set."},                    \
+  {.name = "private_key_pem_wo_version", .type = &ty_number, .flags = OPT, \
+   .description = "The version of the `private_key_pem_wo` write-only "    \
+                  "private key. Because the write-only key is not stored " \
+                  "in state, this version is the only signal the "         \
+                  "provider has that the key changed: increment it to "    \
+                  "force the certificate to be re-issued when rotating "   \
+                  "the key."}
 #define A_KEY_ALG                                                          \
   {.name = "key_algorithm", .type = &ty_string, .flags = COMP,             \
    .description = "Name of the algorithm used when generating the private " \
@@ -301,9 +320,22 @@ static const ProvAttrSchema locally_signed_attrs[] = {
   {.name = "ca_key_algorithm", .type = &ty_string, .flags = COMP,
    .description = "Name of the algorithm used when generating the private "
                   "key provided in `ca_private_key_pem`. "},
-  {.name = "ca_private_key_pem", .type = &ty_string, .flags = REQ | SENS,
+  {.name = "ca_private_key_pem", .type = &ty_string, .flags = OPT | SENS,
    .description = "Private key of the Certificate Authority (CA) used to "
-                  "sign the certificate, in " RFC1421 " format."},
+                  "sign the certificate, in " RFC1421 " format. Exactly "
+                  "one of `ca_private_key_pem` or `ca_private_key_pem_wo` "
+                  "must be set."},
+  {.name = "ca_private_key_pem_wo", .type = &ty_string,
+   .flags = OPT | SENS | PROV_WRITE_ONLY,
+   .description = "Write-only private key of the Certificate Authority "
+                  "(CA) used to sign the certificate, in " RFC1421
+                  " format. It is never persisted to Terraform state. "
+                  "Requires `ca_private_key_pem_wo_version` to be set."},
+  {.name = "ca_private_key_pem_wo_version", .type = &ty_number,
+   .flags = OPT,
+   .description = "The version of the `ca_private_key_pem_wo` write-only "
+                  "CA private key: increment it to force the certificate "
+                  "to be re-issued when rotating the key."},
   A_CERT_PEM,
   {.name = "cert_request_pem", .type = &ty_string, .flags = REQ,
    .description = "Certificate request data in " RFC1421 " format."},
@@ -338,10 +370,10 @@ static const char *const cert_obj_names[] = {
 static const Type *const cert_obj_types[] = {
   &ty_string, &ty_bool, &ty_string, &ty_number, &ty_string, &ty_string,
   &ty_string, &ty_string, &ty_string, &ty_string, &ty_string, &ty_number};
-static const Type cert_obj = {.kind = TY_OBJECT, .n = 12,
+const Type prov_tls_cert_obj = {.kind = TY_OBJECT, .n = 12,
                               .names = cert_obj_names,
                               .types = cert_obj_types};
-static const Type list_cert_obj = {.kind = TY_LIST, .elem = &cert_obj};
+static const Type list_cert_obj = {.kind = TY_LIST, .elem = &prov_tls_cert_obj};
 
 static const ProvAttrSchema certificate_attrs[] = {
   {.name = "certificates", .type = &list_cert_obj, .flags = COMP,
@@ -417,11 +449,17 @@ static const ProvProviderSchema schema = {
   .data_sources = data_sources, .ndata_sources = NATTRS(data_sources),
 };
 
-static const ProvProviderSchema *sch(Prov *p) { return p->impl; }
+static const ProvProviderSchema *sch(Prov *p)
+{
+  return ((TlsProv *)p->impl)->schema;
+}
 
 static void open_tls(Prov *p)
 {
-  p->impl = prov_schema_clone(p->arena, &schema);
+  TlsProv *t = ARENA_NEW(p->arena, TlsProv, 1);
+  t->schema = prov_schema_clone(p->arena, &schema);
+  t->proxy.from_env = true;
+  p->impl = t;
 }
 
 static void get_schema(Prov *p, ProvCall *c, const ProvProviderSchema **out)
@@ -443,15 +481,6 @@ static const ProvBlockSchema *block_of(Prov *p, const char *type_name)
   return prov_schema_resource(sch(p), type_name)->schema.block;
 }
 
-static bool known(Value v) { return !val_is_null(v) && val_is_known(v); }
-
-static const char *get_str(Value obj, const char *name)
-{
-  Value v = prov_get(obj, name);
-  return known(v) ? v.u.s : NULL;
-}
-
-static Value str(Arena *a, const char *s) { return val_cstr(a, s); }
 
 /* ---- Validation -------------------------------------------------------- */
 
@@ -486,15 +515,6 @@ static void one_of(ProvCall *c, Value cfg, const char *name,
 static const char *const algorithms[] = {"RSA", "ECDSA", "ED25519", NULL};
 static const char *const curves[] = {"P224", "P256", "P384", "P521", NULL};
 
-static ValPath path_index(Arena *a, const char *name, int64_t i)
-{
-  PathStep *st = ARENA_NEW(a, PathStep, 2);
-  st[0].kind = PS_ATTR;
-  st[0].name = name;
-  st[1].kind = PS_INDEX;
-  st[1].index = i;
-  return (ValPath){st, 2};
-}
 
 /* int64validator.AtLeast. */
 static void at_least(ProvCall *c, Value cfg, const char *name, int64_t min)
@@ -542,6 +562,36 @@ static void check_lists(ProvCall *c, Value cfg)
                    "and at most 1 elements, got: %u", l.len);
 }
 
+/* The key arguments of v4.4: resourcevalidator.ExactlyOneOf(pem, pem_wo)
+** and RequiredTogether(pem_wo, pem_wo_version), with the framework's
+** texts; unknown values defer the check, as there. */
+static void wo_pair(ProvCall *c, Value cfg, const char *pem)
+{
+  Arena *a = c->arena;
+  const char *wo = arena_printf(a, "%s_wo", pem);
+  const char *ver = arena_printf(a, "%s_wo_version", pem);
+  Value vp = prov_get(cfg, pem), vw = prov_get(cfg, wo),
+        vv = prov_get(cfg, ver);
+  if (val_is_known(vp) && val_is_known(vw)) {
+    if (val_is_null(vp) && val_is_null(vw))
+      diag_error(c->diags, NULL, "Missing Attribute Configuration",
+                 "Exactly one of these attributes must be configured: "
+                 "[%s,%s]", pem, wo);
+    else if (!val_is_null(vp) && !val_is_null(vw))
+      prov_diag_attr(c, DIAG_ERROR, prov_path_attr(a, pem),
+                     "Invalid Attribute Combination",
+                     "Exactly one of these attributes must be configured: "
+                     "[%s,%s]", pem, wo);
+  }
+  if (val_is_known(vw) && val_is_known(vv) &&
+      val_is_null(vw) != val_is_null(vv))
+    prov_diag_attr(c, DIAG_ERROR,
+                   prov_path_attr(a, val_is_null(vw) ? ver : wo),
+                   "Invalid Attribute Combination",
+                   "These attributes must be configured together: [%s,%s]",
+                   wo, ver);
+}
+
 static void validate_resource(Prov *p, ProvCall *c, const char *type_name,
                               Value cfg)
 {
@@ -559,6 +609,8 @@ static void validate_resource(Prov *p, ProvCall *c, const char *type_name,
     at_least(c, cfg, "early_renewal_hours", 0);
     at_least(c, cfg, "max_path_length", -1);
   }
+  wo_pair(c, cfg, t == R_LOCALLY_SIGNED ? "ca_private_key_pem"
+                                        : "private_key_pem");
   check_lists(c, cfg);
 }
 
@@ -685,12 +737,14 @@ static const char *const replace_key[] = {"algorithm", "rsa_bits",
 static const char *const replace_self[] = {
   "validity_period_hours", "allowed_uses", "dns_names", "ip_addresses",
   "uris", "is_ca_certificate", "set_subject_key_id", "set_authority_key_id",
-  "subject", NULL};
-static const char *const replace_request[] = {"dns_names", "ip_addresses",
-                                              "uris", "subject", NULL};
+  "subject", "private_key_pem_wo_version", NULL};
+static const char *const replace_request[] = {
+  "dns_names", "ip_addresses", "uris", "subject",
+  "private_key_pem_wo_version", NULL};
 static const char *const replace_local[] = {
   "cert_request_pem", "validity_period_hours", "allowed_uses",
-  "is_ca_certificate", "set_subject_key_id", NULL};
+  "is_ca_certificate", "set_subject_key_id", "ca_private_key_pem_wo_version",
+  NULL};
 
 /* upstream's requireReplaceIfStateContainsPEMString: a changed key
 ** replaces the object unless the state holds provider 3.x's hash of it
@@ -757,6 +811,12 @@ static void plan(Prov *p, ProvCall *c, const ProvPlanReq *req,
     if (strcmp(defs->name, "ready_for_renewal") != 0)
       cfg = prov_set(a, cfg, defs->name, dv);
   }
+  /* write-only values reach apply through the configuration only */
+  static const char *const wos[] = {"private_key_pem_wo",
+                                    "ca_private_key_pem_wo"};
+  for (int i = 0; i < 2; i++)
+    if (prov_block_attr(b, wos[i]))
+      planned = prov_set(a, planned, wos[i], val_null(&ty_string));
   if (val_is_null(prior) || !val_raw_equal(prior, planned, false))
     planned = prov_unknown_computed(a, b, prior, planned, cfg, NULL);
   resp->planned_state = planned;
@@ -879,6 +939,7 @@ static bool names_of(ProvCall *c, Value pl, TlsBytes *subject, TlsSans *sans)
     n.postal_code = get_str(so, "postal_code");
     n.province = get_str(so, "province");
     n.serial_number = get_str(so, "serial_number");
+    n.email_address = get_str(so, "email_address");
     n.street = strings_of(a, so, "street_address", &n.nstreet);
   }
   *subject = tlscert_name(a, &n);
@@ -908,11 +969,15 @@ static bool names_of(ProvCall *c, Value pl, TlsBytes *subject, TlsSans *sans)
   return true;
 }
 
-/* A private key from a PEM attribute; summary names which. */
-static bool key_from(ProvCall *c, Value pl, const char *name,
+/* A private key from a PEM attribute, or when it is null from its
+** write-only twin NAME_wo in the configuration cfg; summary names
+** which. */
+static bool key_from(ProvCall *c, Value pl, Value cfg, const char *name,
                      const char *summary, TlsKey *k)
 {
   const char *pem = get_str(pl, name);
+  if (!pem)
+    pem = get_str(cfg, arena_printf(c->arena, "%s_wo", name));
   const char *err;
   if (!tlskey_parse_pem(c->arena, k, pem ? pem : "", pem ? strlen(pem) : 0,
                         &err)) {
@@ -943,6 +1008,51 @@ static bool der_from(ProvCall *c, Value pl, const char *name,
   }
   *out = (TlsBytes){der, dern};
   return true;
+}
+
+/* Does path hold a TZif file (what Go's time package can load)? */
+static bool tzif_file(const char *path)
+{
+  char magic[4] = {0};
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return false;
+  size_t n = fread(magic, 1, sizeof magic, f);
+  fclose(f);
+  return n == 4 && memcmp(magic, "TZif", 4) == 0;
+}
+
+/* The offset of Go's time.Local at t, for the validity times upstream
+** formats with time.Now(): TZ unset is /etc/localtime, TZ empty or "UTC"
+** is UTC, else (after a leading ':') a file path or a zone name looked
+** up in Go's zoneinfo directories.  What Go cannot load (a POSIX rule
+** such as "UTC-2", which libc would honour) falls back to UTC, as Go's
+** initLocal does; what it can load, libc reads the same file for. */
+static long go_local_offset(int64_t t)
+{
+  const char *tz = getenv("TZ");
+  if (tz) {
+    static const char *const dirs[] = {
+      "/usr/share/zoneinfo/", "/usr/share/lib/zoneinfo/",
+      "/usr/lib/locale/TZ/", "/etc/zoneinfo/"};
+    char path[4096];
+    bool found = false;
+    tz += *tz == ':';
+    if (!*tz || strcmp(tz, "UTC") == 0)
+      return 0;
+    if (*tz == '/')
+      found = tzif_file(tz);
+    for (size_t i = 0; !found && *tz != '/' && i < 4; i++)
+      found = (size_t)snprintf(path, sizeof path, "%s%s", dirs[i], tz) <
+                  sizeof path && tzif_file(path);
+    if (!found)
+      return 0;
+  }
+  time_t tt = (time_t)t;
+  struct tm tm;
+  if (!localtime_r(&tt, &tm))
+    return 0;
+  return tm.tm_gmtoff;
 }
 
 /* upstream's createCertificate: validity, serial, usages, CA flag, key
@@ -1014,15 +1124,19 @@ static bool issue(ProvCall *c, Value *pl, TlsCertTemplate *t,
   v = prov_set(a, v, "id", str(a, dec));
   v = prov_set(a, v, "cert_pem",
                str(a, tlskey_pem(a, "CERTIFICATE", der.p, der.n)));
+  /* time.Now() is in time.Local, and MarshalText keeps its zone */
   v = prov_set(a, v, "validity_start_time",
-               str(a, tlscert_time_text(a, t->not_before, now.tv_nsec)));
+               str(a, tlscert_time_text(a, t->not_before, now.tv_nsec,
+                                        go_local_offset(t->not_before))));
   v = prov_set(a, v, "validity_end_time",
-               str(a, tlscert_time_text(a, t->not_after, now.tv_nsec)));
+               str(a, tlscert_time_text(a, t->not_after, now.tv_nsec,
+                                        go_local_offset(t->not_after))));
   *pl = prov_set(a, v, "ready_for_renewal", val_false);
   return true;
 }
 
-static void create_self_signed(ProvCall *c, Value pl, ProvApplyResp *resp)
+static void create_self_signed(ProvCall *c, Value pl, Value cfg,
+                               ProvApplyResp *resp)
 {
   Arena *a = c->arena;
   TlsKey k;
@@ -1031,8 +1145,8 @@ static void create_self_signed(ProvCall *c, Value pl, ProvApplyResp *resp)
   const char *err;
   memset(&t, 0, sizeof t);
   tlskey_init(&k);
-  if (key_from(c, pl, "private_key_pem", "Failed to parse private key PEM",
-               &k) &&
+  if (key_from(c, pl, cfg, "private_key_pem",
+               "Failed to parse private key PEM", &k) &&
       names_of(c, pl, &t.subject, &t.sans)) {
     pl = prov_set(a, pl, "key_algorithm", str(a, tlskey_alg_name(k.alg)));
     if (!tlskey_public_der(a, &k, &spki, &t.spki.n, &err))
@@ -1047,7 +1161,8 @@ static void create_self_signed(ProvCall *c, Value pl, ProvApplyResp *resp)
   tlskey_free(&k);
 }
 
-static void create_request(ProvCall *c, Value pl, ProvApplyResp *resp)
+static void create_request(ProvCall *c, Value pl, Value cfg,
+                           ProvApplyResp *resp)
 {
   Arena *a = c->arena;
   TlsKey k;
@@ -1055,8 +1170,8 @@ static void create_request(ProvCall *c, Value pl, ProvApplyResp *resp)
   TlsSans sans;
   const char *err;
   tlskey_init(&k);
-  if (key_from(c, pl, "private_key_pem", "Failed to parse private key PEM",
-               &k) &&
+  if (key_from(c, pl, cfg, "private_key_pem",
+               "Failed to parse private key PEM", &k) &&
       names_of(c, pl, &subject, &sans)) {
     if (!tlscert_request(a, subject, &sans, &k, &der, &err)) {
       diag_error(c->diags, NULL, "Error creating certificate request", "%s",
@@ -1074,7 +1189,8 @@ static void create_request(ProvCall *c, Value pl, ProvApplyResp *resp)
   tlskey_free(&k);
 }
 
-static void create_locally_signed(ProvCall *c, Value pl, ProvApplyResp *resp)
+static void create_locally_signed(ProvCall *c, Value pl, Value cfg,
+                                  ProvApplyResp *resp)
 {
   Arena *a = c->arena;
   TlsKey ca;
@@ -1089,7 +1205,7 @@ static void create_locally_signed(ProvCall *c, Value pl, ProvApplyResp *resp)
                 "Failed to decode certificate request PEM", &csr) ||
       !der_from(c, pl, "ca_cert_pem", "CERTIFICATE",
                 "Failed to decode CA certificate PEM", &cacert) ||
-      !key_from(c, pl, "ca_private_key_pem",
+      !key_from(c, pl, cfg, "ca_private_key_pem",
                 "Failed to parse CA private key PEM", &ca))
     goto out;
   if (!tlscert_parse_request(a, csr, &t.subject, &t.spki, &t.sans, &err)) {
@@ -1138,13 +1254,13 @@ static void apply(Prov *p, ProvCall *c, const ProvApplyReq *req,
     create_key(c, pl, resp);
     break;
   case R_SELF_SIGNED:
-    create_self_signed(c, pl, resp);
+    create_self_signed(c, pl, req->config, resp);
     break;
   case R_CERT_REQUEST:
-    create_request(c, pl, resp);
+    create_request(c, pl, req->config, resp);
     break;
   default:
-    create_locally_signed(c, pl, resp);
+    create_locally_signed(c, pl, req->config, resp);
     break;
   }
 }
@@ -1200,188 +1316,12 @@ static void upgrade(Prov *p, ProvCall *c, const ProvUpgradeReq *req,
 
 /* ---- Data sources ---------------------------------------------------------- */
 
-/* One element of certificates, and its part of upstream's id: Go's %v of
-** the CertificateModel struct (fields in declaration order). */
-static Value cert_object(Arena *a, const TlsCertInfo *ci, const char *pem,
-                         Buf *id)
-{
-  Value *vv = ARENA_NEW(a, Value, 12);
-  vv[0] = str(a, pem);
-  vv[1] = val_bool(ci->is_ca);
-  vv[2] = str(a, ci->issuer);
-  vv[3] = val_int(ci->max_path_length);
-  vv[4] = str(a, ci->not_after);
-  vv[5] = str(a, ci->not_before);
-  vv[6] = str(a, ci->public_key_algorithm);
-  vv[7] = str(a, ci->serial_number);
-  vv[8] = str(a, ci->sha1_fingerprint);
-  vv[9] = str(a, ci->signature_algorithm);
-  vv[10] = str(a, ci->subject);
-  vv[11] = val_int(ci->version);
-  buf_putc(id, '{');
-  buf_go_quote(id, ci->signature_algorithm);
-  buf_putc(id, ' ');
-  buf_go_quote(id, ci->public_key_algorithm);
-  buf_putc(id, ' ');
-  buf_go_quote(id, ci->serial_number);
-  buf_printf(id, " %s %lld %lld ", ci->is_ca ? "true" : "false",
-             (long long)ci->max_path_length, (long long)ci->version);
-  const char *rest[] = {ci->issuer, ci->subject, ci->not_before,
-                        ci->not_after, ci->sha1_fingerprint, pem};
-  for (int i = 0; i < 6; i++) {
-    if (i)
-      buf_putc(id, ' ');
-    buf_go_quote(id, rest[i]);
-  }
-  buf_putc(id, '}');
-  return val_object_typed(&cert_obj, vv);
-}
-
-static _Atomic(ProvTlsFetchFn) fetcher;
-
-void prov_tls_set_fetcher(ProvTlsFetchFn fn) { atomic_store(&fetcher, fn); }
-
-/* scheme://[user@]host[:port][/...] of url into host and port (default
-** for https 443; tls needs one).  false with a diagnostic. */
-static bool split_url(ProvCall *c, const char *url, const char **host,
-                      const char **port)
-{
-  Arena *a = c->arena;
-  const char *sep = strstr(url, "://");
-  bool https = sep && sep - url == 5;
-  const char *h = sep ? sep + 3 : url;
-  size_t hl = strcspn(h, "/?#");
-  const char *at = memchr(h, '@', hl);
-  if (at) {
-    hl -= (size_t)(at + 1 - h);
-    h = at + 1;
-  }
-  const char *hp = arena_strndup(a, h, hl), *colon;
-  if (hp[0] == '[') {
-    const char *close = strchr(hp, ']');
-    if (!close) {
-      prov_diag_attr(c, DIAG_ERROR, prov_path_attr(a, "url"),
-                     "Failed to parse URL", "parse \"%s\": missing ']' in "
-                     "host", url);
-      return false;
-    }
-    *host = arena_strndup(a, hp + 1, (size_t)(close - hp - 1));
-    colon = close[1] == ':' ? close + 1 : NULL;
-  } else {
-    colon = strrchr(hp, ':');
-    *host = colon ? arena_strndup(a, hp, (size_t)(colon - hp)) : hp;
-  }
-  *port = colon && colon[1] ? colon + 1 : NULL;
-  if (!*port && https)
-    *port = "443";
-  if (!*port) {
-    diag_error(c->diags, NULL, "URL malformed", "Port missing from URL: %s",
-               url);
-    return false;
-  }
-  return true;
-}
-
-static void read_certificate(ProvCall *c, const ProvReadDataReq *req,
-                             ProvReadDataResp *resp)
-{
-  Arena *a = c->arena;
-  Value v = req->config;
-  const char *content = get_str(v, "content"), *url = get_str(v, "url");
-  const char *type, *err;
-  /* DER certificates, root of the chain first (upstream's order) */
-  const uint8_t **ders;
-  size_t *lens, n = 0;
-  if (val_is_null(prov_get(v, "verify_chain")))
-    v = prov_set(a, v, "verify_chain", val_true);
-  if (content) {
-    uint8_t *der;
-    size_t dern, rest;
-    if (!tlskey_pem_decode(a, content, strlen(content), &type, &der, &dern,
-                           &rest)) {
-      prov_diag_attr(c, DIAG_ERROR, prov_path_attr(a, "content"),
-                     "Failed to decoded PEM",
-                     "Value is not a valid PEM encoding of a certificate");
-      return;
-    }
-    if (strcmp(type, "CERTIFICATE") != 0) {
-      diag_error(c->diags, NULL, "Unexpected PEM preamble",
-                 "Certificate PEM should be \"CERTIFICATE\", got \"%s\"",
-                 type);
-      return;
-    }
-    ders = ARENA_NEW(a, const uint8_t *, 1);
-    lens = ARENA_NEW(a, size_t, 1);
-    ders[0] = der;
-    lens[0] = dern;
-    n = 1;
-  } else {
-    const char *host, *port;
-    ProvTlsFetchFn fn = atomic_load(&fetcher);
-    if (!url || !split_url(c, url, &host, &port))
-      return;
-    if (!fn) {
-      diag_error(c->diags, NULL, "Failed to identify fetch peer certificates",
-                 "This build of cairn cannot connect to %s.", url);
-      return;
-    }
-    const uint8_t **got;
-    size_t *gl;
-    Value vc = prov_get(v, "verify_chain");
-    if (!fn(a, host, port, known(vc) && vc.u.b, &got, &gl, &n, &err)) {
-      diag_error(c->diags, NULL, "Failed to identify fetch peer certificates",
-                 "%s", err);
-      return;
-    }
-    ders = ARENA_NEW(a, const uint8_t *, n);
-    lens = ARENA_NEW(a, size_t, n);
-    for (size_t i = 0; i < n; i++) {
-      ders[i] = got[n - 1 - i];
-      lens[i] = gl[n - 1 - i];
-    }
-  }
-  Buf id;
-  buf_init(&id, a);
-  buf_putc(&id, '[');
-  Value *certs = ARENA_NEW(a, Value, n);
-  for (size_t i = 0; i < n; i++) {
-    TlsCertInfo ci;
-    if (!tlscert_info(a, (TlsBytes){ders[i], lens[i]}, &ci, &err)) {
-      diag_error(c->diags, NULL, "Unable to parse certificate", "%s", err);
-      return;
-    }
-    if (i)
-      buf_putc(&id, ' ');
-    certs[i] = cert_object(a, &ci, tlskey_pem(a, "CERTIFICATE", ders[i],
-                                              lens[i]), &id);
-  }
-  buf_putc(&id, ']');
-  v = prov_set(a, v, "certificates",
-               val_list(a, &cert_obj, certs, (uint32_t)n));
-  resp->state = prov_set(a, v, "id",
-                         str(a, tlskey_hash_for_state(
-                                    a, (const uint8_t *)id.p, id.len)));
-}
-
-/* The proxy block is accepted for compatibility but not used: say so
-** rather than connect directly in silence. */
-static void configure(Prov *p, ProvCall *c, const ProvConfigureReq *req)
-{
-  (void)p;
-  Value px = prov_get(req->config, "proxy");
-  if (known(px) && px.len > 0)
-    diag_warning(c->diags, NULL, "Proxy configuration not used",
-                 "cairn's built-in tls provider does not use the proxy "
-                 "block: data \"tls_certificate\" connects to `url` "
-                 "directly (docs/providers.md, ### tls).");
-}
-
 static void read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
                       ProvReadDataResp *resp)
 {
   (void)p;
   if (strcmp(req->type_name, "tls_certificate") == 0) {
-    read_certificate(c, req, resp);
+    prov_tls_read_certificate(p, c, req, resp);
     return;
   }
   Arena *a = c->arena;
@@ -1415,11 +1355,11 @@ static void read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
 
 static const ProvOps ops = {
   .get_schema = get_schema,
-  .validate_provider_config = prov_default_validate,
+  .validate_provider_config = prov_tls_validate_provider,
   .validate_resource_config = validate_resource,
   .validate_data_resource_config = validate_data,
   .upgrade_resource_state = upgrade,
-  .configure = configure,
+  .configure = prov_tls_configure,
   .read_resource = read_resource,
   .plan_resource_change = plan,
   .apply_resource_change = apply,

@@ -534,6 +534,20 @@ typedef bool (*ProvTlsFetchFn)(Arena *a, const char *host, const char *port,
                                bool verify, const uint8_t ***ders,
                                size_t **lens, size_t *n, const char **err);
 void prov_tls_set_fetcher(ProvTlsFetchFn fn);
+/* With an https:// url the chain comes from an HTTP HEAD (then GET) made
+** as upstream's http.Client makes it (redirects followed, the chain of
+** the final answer), through the provider's proxy block: px->url (with
+** username/password) when set, else the environment's HTTPS_PROXY /
+** NO_PROXY when px->from_env.  Leaf first, as ProvTlsFetchFn. */
+typedef struct ProvTlsProxy {
+  const char *url;                  /* NULL: none configured */
+  const char *username, *password;  /* NULL: none */
+  bool from_env;
+} ProvTlsProxy;
+typedef bool (*ProvTlsHttpsFn)(Arena *a, const char *url, bool verify,
+                               const ProvTlsProxy *px, const uint8_t ***ders,
+                               size_t **lens, size_t *n, const char **err);
+void prov_tls_set_https_fetcher(ProvTlsHttpsFn fn);
 extern const ProvBuiltin prov_external_builtin;
 extern const ProvBuiltin prov_cloudinit_builtin;
 extern const ProvBuiltin prov_http_builtin;

@@ -87,6 +87,20 @@ TlsBytes tlscert_name(Arena *a, const TlsName *n)
     put_rdn(a, &b, 3, n->common_name);
   if (n->serial_number && *n->serial_number)
     put_rdn(a, &b, 5, n->serial_number);
+  if (n->email_address) {
+    /* upstream (v4.1) appends it to ExtraNames as an asn1.RawValue
+    ** tagged IA5String, so Go writes it last, whatever its bytes, even
+    ** when empty. OID 1.2.840.113549.1.9.1. */
+    static const uint8_t oid[11] = {0x06, 0x09, 0x2a, 0x86, 0x48, 0x86,
+                                    0xf7, 0x0d, 0x01, 0x09, 0x01};
+    Buf atv;
+    buf_init(&atv, a);
+    buf_put(&atv, oid, sizeof oid);
+    DER_TLV(&atv, 0x16, n->email_address, strlen(n->email_address));
+    DER_WRAP(a, &atv, 0x30);
+    DER_WRAP(a, &atv, 0x31);
+    buf_put(&b, atv.p, atv.len);
+  }
   DER_WRAP(a, &b, 0x30);
   return bytes_of(&b);
 }
@@ -289,10 +303,10 @@ static void civil(int64_t t, struct tm *out)
   gmtime_r(&tt, out);
 }
 
-const char *tlscert_time_text(Arena *a, int64_t t, long ns)
+const char *tlscert_time_text(Arena *a, int64_t t, long ns, long offset)
 {
   struct tm tm;
-  civil(t, &tm);
+  civil(t + offset, &tm);
   char frac[32] = "";
   if (ns > 0) {
     snprintf(frac, sizeof frac, ".%09ld", ns);
@@ -300,9 +314,15 @@ const char *tlscert_time_text(Arena *a, int64_t t, long ns)
     while (frac[l - 1] == '0')
       frac[--l] = 0;
   }
-  return arena_printf(a, "%04d-%02d-%02dT%02d:%02d:%02d%sZ",
+  char zone[48] = "Z"; /* room for what -Wformat-truncation cannot rule out */
+  if (offset != 0) {
+    long m = (offset < 0 ? -offset : offset) / 60;
+    snprintf(zone, sizeof zone, "%c%02ld:%02ld", offset < 0 ? '-' : '+',
+             m / 60 % 100, m % 60);
+  }
+  return arena_printf(a, "%04d-%02d-%02dT%02d:%02d:%02d%s%s",
                       tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                      tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
+                      tm.tm_hour, tm.tm_min, tm.tm_sec, frac, zone);
 }
 
 /* Go: UTCTime from 1950 to 2049, GeneralizedTime otherwise. */
@@ -926,6 +946,14 @@ static const char *name_string(Arena *a, Der name)
   size_t *rdn_start = ARENA_NEW(a, size_t, n + NSTD + 1);
   size_t *rdn_len = ARENA_NEW(a, size_t, n + NSTD + 1);
   size_t no = 0, nr = 0;
+  /* Go's Name.String puts the other attributes first in the sequence, so
+  ** that they come last in the reversed string (its issue 39924). */
+  for (size_t i = 0; i < n; i++)
+    if (all[i].std < 0) {
+      rdn_start[nr] = no;
+      rdn_len[nr++] = 1;
+      order[no++] = &all[i];
+    }
   for (size_t s = 0; s < NSTD; s++) {
     size_t first = no;
     bool single = std_attrs[s].last == 3 || std_attrs[s].last == 5;
@@ -944,12 +972,6 @@ static const char *name_string(Arena *a, Der name)
       rdn_len[nr++] = no - first;
     }
   }
-  for (size_t i = 0; i < n; i++)
-    if (all[i].std < 0) {
-      rdn_start[nr] = no;
-      rdn_len[nr++] = 1;
-      order[no++] = &all[i];
-    }
   Buf b;
   buf_init(&b, a);
   for (size_t r = nr; r-- > 0;) {

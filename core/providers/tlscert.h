@@ -36,6 +36,7 @@ typedef struct TlsBytes {
 typedef struct TlsName {
   const char *country, *province, *locality, *postal_code, *organization;
   const char *organizational_unit, *common_name, *serial_number;
+  const char *email_address; /* PKCS#9 emailAddress, after the others */
   const char *const *street;
   uint32_t nstreet;
 } TlsName;
@@ -125,8 +126,9 @@ bool tlscert_info(Arena *a, TlsBytes der, TlsCertInfo *out,
 ** not an address. */
 bool tlscert_parse_ip(Arena *a, const char *s, TlsBytes *out);
 
-/* t (Unix seconds, ns nanoseconds) as Go's time.MarshalText writes a UTC
-** time: RFC 3339 with the fraction's trailing zeros dropped. */
-const char *tlscert_time_text(Arena *a, int64_t t, long ns);
+/* t (Unix seconds, ns nanoseconds) as Go's time.MarshalText writes it in
+** a zone offset seconds east of UTC: RFC 3339 with the fraction's
+** trailing zeros dropped, "Z" for offset 0, else +hh:mm. */
+const char *tlscert_time_text(Arena *a, int64_t t, long ns, long offset);
 
 #endif

@@ -34,11 +34,23 @@ acceptance test string.
   $ cairn plan -detailed-exitcode -no-color > /dev/null; echo "exit $?"
   exit 0
 
-The resource (deprecated upstream, still served): create, a no-change
+The resource (deprecated upstream, still served, with the framework's
+"Resource Deprecated" warning): create, a no-change
 plan, a change of any argument replaces it, destroy.  Its ids and the
 SHA-256 of the second rendering are Go's too.
 
   $ cp res1.tf.txt main.tf
+  $ cairn validate -no-color
+  
+  Warning: Resource Deprecated
+  
+    with cloudinit_config.r,
+    on main.tf line 1, in resource "cloudinit_config" "r":
+     1: resource "cloudinit_config" "r" {
+  
+  **NOTE**: This resource is deprecated, use data source instead.
+  Success! The configuration is valid, but there were some validation warnings as shown above.
+  
   $ cairn apply -auto-approve -no-color | sed -n '/^Outputs/,$p'
   Outputs:
   

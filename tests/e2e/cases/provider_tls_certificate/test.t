@@ -49,18 +49,51 @@ must be trusted (SSL_CERT_FILE) and the name must match.
   ]
   $ SSL_CERT_FILE=ca.pem cairn plan -detailed-exitcode -no-color > /dev/null; echo "exit $?"
   exit 0
-  $ SSL_CERT_FILE=key.pem cairn plan -no-color 2>&1 | grep -E '^(Error|no CA)'
-  Error: Failed to identify fetch peer certificates
-  no CA certificates could be read to verify the chain (set SSL_CERT_FILE or
-  $ SSL_CERT_FILE=other.pem cairn plan -no-color 2>&1 | grep -E '^Error|failed to verify|unknown'
-  Error: Failed to identify fetch peer certificates
-  tls: failed to verify certificate of localhost:*: the certificate is (glob)
-  signed by an unknown authority
+  $ SSL_CERT_FILE=key.pem cairn plan -no-color 2>&1 | tr -s '\n ' '  ' | grep -oE "Failed to identify fetch peer certificates|Error reading ca cert file key.pem"
+  Failed to identify fetch peer certificates
+  Error reading ca cert file key.pem
+  $ SSL_CERT_FILE=other.pem cairn plan -no-color 2>&1 | tr -s '\n ' '  ' | grep -oE "failed to fetch certificates from URL 'https': Get \"[^\"]*\": tls: failed to verify certificate: x509: certificate signed by unknown authority"
+  failed to fetch certificates from URL 'https': Get "https://localhost:*/.well-known/openid-configuration": tls: failed to verify certificate: x509: certificate signed by unknown authority (glob)
   $ sed -i "s/localhost:/127.0.0.2:/" main.tf
-  $ SSL_CERT_FILE=ca.pem cairn plan -no-color 2>&1 | grep -E '^Error|unable to connect'
-  Error: Failed to identify fetch peer certificates
-  unable to connect to 127.0.0.2:*: Connection refused (glob)
-  $ kill $(cat pid)
+  $ SSL_CERT_FILE=ca.pem cairn plan -no-color 2>&1 | tr -s '\n ' '  ' | grep -oE 'dial tcp 127.0.0.2:[0-9]+: connect: connection refused'
+  dial tcp 127.0.0.2:*: connect: connection refused (glob)
+
+https:// goes through a proxy as upstream's http.Client does (a CONNECT
+tunnel; proxy.py sends every tunnel to the server above and logs it):
+the provider's proxy block (url, username, password) for any host, else
+HTTPS_PROXY from the environment (from_env defaults to true) but never
+for a loopback address, and no proxy at all with from_env = false.
+
+  $ python3 $TESTDIR/proxy.py > /dev/null 2>&1 &
+  $ while [ ! -s pport ]; do sleep 0.1; done
+  $ sed -e "s/PPORT/$(cat pport)/; s/PORT/$(cat port)/" $TESTDIR/proxy_block.tf.txt > main.tf
+  $ SSL_CERT_FILE=ca.pem cairn apply -auto-approve -no-color | grep -E '^o ='
+  o = "CN=localhost"
+  $ sed -e 's/[0-9][0-9]*/N/g' proxy.log
+  CONNECT localhost:N HTTP/N.N Proxy-Authorization: Basic dTpw
+  $ sed -e "s/PORT/$(cat port)/" $TESTDIR/proxy_env.tf.txt > main.tf
+  $ HTTPS_PROXY=127.0.0.1:$(cat pport) cairn apply -auto-approve -no-color | grep -E '^o ='
+  o = "CN=localhost"
+  $ sed -e 's/[0-9][0-9]*/N/g' proxy.log | tail -1
+  CONNECT cairn-proxy-test.invalid:N HTTP/N.N
+  $ cat $TESTDIR/proxy_noenv.tf.txt >> main.tf
+  $ HTTPS_PROXY=127.0.0.1:$(cat pport) cairn plan -no-color 2>&1 | grep -oE 'no such host'
+  no such host
+  $ cp $TESTDIR/proxy_bad.tf.txt main.tf
+  $ cairn plan -no-color 2>&1 | grep -E '^(Error|Attribute|specified|URL|"ftp)'
+  Error: Invalid Attribute Combination
+  Attribute "proxy[0].from_env" cannot be specified when "proxy[0].url" is
+  specified
+  Error: Invalid Attribute Combination
+  Attribute "proxy[0].url" cannot be specified when "proxy[0].from_env" is
+  specified
+  Error: Invalid Attribute Combination
+  Attribute "proxy[0].username" must be specified when "proxy[0].password" is
+  specified
+  Error: Invalid URL scheme
+  URL "ftp://x" expected to use scheme from ["http" "https" "socks5"], got:
+  "ftp"
+  $ kill $(cat pid) $(cat ppid)
 
 Bad arguments.
 

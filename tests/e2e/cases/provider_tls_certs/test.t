@@ -28,8 +28,8 @@ for bad input.
       validity_start_time   = "*Z" (glob)
   $ cairn state show tls_cert_request.srv | grep -E 'key_algorithm|BEGIN|id '
           -----BEGIN CERTIFICATE REQUEST-----
-      id               = "*" (glob)
-      key_algorithm    = "ED25519"
+      id                 = "*" (glob)
+      key_algorithm      = "ED25519"
   $ cairn plan -detailed-exitcode -no-color > /dev/null; echo "exit $?"
   exit 0
 
