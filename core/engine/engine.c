@@ -230,6 +230,22 @@ void eng_attribute_path_diags(Diags *d, Diag *mark, const ProvCall *c,
   eng_attribute_prov_diags(d, mark, n, in);
 }
 
+void eng_provider_path_diags(Diags *d, Diag *mark, const ProvCall *c,
+                             const ProvSlot *ps)
+{
+  for (Diag *g = mark ? mark->next : d->head; g; g = g->next) {
+    const ValPath *vp = prov_diag_path(c, g);
+    if (!vp)
+      continue;   /* Terraform elaborates attribute-path diagnostics only */
+    const SrcRange *r = ps->cfg && ps->cfg->body && !g->subject.file
+                            ? path_range(ps->cfg->body, vp)
+                            : NULL;
+    if (r)
+      g->subject = *r;
+    diag_set_address(d, g, ps->state_addr);
+  }
+}
+
 const char *const eng_bug_suffix =
     "\n\nThis is a bug in the provider, which should be reported in the "
     "provider's own issue tracker.";

@@ -288,6 +288,12 @@ void eng_attribute_prov_diags(Diags *d, Diag *mark, const Node *n,
 ** points at that attribute's expression in the resource's body. */
 void eng_attribute_path_diags(Diags *d, Diag *mark, const ProvCall *c,
                               const Node *n, const Inst *in);
+/* Provider diagnostics after mark (NULL: all) that carry an attribute
+** path (c->paths) get, as Terraform's InConfigBody gives them, ps's
+** address ("with provider[...]") and that attribute's expression in ps's
+** configuration block. */
+void eng_provider_path_diags(Diags *d, Diag *mark, const ProvCall *c,
+                             const ProvSlot *ps);
 /* The "This is a bug in the provider" ending of contract errors. */
 extern const char *const eng_bug_suffix;
 

@@ -156,9 +156,36 @@ static void check_call(Vw *w, const CfgTree *t, uint32_t i)
   }
 }
 
+/* A provider block of t's module, decoded with every input unknown and
+** handed to the provider's ValidateProviderConfig, as Terraform's validate
+** walk does (a bad proxy URL shows at validate, not only at plan). */
+static void check_provider(Vw *w, const CfgTree *t, const ProvSlot *ps)
+{
+  if (!ps->prov || !ps->schema || !ps->cfg || !ps->cfg->body)
+    return;   /* eng_new reported an unavailable provider */
+  EvalCtx ctx;
+  EngFnModule fm;
+  unknown_ctx(w, &ctx, &fm, t->m, false, false);
+  Value cfg;
+  int e0 = w->d->errors;
+  if (!dec_body(&ctx, ps->cfg->body, ps->schema->provider.block, &cfg) ||
+      w->d->errors > e0)
+    return;
+  ProvCall c = {w->a, w->d, NULL};
+  Diag *mark = w->d->tail;
+  ps->prov->ops->validate_provider_config(ps->prov, &c,
+                                          val_unmark_deep(w->a, cfg));
+  eng_provider_path_diags(w->d, mark, &c, ps);
+}
+
 static void check_module(Vw *w, const CfgTree *t)
 {
   const CfgModule *m = t->m;
+  for (uint32_t i = 0; i < w->e->nslots; i++) {
+    const ProvSlot *ps = &w->e->slots[i];
+    if (ps->cfg >= m->providers && ps->cfg < m->providers + m->nproviders)
+      check_provider(w, t, ps);
+  }
   for (uint32_t i = 0; i < m->nresources; i++)
     check_resource(w, t, &m->resources[i]);
   for (uint32_t i = 0; i < m->nlocals; i++) {

@@ -42,7 +42,9 @@ static bool visit_provider(Engine *e, Node *n, Arena *a, Diags *d)
   }
   ProvCall c = {a, d, NULL};
   Value uc = val_unmark_deep(a, config);
+  Diag *mark = d->tail;
   ps->prov->ops->validate_provider_config(ps->prov, &c, uc);
+  eng_provider_path_diags(d, mark, &c, ps);
   if (diag_has_errors(d))
     return false;
   ProvConfigureReq rq = {CAIRN_VERSION, uc};

@@ -81,6 +81,9 @@ for a loopback address, and no proxy at all with from_env = false.
   no such host
   $ cp $TESTDIR/proxy_bad.tf.txt main.tf
   $ cairn plan -no-color 2>&1 | grep -E '^(Error|Attribute|specified|URL|"ftp)'
+  Error: Invalid URL scheme
+  URL "ftp://x" expected to use scheme from ["http" "https" "socks5"], got:
+  "ftp"
   Error: Invalid Attribute Combination
   Attribute "proxy[0].from_env" cannot be specified when "proxy[0].url" is
   specified
@@ -90,9 +93,6 @@ for a loopback address, and no proxy at all with from_env = false.
   Error: Invalid Attribute Combination
   Attribute "proxy[0].username" must be specified when "proxy[0].password" is
   specified
-  Error: Invalid URL scheme
-  URL "ftp://x" expected to use scheme from ["http" "https" "socks5"], got:
-  "ftp"
   $ kill $(cat pid) $(cat ppid)
 
 Bad arguments.

@@ -1,0 +1,6 @@
+provider "tls" {
+  proxy {
+    url = "not a url"
+  }
+}
+resource "tls_private_key" "k" { algorithm = "ED25519" }
