@@ -38,6 +38,12 @@ const char *buf_str(Buf *b);
 ** bytes (UTF-8 included) as they are.  Go's messages quote names, paths and
 ** values this way, and providers repeat those messages. */
 void buf_go_quote(Buf *b, const char *s);
+/* Appends s[0..n) as strconv.Quote does, rune by rune: invalid UTF-8 bytes
+** as \xNN, '"' and '\\' escaped, \a \b \f \n \r \t \v by name, other runes
+** strconv.IsPrint rejects (controls, C1, the non-ASCII spaces and format
+** characters) as \xNN, \uNNNN or \UNNNNNNNN, the rest as they are.  For
+** texts Go prints with %q that may hold anything: argv echoes, paths. */
+void buf_strconv_quote(Buf *b, const char *s, size_t n);
 /* Empties the buffer, keeping its storage. */
 void buf_clear(Buf *b);
 /* Appends what fd yields until end of file, whatever fstat says: pipes,
