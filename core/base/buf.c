@@ -111,8 +111,14 @@ int buf_read_fd(Buf *b, int fd, size_t max)
 
 void buf_go_quote(Buf *b, const char *s)
 {
+  buf_go_quote_n(b, s, strlen(s));
+}
+
+void buf_go_quote_n(Buf *b, const char *s, size_t n)
+{
   buf_putc(b, '"');
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+  for (const unsigned char *p = (const unsigned char *)s,
+                           *e = p + n; p < e; p++) {
     switch (*p) {
     case '"': buf_puts(b, "\\\""); break;
     case '\\': buf_puts(b, "\\\\"); break;
@@ -162,7 +168,8 @@ static size_t utf8_dec(const unsigned char *s, size_t n, uint32_t *r)
 }
 
 /* strconv.IsPrint for the runes that show up in practice: controls, C1
-** controls, the non-ASCII spaces and format characters are not. */
+** controls, the non-ASCII spaces, format characters, noncharacters and the
+** private use area are not. */
 static bool go_printable(uint32_t r)
 {
   if (r < 0x20 || r == 0x7F || (r >= 0x80 && r <= 0xA0) || r == 0xAD)
@@ -171,7 +178,8 @@ static bool go_printable(uint32_t r)
       (r >= 0x205F && r <= 0x206F) || r == 0x3000 || r == 0xFEFF ||
       r == 0x1680 || r == 0x180E)
     return false;
-  if ((r >= 0xFFF9 && r <= 0xFFFB) || r == 0xFFFE || r == 0xFFFF)
+  if ((r >= 0xFFF9 && r <= 0xFFFB) || r == 0xFFFE || r == 0xFFFF ||
+      (r >= 0xE000 && r <= 0xF8FF))
     return false;
   return true;
 }
@@ -214,4 +222,36 @@ void buf_strconv_quote(Buf *b, const char *str, size_t n)
     }
   }
   buf_putc(b, '"');
+}
+
+size_t buf_utf8_encode(char *o, uint32_t r)
+{
+  if (r > 0x10FFFF || (r >= 0xD800 && r <= 0xDFFF))
+    r = 0xFFFD;
+  if (r < 0x80) {
+    o[0] = (char)r;
+    return 1;
+  }
+  if (r < 0x800) {
+    o[0] = (char)(0xC0 | (r >> 6));
+    o[1] = (char)(0x80 | (r & 0x3F));
+    return 2;
+  }
+  if (r < 0x10000) {
+    o[0] = (char)(0xE0 | (r >> 12));
+    o[1] = (char)(0x80 | ((r >> 6) & 0x3F));
+    o[2] = (char)(0x80 | (r & 0x3F));
+    return 3;
+  }
+  o[0] = (char)(0xF0 | (r >> 18));
+  o[1] = (char)(0x80 | ((r >> 12) & 0x3F));
+  o[2] = (char)(0x80 | ((r >> 6) & 0x3F));
+  o[3] = (char)(0x80 | (r & 0x3F));
+  return 4;
+}
+
+void buf_put_utf8(Buf *b, uint32_t r)
+{
+  char o[4];
+  buf_put(b, o, buf_utf8_encode(o, r));
 }

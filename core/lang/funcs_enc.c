@@ -378,21 +378,21 @@ bool fn_textdecodebase64(FnCall *c, const Value *a, uint32_t n, Value *out)
         uint32_t u2 = le ? (uint32_t)p[i + 2] | (uint32_t)p[i + 3] << 8
                          : (uint32_t)p[i + 2] << 8 | p[i + 3];
         if (u2 >= 0xDC00 && u2 < 0xE000) {
-          fn_utf8_put(&b, 0x10000 + ((u - 0xD800) << 10) + (u2 - 0xDC00));
+          buf_put_utf8(&b, 0x10000 + ((u - 0xD800) << 10) + (u2 - 0xDC00));
           i += 2;
           continue;
         }
       }
-      fn_utf8_put(&b, (u >= 0xD800 && u < 0xE000) ? 0xFFFD : u);
+      buf_put_utf8(&b, (u >= 0xD800 && u < 0xE000) ? 0xFFFD : u);
     }
     if (i < len)
-      fn_utf8_put(&b, 0xFFFD);
+      buf_put_utf8(&b, 0xFFFD);
     break;
   }
   case E_LATIN1:
   case E_ASCII:
     for (size_t i = 0; i < len; i++)
-      fn_utf8_put(&b, (e == E_ASCII && p[i] > 0x7F) ? 0xFFFD : p[i]);
+      buf_put_utf8(&b, (e == E_ASCII && p[i] > 0x7F) ? 0xFFFD : p[i]);
     break;
   case E_NONE:
     break;

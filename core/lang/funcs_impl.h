@@ -22,7 +22,6 @@
 /* Decodes one rune at s (n > 0 bytes left); *len gets its byte length.
 ** Invalid sequences decode as U+FFFD with length 1. */
 uint32_t fn_utf8_dec(const char *s, size_t n, size_t *len);
-void fn_utf8_put(Buf *b, uint32_t r);
 bool fn_utf8_valid(const char *s, size_t n);
 /* Number of user-perceived characters (code points, with combining
 ** marks and joiners folded into the preceding one). */
