@@ -134,7 +134,6 @@ FN_IMPL(encode_tfvars) FN_IMPL(decode_tfvars) FN_IMPL(encode_expr)
 ** with the function error set. */
 bool fn_read_file(FnCall *c, Value path, const char **data, size_t *n);
 
-void fn_base64_put(Buf *b, const uint8_t *p, size_t n);
 /* bcrypt with a given salt (for tests against known hashes). */
 void fn_bcrypt_salted(Buf *out, Arena *a, const char *pass,
                       const uint8_t salt[16], int cost);
