@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "base/buf.h"
-#include "config/hostcfg.h"
 #include "config/ini.h"
 #include "config/provver.h"
 #include "gateway.h"
@@ -21,20 +20,7 @@
 
 static void bad(Diags *d, const IniEntry *e, const char *want)
 {
-  diag_error(d, &e->value_range, "Invalid gateway configuration",
-             "%s:%u: the value of \"%s\" must be %s.", e->value_range.file,
-             e->line, e->name, want);
-}
-
-static bool parse_int(const char *s, long lo, long hi, long *out)
-{
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || end == s || *end || v < lo || v > hi)
-    return false;
-  *out = v;
-  return true;
+  ini_bad_value(d, e, "Invalid gateway configuration", want);
 }
 
 /* "16777216", "64KiB", "16MiB", "1GiB". */
@@ -58,24 +44,6 @@ static bool parse_size(const char *s, size_t *out)
     return false;
   *out = (size_t)(v * m);
   return true;
-}
-
-/* `KIND "NAME"` -> NAME, or NULL. */
-static const char *section_name(Arena *a, const char *sec, const char *kind)
-{
-  size_t k = strlen(kind);
-  if (strncmp(sec, kind, k) != 0 || !isspace((unsigned char)sec[k]))
-    return NULL;
-  const char *p = sec + k;
-  while (isspace((unsigned char)*p))
-    p++;
-  size_t n = strlen(p);
-  if (n < 3 || p[0] != '"' || p[n - 1] != '"')
-    return NULL;
-  for (size_t i = 1; i < n - 1; i++)
-    if (p[i] == '"' || isspace((unsigned char)p[i]))
-      return NULL;
-  return arena_strndup(a, p + 1, n - 2);
 }
 
 /* Splits "a, b ,c" into trimmed items. */
@@ -151,26 +119,19 @@ static const char *const gateway_keys[] = {
     "work_dir", "plugin_user", "pass_env", "idempotency_entries",
     "idempotency_bytes"};
 
-static bool known(const char *k, const char *const *keys, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    if (strcmp(keys[i], k) == 0)
-      return true;
-  return false;
-}
-
 static void gateway_key(Arena *a, GwConfig *c, const IniEntry *e, Diags *d)
 {
   const char *k = e->name, *v = e->value;
   long n;
-  if (!known(k, gateway_keys, sizeof gateway_keys / sizeof *gateway_keys)) {
+  if (!ini_key_known(k, gateway_keys,
+                     sizeof gateway_keys / sizeof *gateway_keys)) {
     diag_error(d, &e->name_range, "Invalid gateway configuration",
                "%s:%u: unknown key \"%s\" in section [gateway].",
                e->name_range.file, e->line, k);
     return;
   }
   if (strcmp(k, "listen") == 0) {
-    if (!strrchr(v, ':') || !parse_int(strrchr(v, ':') + 1, 0, 65535, &n))
+    if (!strrchr(v, ':') || !ini_int(strrchr(v, ':') + 1, 0, 65535, &n))
       bad(d, e, "HOST:PORT");
     else
       c->listen = v;
@@ -181,23 +142,23 @@ static void gateway_key(Arena *a, GwConfig *c, const IniEntry *e, Diags *d)
   } else if (strcmp(k, "client_ca_file") == 0) {
     c->client_ca_file = *v ? v : NULL;
   } else if (strcmp(k, "threads") == 0) {
-    if (!parse_int(v, 1, 256, &n))
+    if (!ini_int(v, 1, 256, &n))
       bad(d, e, "a number from 1 to 256");
     else
       c->threads = (int)n;
   } else if (strcmp(k, "max_connections") == 0) {
-    if (!parse_int(v, 1, 65536, &n))
+    if (!ini_int(v, 1, 65536, &n))
       bad(d, e, "a number from 1 to 65536");
     else
       c->max_connections = (int)n;
   } else if (strcmp(k, "max_processes") == 0) {
-    if (!parse_int(v, 1, 4096, &n))
+    if (!ini_int(v, 1, 4096, &n))
       bad(d, e, "a number from 1 to 4096");
     else
       c->max_processes = (int)n;
   } else if (strcmp(k, "idle_timeout") == 0) {
     long ms;
-    if (!hcfg_parse_duration(v, &ms) || ms <= 0)
+    if (!ini_duration(v, &ms) || ms <= 0)
       bad(d, e, "a positive duration such as \"10m\" or \"30s\"");
     else
       c->idle_timeout_ms = ms;
@@ -220,7 +181,7 @@ static void gateway_key(Arena *a, GwConfig *c, const IniEntry *e, Diags *d)
           return;
         }
   } else if (strcmp(k, "idempotency_entries") == 0) {
-    if (!parse_int(v, 1, 10000000, &n))
+    if (!ini_int(v, 1, 10000000, &n))
       bad(d, e, "a number from 1 to 10000000");
     else
       c->idempotency_entries = (int)n;
@@ -355,7 +316,7 @@ GwConfig *gw_load(Arena *a, const char *path, Diags *d)
     const char *name;
     if (strcmp(s->name, "gateway") == 0) {
       gateway_line = s->line;
-    } else if ((name = section_name(a, s->name, "provider"))) {
+    } else if ((name = ini_section_name(a, s->name, "provider"))) {
       Diags tmp;
       diag_init(&tmp, a);
       const char *addr = prov_source_normalize(a, name, NULL, &tmp);
@@ -372,7 +333,7 @@ GwConfig *gw_load(Arena *a, const char *path, Diags *d)
                      s->line, addr);
       c->providers[c->nproviders].line = s->line;
       c->providers[c->nproviders++].addr = addr;
-    } else if ((name = section_name(a, s->name, "client"))) {
+    } else if ((name = ini_section_name(a, s->name, "client"))) {
       /* The name becomes a directory under work_dir. */
       bool ok = name[0] != '.';
       for (const char *q = name; *q; q++)
@@ -404,7 +365,7 @@ GwConfig *gw_load(Arena *a, const char *path, Diags *d)
     const char *name;
     if (strcmp(e->section, "gateway") == 0) {
       gateway_key(a, c, e, d);
-    } else if ((name = section_name(a, e->section, "provider"))) {
+    } else if ((name = ini_section_name(a, e->section, "provider"))) {
       Diags tmp;
       diag_init(&tmp, a);
       const char *addr = prov_source_normalize(a, name, NULL, &tmp);
@@ -457,7 +418,7 @@ GwConfig *gw_load(Arena *a, const char *path, Diags *d)
                     "zh:HEX\", as a dependency lock file holds them");
       } else if (strcmp(e->name, "timeout") == 0) {
         long ms;
-        if (!hcfg_parse_duration(e->value, &ms) || ms <= 0)
+        if (!ini_duration(e->value, &ms) || ms <= 0)
           bad(d, e, "a positive duration such as \"30m\"");
         else
           p->timeout_ms = ms;
@@ -467,7 +428,7 @@ GwConfig *gw_load(Arena *a, const char *path, Diags *d)
                    "plugin_dir, version, hashes, timeout).",
                    path, e->line, e->name);
       }
-    } else if ((name = section_name(a, e->section, "client"))) {
+    } else if ((name = ini_section_name(a, e->section, "client"))) {
       GwClient *cl = NULL;
       for (int j = 0; j < c->nclients; j++)
         if (strcmp(c->clients[j].name, name) == 0)

@@ -4,6 +4,8 @@
 #include "buf.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -109,8 +111,14 @@ int buf_read_fd(Buf *b, int fd, size_t max)
 
 void buf_go_quote(Buf *b, const char *s)
 {
+  buf_go_quote_n(b, s, strlen(s));
+}
+
+void buf_go_quote_n(Buf *b, const char *s, size_t n)
+{
   buf_putc(b, '"');
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+  for (const unsigned char *p = (const unsigned char *)s,
+                           *e = p + n; p < e; p++) {
     switch (*p) {
     case '"': buf_puts(b, "\\\""); break;
     case '\\': buf_puts(b, "\\\\"); break;
@@ -125,4 +133,125 @@ void buf_go_quote(Buf *b, const char *s)
     }
   }
   buf_putc(b, '"');
+}
+
+/* Decodes one UTF-8 sequence at s[0..n); returns its length and the rune,
+** or 0 for an invalid sequence. */
+static size_t utf8_dec(const unsigned char *s, size_t n, uint32_t *r)
+{
+  if (s[0] < 0x80) {
+    *r = s[0];
+    return 1;
+  }
+  size_t len;
+  uint32_t c, min;
+  if ((s[0] & 0xE0) == 0xC0) {
+    len = 2, c = s[0] & 0x1F, min = 0x80;
+  } else if ((s[0] & 0xF0) == 0xE0) {
+    len = 3, c = s[0] & 0x0F, min = 0x800;
+  } else if ((s[0] & 0xF8) == 0xF0) {
+    len = 4, c = s[0] & 0x07, min = 0x10000;
+  } else {
+    return 0;
+  }
+  if (len > n)
+    return 0;
+  for (size_t i = 1; i < len; i++) {
+    if ((s[i] & 0xC0) != 0x80)
+      return 0;
+    c = (c << 6) | (s[i] & 0x3F);
+  }
+  if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+    return 0;
+  *r = c;
+  return len;
+}
+
+/* strconv.IsPrint for the runes that show up in practice: controls, C1
+** controls, the non-ASCII spaces, format characters, noncharacters and the
+** private use area are not. */
+static bool go_printable(uint32_t r)
+{
+  if (r < 0x20 || r == 0x7F || (r >= 0x80 && r <= 0xA0) || r == 0xAD)
+    return false;
+  if ((r >= 0x2000 && r <= 0x200F) || (r >= 0x2028 && r <= 0x202F) ||
+      (r >= 0x205F && r <= 0x206F) || r == 0x3000 || r == 0xFEFF ||
+      r == 0x1680 || r == 0x180E)
+    return false;
+  if ((r >= 0xFFF9 && r <= 0xFFFB) || r == 0xFFFE || r == 0xFFFF ||
+      (r >= 0xE000 && r <= 0xF8FF))
+    return false;
+  return true;
+}
+
+void buf_strconv_quote(Buf *b, const char *str, size_t n)
+{
+  const unsigned char *s = (const unsigned char *)str;
+  buf_putc(b, '"');
+  for (size_t i = 0; i < n;) {
+    uint32_t r;
+    size_t len = utf8_dec(s + i, n - i, &r);
+    if (len == 0) {
+      buf_printf(b, "\\x%02x", s[i]);
+      i++;
+      continue;
+    }
+    i += len;
+    if (r == '"' || r == '\\') {
+      buf_putc(b, '\\');
+      buf_putc(b, (char)r);
+    } else if (go_printable(r)) {
+      buf_put(b, s + i - len, len);
+    } else {
+      switch (r) {
+      case '\a': buf_puts(b, "\\a"); break;
+      case '\b': buf_puts(b, "\\b"); break;
+      case '\f': buf_puts(b, "\\f"); break;
+      case '\n': buf_puts(b, "\\n"); break;
+      case '\r': buf_puts(b, "\\r"); break;
+      case '\t': buf_puts(b, "\\t"); break;
+      case '\v': buf_puts(b, "\\v"); break;
+      default:
+        if (r < 0x80)
+          buf_printf(b, "\\x%02x", (unsigned)r);
+        else if (r < 0x10000)
+          buf_printf(b, "\\u%04x", (unsigned)r);
+        else
+          buf_printf(b, "\\U%08x", (unsigned)r);
+      }
+    }
+  }
+  buf_putc(b, '"');
+}
+
+size_t buf_utf8_encode(char *o, uint32_t r)
+{
+  if (r > 0x10FFFF || (r >= 0xD800 && r <= 0xDFFF))
+    r = 0xFFFD;
+  if (r < 0x80) {
+    o[0] = (char)r;
+    return 1;
+  }
+  if (r < 0x800) {
+    o[0] = (char)(0xC0 | (r >> 6));
+    o[1] = (char)(0x80 | (r & 0x3F));
+    return 2;
+  }
+  if (r < 0x10000) {
+    o[0] = (char)(0xE0 | (r >> 12));
+    o[1] = (char)(0x80 | ((r >> 6) & 0x3F));
+    o[2] = (char)(0x80 | (r & 0x3F));
+    return 3;
+  }
+  o[0] = (char)(0xF0 | (r >> 18));
+  o[1] = (char)(0x80 | ((r >> 12) & 0x3F));
+  o[2] = (char)(0x80 | ((r >> 6) & 0x3F));
+  o[3] = (char)(0x80 | (r & 0x3F));
+  return 4;
+}
+
+void buf_put_utf8(Buf *b, uint32_t r)
+{
+  char o[4];
+  buf_put(b, o, buf_utf8_encode(o, r));
 }

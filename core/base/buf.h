@@ -12,6 +12,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "arena.h"
 
@@ -38,6 +39,21 @@ const char *buf_str(Buf *b);
 ** bytes (UTF-8 included) as they are.  Go's messages quote names, paths and
 ** values this way, and providers repeat those messages. */
 void buf_go_quote(Buf *b, const char *s);
+/* The same for s[0..n), which may hold NUL bytes (written as \x00). */
+void buf_go_quote_n(Buf *b, const char *s, size_t n);
+/* Appends s[0..n) as strconv.Quote does, rune by rune: invalid UTF-8 bytes
+** as \xNN, '"' and '\\' escaped, \a \b \f \n \r \t \v by name, other runes
+** strconv.IsPrint rejects (controls, C1, the non-ASCII spaces, format
+** characters, noncharacters, private use) as \xNN, \uNNNN or \UNNNNNNNN,
+** the rest as they are.  For texts Go prints with %q that may hold
+** anything: argv echoes, paths, plan values. */
+void buf_strconv_quote(Buf *b, const char *s, size_t n);
+/* The UTF-8 encoding of code point r in o[0..4); returns its length.  A
+** surrogate or a value over U+10FFFF is written as U+FFFD (Go's
+** utf8.EncodeRune); the readers of escapes that reject them check first. */
+size_t buf_utf8_encode(char *o, uint32_t r);
+/* Appends buf_utf8_encode's bytes for r. */
+void buf_put_utf8(Buf *b, uint32_t r);
 /* Empties the buffer, keeping its storage. */
 void buf_clear(Buf *b);
 /* Appends what fd yields until end of file, whatever fstat says: pipes,

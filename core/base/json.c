@@ -505,30 +505,6 @@ static long hex4(const char *p)
   return r;
 }
 
-static size_t put_utf8(char *o, unsigned long r)
-{
-  if (r < 0x80) {
-    o[0] = (char)r;
-    return 1;
-  }
-  if (r < 0x800) {
-    o[0] = (char)(0xC0 | (r >> 6));
-    o[1] = (char)(0x80 | (r & 0x3F));
-    return 2;
-  }
-  if (r < 0x10000) {
-    o[0] = (char)(0xE0 | (r >> 12));
-    o[1] = (char)(0x80 | ((r >> 6) & 0x3F));
-    o[2] = (char)(0x80 | (r & 0x3F));
-    return 3;
-  }
-  o[0] = (char)(0xF0 | (r >> 18));
-  o[1] = (char)(0x80 | ((r >> 12) & 0x3F));
-  o[2] = (char)(0x80 | ((r >> 6) & 0x3F));
-  o[3] = (char)(0x80 | (r & 0x3F));
-  return 4;
-}
-
 /* Decodes the string body [p, q) (escapes already known to be
 ** well-formed) into o, which has room for 3 bytes per input byte.
 ** Returns the decoded length. */
@@ -566,7 +542,7 @@ static size_t decode_string(const char *p, const char *q, char *o)
             r = 0xFFFD;
           }
         }
-        o += put_utf8(o, r);
+        o += buf_utf8_encode(o, (uint32_t)r);
         break;
       }
       }
@@ -580,7 +556,7 @@ static size_t decode_string(const char *p, const char *q, char *o)
     size_t k = json_utf8_len((const unsigned char *)p,
                              (const unsigned char *)q);
     if (k == 0) {
-      o += put_utf8(o, 0xFFFD);
+      o += buf_utf8_encode(o, 0xFFFD);
       p++;
     } else {
       memcpy(o, p, k);

@@ -278,11 +278,6 @@ bool cfg_source_is_local(const char *source);
 ** and what `version -json` reports as terraform_version (docs/cli.md). */
 #define CFG_TERRAFORM_VERSION "1.9.8"
 
-/* Checks a Terraform version constraint string (go-version syntax:
-** "~> 1.2, != 1.3.0") against version: 1 satisfied, 0 not, -1 when either
-** does not parse (config_tfver.c). */
-int cfg_version_check(const char *constraints, const char *version);
-
 /* Registers a file's text for snippets and returns a block_context
 ** callback that names the innermost enclosing block (used by diag). */
 void cfg_register_source(SrcFiles *files, const HclFile *f);

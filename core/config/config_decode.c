@@ -14,6 +14,7 @@
 
 #include "base/convert.h"
 #include "lang/eval.h"
+#include "provver.h"
 
 static SrcRange block_header_range(const HclBlock *b)
 {
@@ -1067,7 +1068,7 @@ void cfg_check_versions(Loader *L)
     m->required_versions[i] = r->constraint;
     /* Terraform checks every module's required_version against its own
     ** version before anything else uses the configuration. */
-    int ok = cfg_version_check(r->constraint, CFG_TERRAFORM_VERSION);
+    int ok = pver_tf_match(r->constraint, CFG_TERRAFORM_VERSION);
     if (ok < 0)
       diag_error(L->d, &r->range, "Invalid version constraint",
                  "This string does not use correct version constraint "

@@ -19,62 +19,6 @@ void hcfg_empty(HostCfg *c)
   c->lock_timeout_ms = -1;
 }
 
-bool hcfg_parse_duration(const char *s, long *ms)
-{
-  if (!s || !*s)
-    return false;
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (end == s || errno || !(v >= 0) || v > 1e9 || isspace((unsigned char)*s))
-    return false;
-  double mul;
-  if (*end == 0 || strcmp(end, "s") == 0)
-    mul = 1000;
-  else if (strcmp(end, "ms") == 0)
-    mul = 1;
-  else if (strcmp(end, "m") == 0)
-    mul = 60000;
-  else if (strcmp(end, "h") == 0)
-    mul = 3600000;
-  else
-    return false;
-  /* No hex or exponent forms: strtod accepts them, users do not mean them. */
-  for (const char *p = s; p < end; p++)
-    if (!isdigit((unsigned char)*p) && *p != '.')
-      return false;
-  *ms = (long)(v * mul + 0.5);
-  return true;
-}
-
-static bool parse_int(const char *s, long lo, long hi, long *out)
-{
-  if (!s || !*s || !(isdigit((unsigned char)*s) || *s == '-'))
-    return false;
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (*end || errno || v < lo || v > hi)
-    return false;
-  *out = v;
-  return true;
-}
-
-static bool parse_bool(const char *s, bool *out)
-{
-  if (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0 ||
-      strcmp(s, "on") == 0 || strcmp(s, "1") == 0) {
-    *out = true;
-    return true;
-  }
-  if (strcmp(s, "false") == 0 || strcmp(s, "no") == 0 ||
-      strcmp(s, "off") == 0 || strcmp(s, "0") == 0) {
-    *out = false;
-    return true;
-  }
-  return false;
-}
-
 /* Sizes: a number of bytes with an optional k/K, M, G suffix (binary). */
 static bool parse_size(const char *s, size_t *out)
 {
@@ -163,37 +107,9 @@ static const char *const default_keys[] = {
     "parallelism", "lock_timeout", "plugin_dir",
     "backend_skip_cert_verification"};
 
-static bool key_known(const char *k, const char *const *keys, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    if (strcmp(keys[i], k) == 0)
-      return true;
-  return false;
-}
-
-/* `provider "SOURCE"` -> SOURCE (in a), or NULL when the section name has
-** another shape. */
-static const char *provider_section_source(Arena *a, const char *sec)
-{
-  if (strncmp(sec, "provider", 8) != 0 || !isspace((unsigned char)sec[8]))
-    return NULL;
-  const char *p = sec + 8;
-  while (isspace((unsigned char)*p))
-    p++;
-  size_t n = strlen(p);
-  if (n < 3 || p[0] != '"' || p[n - 1] != '"')
-    return NULL;
-  for (size_t i = 1; i < n - 1; i++)
-    if (p[i] == '"' || isspace((unsigned char)p[i]))
-      return NULL;
-  return arena_strndup(a, p + 1, n - 2);
-}
-
 static void bad_value(Diags *d, const IniEntry *e, const char *want)
 {
-  diag_error(d, &e->value_range, "Invalid host configuration value",
-             "%s:%u: the value of \"%s\" must be %s.", e->value_range.file,
-             e->line, e->name, want);
+  ini_bad_value(d, e, "Invalid host configuration value", want);
 }
 
 static void set_provider_key(Arena *a, HcfgProvider *p, const IniEntry *e,
@@ -263,14 +179,14 @@ static void set_provider_key(Arena *a, HcfgProvider *p, const IniEntry *e,
   } else if (strcmp(k, "connect_timeout") == 0 ||
              strcmp(k, "timeout") == 0) {
     long ms;
-    if (!hcfg_parse_duration(v, &ms) || ms <= 0)
+    if (!ini_duration(v, &ms) || ms <= 0)
       bad_value(d, e, "a positive duration such as \"10s\" or \"500ms\"");
     else if (k[0] == 'c')
       p->connect_timeout_ms = ms;
     else
       p->timeout_ms = ms;
   } else if (strcmp(k, "retries") == 0) {
-    if (!parse_int(v, 0, 20, &n))
+    if (!ini_int(v, 0, 20, &n))
       bad_value(d, e, "a whole number from 0 to 20");
     else
       p->retries = (int)n;
@@ -290,7 +206,7 @@ static void set_provider_key(Arena *a, HcfgProvider *p, const IniEntry *e,
     else
       p->max_response_bytes = sz;
   } else if (strcmp(k, "insecure_http") == 0) {
-    if (!parse_bool(v, &p->insecure_http))
+    if (!ini_bool(v, &p->insecure_http))
       bad_value(d, e, "true or false");
   }
 }
@@ -299,7 +215,7 @@ static void set_default_key(HostCfg *c, const IniEntry *e, Diags *d)
 {
   long n;
   if (strcmp(e->name, "parallelism") == 0) {
-    if (!parse_int(e->value, 1, 256, &n))
+    if (!ini_int(e->value, 1, 256, &n))
       bad_value(d, e, "a whole number from 1 to 256");
     else
       c->parallelism = (int)n;
@@ -309,11 +225,11 @@ static void set_default_key(HostCfg *c, const IniEntry *e, Diags *d)
     else
       c->plugin_dir = e->value;
   } else if (strcmp(e->name, "backend_skip_cert_verification") == 0) {
-    if (!parse_bool(e->value, &c->allow_skip_cert_verification))
+    if (!ini_bool(e->value, &c->allow_skip_cert_verification))
       bad_value(d, e, "true or false");
   } else {
     long ms;
-    if (!hcfg_parse_duration(e->value, &ms))
+    if (!ini_duration(e->value, &ms))
       bad_value(d, e, "a duration such as \"30s\" or \"0s\"");
     else
       c->lock_timeout_ms = ms;
@@ -423,7 +339,7 @@ bool hcfg_parse(Arena *a, const char *path, const char *text, size_t len,
     const IniSection *sec = &f.sections[s];
     if (strcmp(sec->name, "defaults") == 0)
       continue;
-    const char *src = provider_section_source(a, sec->name);
+    const char *src = ini_section_name(a, sec->name, "provider");
     if (!src) {
       diag_error(d, &sec->range, "Invalid host configuration section",
                  "%s:%u: unknown section [%s]; expected [defaults] or "
@@ -464,7 +380,7 @@ bool hcfg_parse(Arena *a, const char *path, const char *text, size_t len,
                  "[defaults] or [provider \"SOURCE\"].",
                  path, e->line, e->name);
     } else if (strcmp(e->section, "defaults") == 0) {
-      if (!key_known(e->name, default_keys,
+      if (!ini_key_known(e->name, default_keys,
                      sizeof default_keys / sizeof *default_keys))
         diag_error(d, &e->name_range, "Unknown host configuration key",
                    "%s:%u: [defaults] has no key \"%s\" (known: "
@@ -474,7 +390,7 @@ bool hcfg_parse(Arena *a, const char *path, const char *text, size_t len,
       else
         set_default_key(out, e, d);
     } else {
-      const char *src = provider_section_source(a, e->section);
+      const char *src = ini_section_name(a, e->section, "provider");
       const char *norm =
           src ? prov_source_normalize(a, src, NULL, NULL) : NULL;
       if (!norm)
@@ -483,7 +399,7 @@ bool hcfg_parse(Arena *a, const char *path, const char *text, size_t len,
       if (k < 0)
         goto next;
       HcfgProvider *p = &out->providers[k];
-      if (!key_known(e->name, provider_keys,
+      if (!ini_key_known(e->name, provider_keys,
                      sizeof provider_keys / sizeof *provider_keys))
         diag_error(d, &e->name_range, "Unknown host configuration key",
                    "%s:%u: a provider section has no key \"%s\".", path,

@@ -118,8 +118,4 @@ const HcfgProvider *hcfg_provider(const HostCfg *c, Arena *scratch,
 bool hcfg_token(Arena *a, const HcfgProvider *p, const char **token,
                 Diags *d);
 
-/* Parses a duration: "250ms", "10s", "2m", "1h" or a bare number of
-** seconds ("1.5").  Returns false on anything else. */
-bool hcfg_parse_duration(const char *s, long *ms);
-
 #endif

@@ -14,8 +14,11 @@
 */
 #include "ini.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <inih/ini.h>
@@ -304,4 +307,92 @@ const char *ini_get(const IniFile *f, const char *section, const char *name)
         strcmp(f->entries[i].name, name) == 0)
       v = f->entries[i].value;
   return v;
+}
+
+/* ---- Helpers for the readers of INI files ------------------------------ */
+
+void ini_bad_value(Diags *d, const IniEntry *e, const char *summary,
+                   const char *want)
+{
+  diag_error(d, &e->value_range, summary,
+             "%s:%u: the value of \"%s\" must be %s.", e->value_range.file,
+             e->line, e->name, want);
+}
+
+bool ini_int(const char *s, long lo, long hi, long *out)
+{
+  if (!s || !*s || !(isdigit((unsigned char)*s) || *s == '-'))
+    return false;
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (*end || errno || v < lo || v > hi)
+    return false;
+  *out = v;
+  return true;
+}
+
+bool ini_bool(const char *s, bool *out)
+{
+  static const char *const yes[] = {"true", "yes", "on", "1"},
+                           *const no[] = {"false", "no", "off", "0"};
+  for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+    if (strcmp(s, yes[i]) == 0 || strcmp(s, no[i]) == 0) {
+      *out = strcmp(s, yes[i]) == 0;
+      return true;
+    }
+  return false;
+}
+
+bool ini_duration(const char *s, long *ms)
+{
+  if (!s || !*s)
+    return false;
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s || errno || !(v >= 0) || v > 1e9 || isspace((unsigned char)*s))
+    return false;
+  double mul;
+  if (*end == 0 || strcmp(end, "s") == 0)
+    mul = 1000;
+  else if (strcmp(end, "ms") == 0)
+    mul = 1;
+  else if (strcmp(end, "m") == 0)
+    mul = 60000;
+  else if (strcmp(end, "h") == 0)
+    mul = 3600000;
+  else
+    return false;
+  /* No hex or exponent forms: strtod accepts them, users do not mean them. */
+  for (const char *p = s; p < end; p++)
+    if (!isdigit((unsigned char)*p) && *p != '.')
+      return false;
+  *ms = (long)(v * mul + 0.5);
+  return true;
+}
+
+const char *ini_section_name(Arena *a, const char *sec, const char *kind)
+{
+  size_t k = strlen(kind);
+  if (strncmp(sec, kind, k) != 0 || !isspace((unsigned char)sec[k]))
+    return NULL;
+  const char *p = sec + k;
+  while (isspace((unsigned char)*p))
+    p++;
+  size_t n = strlen(p);
+  if (n < 3 || p[0] != '"' || p[n - 1] != '"')
+    return NULL;
+  for (size_t i = 1; i < n - 1; i++)
+    if (p[i] == '"' || isspace((unsigned char)p[i]))
+      return NULL;
+  return arena_strndup(a, p + 1, n - 2);
+}
+
+bool ini_key_known(const char *k, const char *const *keys, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(keys[i], k) == 0)
+      return true;
+  return false;
 }

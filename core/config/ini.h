@@ -21,10 +21,16 @@
 ** callback.  Which sections and keys are valid is the caller's business.
 **
 ** Ownership: all strings live in the arena passed to ini_parse.
+**
+** Below ini_parse, the helpers the files read with it share (cairn.ini in
+** hostcfg.c, the gateway's file in net/gateway_conf.c): the "file:line:
+** the value of ... must be ..." diagnostic, whole numbers, booleans,
+** durations, `KIND "NAME"` section names and key lists.
 */
 #ifndef CAIRN_INI_H
 #define CAIRN_INI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -62,5 +68,29 @@ bool ini_parse(Arena *a, const char *path, const char *text, size_t len,
 
 /* The value of the last entry named `name` in `section`, or NULL. */
 const char *ini_get(const IniFile *f, const char *section, const char *name);
+
+/* Adds the error `summary` at e's value, detail "FILE:LINE: the value of
+** "NAME" must be WANT." */
+void ini_bad_value(Diags *d, const IniEntry *e, const char *summary,
+                   const char *want);
+
+/* A whole number from lo to hi: an optional '-' and decimal digits,
+** nothing else (no '+', no space, no hex). */
+bool ini_int(const char *s, long lo, long hi, long *out);
+
+/* true/yes/on/1 or false/no/off/0, in lower case. */
+bool ini_bool(const char *s, bool *out);
+
+/* A duration: "250ms", "10s", "2m", "1h" or a bare number of seconds
+** ("1.5"), in milliseconds (rounded).  False on anything else (negative,
+** exponent or hex forms, spaces, other units). */
+bool ini_duration(const char *s, long *ms);
+
+/* The NAME of a section named `KIND "NAME"` (white space between them,
+** NAME without quotes or white space), in a; NULL for another shape. */
+const char *ini_section_name(Arena *a, const char *sec, const char *kind);
+
+/* Whether k is one of keys[0..n). */
+bool ini_key_known(const char *k, const char *const *keys, size_t n);
 
 #endif

@@ -34,10 +34,15 @@ static bool ident_ok(const char *s, size_t n)
   return s[0] != '.' && s[n - 1] != '.' && !strstr(s, "..");
 }
 
-static bool parse_pv(const char *s, size_t n, PV *v)
+/* Parses one version.  go: hashicorp/go-version's leniency, for
+** required_version: a leading "v", any prerelease text, metadata of any
+** length (not kept). */
+static bool parse_pv(const char *s, size_t n, PV *v, bool go)
 {
   memset(v, 0, sizeof *v);
   size_t i = 0;
+  if (go && i < n && s[i] == 'v')
+    i++;
   while (v->nseg < 3) {
     if (i >= n || !isdigit((unsigned char)s[i]))
       return false;
@@ -48,7 +53,7 @@ static bool parse_pv(const char *s, size_t n, PV *v)
         return false;
     }
     v->seg[v->nseg++] = x;
-    if (i < n && s[i] == '.' && v->nseg < 3) {
+    if (i < n && s[i] == '.' && (go || v->nseg < 3)) {
       i++;
       continue;
     }
@@ -58,13 +63,15 @@ static bool parse_pv(const char *s, size_t n, PV *v)
     size_t st = ++i;
     while (i < n && s[i] != '+')
       i++;
-    if (i - st >= sizeof v->pre || !ident_ok(s + st, i - st))
+    if (i - st >= sizeof v->pre || (go ? i == st : !ident_ok(s + st, i - st)))
       return false;
     memcpy(v->pre, s + st, i - st);
   }
   if (i < n && s[i] == '+') {
     size_t st = ++i;
     i = n;
+    if (go)
+      return i > st;   /* ignored in comparisons */
     if (i - st >= sizeof v->meta || !ident_ok(s + st, i - st))
       return false;
     memcpy(v->meta, s + st, i - st);
@@ -121,7 +128,8 @@ static int cmp_pv(const PV *a, const PV *b)
 int pver_cmp(const char *a, const char *b)
 {
   PV x, y;
-  bool ox = parse_pv(a, strlen(a), &x), oy = parse_pv(b, strlen(b), &y);
+  bool ox = parse_pv(a, strlen(a), &x, false),
+       oy = parse_pv(b, strlen(b), &y, false);
   if (!ox || !oy) {
     if (ox != oy)
       return ox ? 1 : -1;
@@ -134,42 +142,52 @@ int pver_cmp(const char *a, const char *b)
 bool pver_valid(const char *s)
 {
   PV v;
-  return parse_pv(s, strlen(s), &v) && v.nseg == 3;
+  return parse_pv(s, strlen(s), &v, false) && v.nseg == 3;
+}
+
+/* Parses the term of a constraint string that starts at p (terms are
+** separated by commas; an operator, then a version, white space around
+** either).  Returns where the next term starts, NULL after the last; sets
+** *ok to false when the term does not parse. */
+static const char *next_term(const char *p, bool go, Term *t, bool *ok)
+{
+  const char *end = strchr(p, ',');
+  size_t len = end ? (size_t)(end - p) : strlen(p);
+  size_t i = 0;
+  while (i < len && isspace((unsigned char)p[i]))
+    i++;
+  t->op = OP_EQ;
+  static const struct { const char *s; int op; } ops[] = {
+      {"~>", OP_MINOR}, {">=", OP_GE}, {"<=", OP_LE}, {"!=", OP_NE},
+      {">", OP_GT},     {"<", OP_LT},  {"=", OP_EQ}};
+  for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+    size_t l = strlen(ops[k].s);
+    if (len - i >= l && !strncmp(p + i, ops[k].s, l)) {
+      t->op = ops[k].op;
+      i += l;
+      break;
+    }
+  }
+  while (i < len && isspace((unsigned char)p[i]))
+    i++;
+  size_t e = len;
+  while (e > i && isspace((unsigned char)p[e - 1]))
+    e--;
+  *ok = parse_pv(p + i, e - i, &t->v, go);
+  return end ? end + 1 : NULL;
 }
 
 /* Parses the terms of one constraint string, appending to *out. */
 static bool parse_terms(Arena *a, const char *s, Term **out, uint32_t *n,
                         uint32_t *cap)
 {
-  const char *p = s;
-  for (;;) {
-    const char *end = strchr(p, ',');
-    size_t len = end ? (size_t)(end - p) : strlen(p);
-    size_t i = 0;
-    while (i < len && isspace((unsigned char)p[i]))
-      i++;
-    int op = OP_EQ;
-    static const struct { const char *s; int op; } ops[] = {
-        {"~>", OP_MINOR}, {">=", OP_GE}, {"<=", OP_LE}, {"!=", OP_NE},
-        {">", OP_GT},     {"<", OP_LT},  {"=", OP_EQ}};
-    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
-      size_t l = strlen(ops[k].s);
-      if (len - i >= l && !strncmp(p + i, ops[k].s, l)) {
-        op = ops[k].op;
-        i += l;
-        break;
-      }
-    }
-    while (i < len && isspace((unsigned char)p[i]))
-      i++;
-    size_t e = len;
-    while (e > i && isspace((unsigned char)p[e - 1]))
-      e--;
+  for (const char *p = s; p;) {
     Term t;
-    t.op = op;
-    if (!parse_pv(p + i, e - i, &t.v))
+    bool ok;
+    p = next_term(p, false, &t, &ok);
+    if (!ok)
       return false;
-    if (op == OP_MINOR && t.v.nseg == 3)
+    if (t.op == OP_MINOR && t.v.nseg == 3)
       t.op = OP_PATCH;
     if (*n == *cap) {
       uint32_t nc = *cap ? *cap * 2 : 8;
@@ -177,10 +195,8 @@ static bool parse_terms(Arena *a, const char *s, Term **out, uint32_t *n,
       *cap = nc;
     }
     (*out)[(*n)++] = t;
-    if (!end)
-      return true;
-    p = end + 1;
   }
+  return true;
 }
 
 static bool term_ok(const Term *t, const PV *v)
@@ -209,7 +225,7 @@ static bool term_ok(const Term *t, const PV *v)
 int pver_match(const char *constraints, const char *version)
 {
   PV v;
-  if (!parse_pv(version, strlen(version), &v))
+  if (!parse_pv(version, strlen(version), &v, false))
     return -1;
   if (!constraints || !*constraints)
     return v.pre[0] ? 0 : 1;
@@ -282,4 +298,66 @@ const char *pver_canon(Arena *a, const char *const *cons, uint32_t n,
       buf_printf(&b, "+%s", t[i].v.meta);
   }
   return buf_str(&b);
+}
+
+/* ---- required_version: hashicorp/go-version ----------------------------- */
+
+/* go-version's Compare: segments, then a prerelease is lower than the
+** release; two prereleases compare as strings. */
+static int cmp_go(const PV *a, const PV *b)
+{
+  for (int i = 0; i < 3; i++)
+    if (a->seg[i] != b->seg[i])
+      return a->seg[i] < b->seg[i] ? -1 : 1;
+  if (!a->pre[0] || !b->pre[0])
+    return a->pre[0] ? -1 : b->pre[0] ? 1 : 0;
+  int r = strcmp(a->pre, b->pre);
+  return r < 0 ? -1 : r > 0;
+}
+
+/* go-version's Constraint.Check of one term. */
+static bool check_go(const Term *t, const PV *v)
+{
+  const PV *c = &t->v;
+  bool cpre = c->pre[0] != 0, vpre = v->pre[0] != 0;
+  if (vpre && !cpre)
+    return false;
+  if (vpre && cpre &&
+      (c->seg[0] != v->seg[0] || c->seg[1] != v->seg[1] ||
+       c->seg[2] != v->seg[2]))
+    return false;
+  int r = cmp_go(v, c);
+  switch (t->op) {
+  case OP_EQ: return r == 0;
+  case OP_NE: return r != 0;
+  case OP_GT: return r > 0;
+  case OP_LT: return r < 0;
+  case OP_GE: return r >= 0;
+  case OP_LE: return r <= 0;
+  default:   /* ~>: the segments written but the last stay the same */
+    if ((cpre && !vpre) || r < 0)
+      return false;
+    for (int i = 0; i < c->nseg - 1; i++)
+      if (v->seg[i] != c->seg[i])
+        return false;
+    return true;
+  }
+}
+
+int pver_tf_match(const char *constraints, const char *version)
+{
+  PV v;
+  if (!parse_pv(version, strlen(version), &v, true))
+    return -1;
+  bool all = true;
+  for (const char *p = constraints; p;) {
+    Term t;
+    bool ok;
+    p = next_term(p, true, &t, &ok);
+    if (!ok)
+      return -1;
+    if (!check_go(&t, &v))
+      all = false;
+  }
+  return all ? 1 : 0;
 }

@@ -1,10 +1,13 @@
 /*
-** provver: provider versions and version constraints as Terraform's
-** provider installer reads them (apparentlymart/go-versions' "Ruby-style"
-** constraints, which `required_providers { x = { version = "..." } }` and
-** the dependency lock file use).  Not the same rules as `required_version`
-** (hashicorp/go-version, config_tfver.c): here a prerelease is selected
-** only by an exact constraint naming it, and `~> 2` means `~> 2.0`.
+** provver: versions and version constraints, with one parser for the two
+** sets of rules Terraform applies to the same syntax:
+** - provider versions as Terraform's provider installer reads them
+**   (apparentlymart/go-versions' "Ruby-style" constraints, which
+**   `required_providers { x = { version = "..." } }` and the dependency
+**   lock file use): pver_cmp, pver_valid, pver_match, pver_canon;
+** - `required_version` (hashicorp/go-version): pver_tf_match, below.
+** Under the first, a prerelease is selected only by an exact constraint
+** naming it, and `~> 2` means `~> 2.0`.
 **
 ** Versions: MAJOR[.MINOR[.PATCH]][-PRERELEASE][+METADATA]; missing parts
 ** are zero.  Constraints: comma-separated, each an optional operator (=,
@@ -44,5 +47,16 @@ int pver_match(const char *constraints, const char *version);
 ** when one does not parse (*bad then names it). */
 const char *pver_canon(Arena *a, const char *const *cons, uint32_t n,
                        const char **bad);
+
+/* required_version's rules (hashicorp/go-version's Constraints, as
+** Terraform checks them against its own version): a leading "v" is
+** accepted, metadata is ignored, two prereleases compare as strings;
+** `~> 1.2` allows >= 1.2 and < 2.0, `~> 1.2.3` >= 1.2.3 and < 1.3.0,
+** `~> 1` anything >= 1.  A constraint with a prerelease matches only
+** versions of that release (prereleases included); a prerelease version
+** satisfies only constraints naming a prerelease of the same release.
+** 1 when version satisfies every constraint, 0 when not, -1 when either
+** does not parse ("" does not). */
+int pver_tf_match(const char *constraints, const char *version);
 
 #endif

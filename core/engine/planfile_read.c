@@ -17,61 +17,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/b64.h"
 #include "base/json.h"
 #include "lang/funcs.h"
 #include "state/state.h"
 
 #define NREASONS ((int)PL_REASON_READ_CHECK_NESTED + 1)
 
-static int b64_val(char c)
+/* The saved plan's base64 (cairn writes it with b64_put). */
+static bool b64(Arena *a, const char *s, size_t n, uint8_t **out,
+                size_t *outlen)
 {
-  if (c >= 'A' && c <= 'Z')
-    return c - 'A';
-  if (c >= 'a' && c <= 'z')
-    return c - 'a' + 26;
-  if (c >= '0' && c <= '9')
-    return c - '0' + 52;
-  if (c == '+')
-    return 62;
-  if (c == '/')
-    return 63;
-  return -1;
-}
-
-/* Strict standard base64 with padding; false on anything else. */
-static bool b64_decode(Arena *a, const char *s, size_t n, uint8_t **out,
-                       size_t *outlen)
-{
-  if (n % 4)
-    return false;
-  uint8_t *o = arena_alloc_raw(a, 1, 1, n / 4 * 3 + 1);
-  size_t k = 0;
-  for (size_t i = 0; i < n; i += 4) {
-    int v[4];
-    int pad = 0;
-    for (int j = 0; j < 4; j++) {
-      if (s[i + j] == '=' && i + 4 == n && j >= 2) {
-        v[j] = 0;
-        pad++;
-        continue;
-      }
-      if (pad)
-        return false;
-      v[j] = b64_val(s[i + j]);
-      if (v[j] < 0)
-        return false;
-    }
-    uint32_t w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 |
-                 (uint32_t)v[2] << 6 | (uint32_t)v[3];
-    o[k++] = (uint8_t)(w >> 16);
-    if (pad < 2)
-      o[k++] = (uint8_t)(w >> 8);
-    if (pad < 1)
-      o[k++] = (uint8_t)w;
-  }
-  *out = o;
-  *outlen = k;
-  return true;
+  size_t bad;
+  return b64_decode(a, s, n, out, outlen, &bad);
 }
 
 /* ---- decoding ----------------------------------------------------------- */
@@ -252,7 +210,7 @@ static bool dec_bytes(Dec *c, Value j, const char **s, uint32_t *n)
     return fail(c, "a string or {\"b\": base64} is required");
   uint8_t *p;
   size_t len;
-  if (!b64_decode(c->a, b.u.s, b.len, &p, &len) || len > UINT32_MAX)
+  if (!b64(c->a, b.u.s, b.len, &p, &len) || len > UINT32_MAX)
     return fail(c, "invalid base64");
   p[len] = 0;
   *s = (const char *)p;
@@ -405,7 +363,7 @@ static bool dec_val(Dec *c, Value j, const Type *expect, Value *out)
       return fail(c, "base64 text is required");
     uint8_t *p;
     size_t len;
-    if (!b64_decode(c->a, jv.u.s, jv.len, &p, &len) || len > UINT32_MAX)
+    if (!b64(c->a, jv.u.s, jv.len, &p, &len) || len > UINT32_MAX)
       return fail(c, "invalid base64");
     p[len] = 0;
     v = val_str_ref((const char *)p, len);
@@ -550,7 +508,7 @@ static bool dec_change(Dec *c, Value j, PlChange *ch)
   if (!val_is_null(pv)) {
     uint8_t *p;
     size_t n;
-    if (!j_is_str(pv) || !b64_decode(c->a, pv.u.s, pv.len, &p, &n))
+    if (!j_is_str(pv) || !b64(c->a, pv.u.s, pv.len, &p, &n))
       return fail(c, "\"private\" must be base64");
     ch->priv.p = p;
     ch->priv.n = n;

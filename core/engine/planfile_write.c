@@ -13,28 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/b64.h"
 #include "base/json.h"
 #include "lang/funcs.h"
 #include "state/state.h"
-
-static const char b64[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static void b64_put(Buf *b, const uint8_t *p, size_t n)
-{
-  buf_reserve(b, (n + 2) / 3 * 4);
-  for (size_t i = 0; i < n; i += 3) {
-    uint32_t v = (uint32_t)p[i] << 16;
-    if (i + 1 < n)
-      v |= (uint32_t)p[i + 1] << 8;
-    if (i + 2 < n)
-      v |= p[i + 2];
-    buf_putc(b, b64[(v >> 18) & 63]);
-    buf_putc(b, b64[(v >> 12) & 63]);
-    buf_putc(b, i + 1 < n ? b64[(v >> 6) & 63] : '=');
-    buf_putc(b, i + 2 < n ? b64[v & 63] : '=');
-  }
-}
 
 /* Valid UTF-8 as Go's decoder sees it (no overlongs, no surrogates, at
 ** most U+10FFFF): the JSON writer replaces anything else with U+FFFD, so
@@ -223,7 +205,7 @@ static void enc_bytes(Enc *e, const char *s, size_t n)
     return;
   }
   buf_clear(&e->tmp);
-  b64_put(&e->tmp, (const uint8_t *)s, n);
+  b64_put(&e->tmp, s, n, false, true);
   json_w_begin_object(&e->w);
   json_w_keyz(&e->w, "b");
   json_w_string(&e->w, e->tmp.p, e->tmp.len);
@@ -337,7 +319,7 @@ static void enc_val(Enc *e, Value v, const Type *expect)
       json_w_string(&e->w, num, (size_t)k);
     } else if (rep == 'b') {
       buf_clear(&e->tmp);
-      b64_put(&e->tmp, (const uint8_t *)v.u.s, v.len);
+      b64_put(&e->tmp, v.u.s, v.len, false, true);
       json_w_string(&e->w, e->tmp.p, e->tmp.len);
     } else {
       enc_bare(e, v);
@@ -432,7 +414,7 @@ static void enc_change(Enc *e, const PlChange *c)
   json_w_keyz(&e->w, "private");
   if (c->priv.p) {
     buf_clear(&e->tmp);
-    b64_put(&e->tmp, c->priv.p, c->priv.n);
+    b64_put(&e->tmp, c->priv.p, c->priv.n, false, true);
     json_w_string(&e->w, e->tmp.p, e->tmp.len);
   } else {
     json_w_null(&e->w);

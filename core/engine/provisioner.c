@@ -4,17 +4,10 @@
 #include "provisioner.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "base/proc.h"
 #include "providers/decode.h"
 
 #define SUPPRESSED "(output suppressed due to sensitive value in config)"
@@ -24,7 +17,6 @@
 /* A line longer than this is delivered in pieces, so a process writing
 ** without newlines cannot grow memory without bound. */
 #define MAX_LINE (1u << 20)
-#define POLL_MS 100
 
 /* ---- Schema ---------------------------------------------------------- */
 
@@ -159,97 +151,6 @@ bool prv_decode(EvalCtx *ctx, const CfgProvisioner *p, bool allow_unknown,
   return true;
 }
 
-/* ---- Go's %q --------------------------------------------------------- */
-
-/* Decodes one UTF-8 sequence at s[0..n); returns its length and the rune,
-** or 0 for an invalid sequence. */
-static size_t utf8_dec(const unsigned char *s, size_t n, uint32_t *r)
-{
-  if (s[0] < 0x80) {
-    *r = s[0];
-    return 1;
-  }
-  size_t len;
-  uint32_t c, min;
-  if ((s[0] & 0xE0) == 0xC0) {
-    len = 2, c = s[0] & 0x1F, min = 0x80;
-  } else if ((s[0] & 0xF0) == 0xE0) {
-    len = 3, c = s[0] & 0x0F, min = 0x800;
-  } else if ((s[0] & 0xF8) == 0xF0) {
-    len = 4, c = s[0] & 0x07, min = 0x10000;
-  } else {
-    return 0;
-  }
-  if (len > n)
-    return 0;
-  for (size_t i = 1; i < len; i++) {
-    if ((s[i] & 0xC0) != 0x80)
-      return 0;
-    c = (c << 6) | (s[i] & 0x3F);
-  }
-  if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-    return 0;
-  *r = c;
-  return len;
-}
-
-/* strconv.IsPrint for the runes that show up in practice: controls, C1
-** controls, the non-ASCII spaces and format characters are not. */
-static bool go_printable(uint32_t r)
-{
-  if (r < 0x20 || r == 0x7F || (r >= 0x80 && r <= 0xA0) || r == 0xAD)
-    return false;
-  if ((r >= 0x2000 && r <= 0x200F) || (r >= 0x2028 && r <= 0x202F) ||
-      (r >= 0x205F && r <= 0x206F) || r == 0x3000 || r == 0xFEFF ||
-      r == 0x1680 || r == 0x180E)
-    return false;
-  if ((r >= 0xFFF9 && r <= 0xFFFB) || r == 0xFFFE || r == 0xFFFF)
-    return false;
-  return true;
-}
-
-/* strconv.Quote */
-static void go_quote(Buf *b, const char *str)
-{
-  const unsigned char *s = (const unsigned char *)str;
-  size_t n = strlen(str);
-  buf_putc(b, '"');
-  for (size_t i = 0; i < n;) {
-    uint32_t r;
-    size_t len = utf8_dec(s + i, n - i, &r);
-    if (len == 0) {
-      buf_printf(b, "\\x%02x", s[i]);
-      i++;
-      continue;
-    }
-    i += len;
-    if (r == '"' || r == '\\') {
-      buf_putc(b, '\\');
-      buf_putc(b, (char)r);
-    } else if (go_printable(r)) {
-      buf_put(b, s + i - len, len);
-    } else {
-      switch (r) {
-      case '\a': buf_puts(b, "\\a"); break;
-      case '\b': buf_puts(b, "\\b"); break;
-      case '\f': buf_puts(b, "\\f"); break;
-      case '\n': buf_puts(b, "\\n"); break;
-      case '\r': buf_puts(b, "\\r"); break;
-      case '\t': buf_puts(b, "\\t"); break;
-      case '\v': buf_puts(b, "\\v"); break;
-      default:
-        if (r < 0x80)
-          buf_printf(b, "\\x%02x", (unsigned)r);
-        else if (r < 0x10000)
-          buf_printf(b, "\\u%04x", (unsigned)r);
-        else
-          buf_printf(b, "\\U%08x", (unsigned)r);
-      }
-    }
-  }
-  buf_putc(b, '"');
-}
-
 /* ---- Running --------------------------------------------------------- */
 
 typedef struct Run {
@@ -311,61 +212,6 @@ static const char *kept_output(Arena *a, const Run *r)
   return s;
 }
 
-/* Go's error text for an errno: its table is strerror's, lower-cased. */
-static const char *errtext(Arena *a, int err)
-{
-  char *s = arena_strdup(a, strerror(err));
-  if (s[0] >= 'A' && s[0] <= 'Z' && !(s[1] >= 'A' && s[1] <= 'Z'))
-    s[0] = (char)(s[0] - 'A' + 'a');
-  return s;
-}
-
-/* os.ProcessState.String() for a waitpid status. */
-static const char *status_text(Arena *a, int st)
-{
-  static const char *const sigs[] = {
-      NULL, "hangup", "interrupt", "quit", "illegal instruction",
-      "trace/breakpoint trap", "aborted", "bus error",
-      "floating point exception", "killed", "user defined signal 1",
-      "segmentation fault", "user defined signal 2", "broken pipe",
-      "alarm clock", "terminated"};
-  if (WIFEXITED(st))
-    return arena_printf(a, "exit status %d", WEXITSTATUS(st));
-  if (WIFSIGNALED(st)) {
-    int sig = WTERMSIG(st);
-    const char *core = WCOREDUMP(st) ? " (core dumped)" : "";
-    if (sig > 0 && sig < (int)(sizeof sigs / sizeof *sigs))
-      return arena_printf(a, "signal: %s%s", sigs[sig], core);
-    return arena_printf(a, "signal: signal %d%s", sig, core);
-  }
-  return arena_printf(a, "exit status %d", st);
-}
-
-/* exec.LookPath against the caller's PATH, as Go's exec.Command does
-** (the command's own `environment` does not change the search).  NULL
-** when not found. */
-static const char *look_path(Arena *a, const char *file)
-{
-  if (strchr(file, '/'))
-    return file;
-  const char *path = getenv("PATH");
-  if (!path)
-    path = "";
-  for (const char *p = path;;) {
-    const char *e = strchr(p, ':');
-    size_t n = e ? (size_t)(e - p) : strlen(p);
-    const char *cand = n ? arena_printf(a, "%.*s/%s", (int)n, p, file)
-                         : arena_printf(a, "./%s", file);
-    struct stat sb;
-    if (stat(cand, &sb) == 0 && !S_ISDIR(sb.st_mode) &&
-        (sb.st_mode & 0111))
-      return cand;
-    if (!e)
-      return NULL;
-    p = e + 1;
-  }
-}
-
 /* The process environment without the names `environment` overrides,
 ** then the overrides (Go's dedupEnv: later values win). */
 static char **build_envp(Arena *a, const PrvLocalExec *x)
@@ -391,11 +237,6 @@ static char **build_envp(Arena *a, const PrvLocalExec *x)
   return out;
 }
 
-static bool stopped(volatile sig_atomic_t *stop)
-{
-  return stop && *stop;
-}
-
 static Diag *fail(Diags *d, const PrvLocalExec *x, const char *addr,
                   const char *why, const char *output)
 {
@@ -407,54 +248,16 @@ static Diag *fail(Diags *d, const PrvLocalExec *x, const char *addr,
   return g;
 }
 
-/* Spawns argv with the pipe's write end as stdout and stderr.  Returns 0
-** or an errno. */
-static int spawn(pid_t *pid, const char *path, char **argv, char **envp,
-                 const char *wd, int w)
+static void sink(void *ctx, int stream, const char *p, size_t n)
 {
-  posix_spawn_file_actions_t fa;
-  posix_spawnattr_t at;
-  int rc = posix_spawn_file_actions_init(&fa);
-  if (rc)
-    return rc;
-  rc = posix_spawnattr_init(&at);
-  if (rc) {
-    posix_spawn_file_actions_destroy(&fa);
-    return rc;
-  }
-  sigset_t none, dfl;
-  sigemptyset(&none);
-  sigemptyset(&dfl);
-  /* Whatever cairn ignores or catches must not leak into the command. */
-  static const int sigs[] = {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT,
-                             SIGCHLD, SIGUSR1, SIGUSR2, SIGALRM};
-  for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-    sigaddset(&dfl, sigs[i]);
-  if (!rc)
-    rc = posix_spawnattr_setsigmask(&at, &none);
-  if (!rc)
-    rc = posix_spawnattr_setsigdefault(&at, &dfl);
-  if (!rc)
-    rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK |
-                                           POSIX_SPAWN_SETSIGDEF);
-  if (!rc)
-    rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  if (!rc)
-    rc = posix_spawn_file_actions_adddup2(&fa, w, 1);
-  if (!rc)
-    rc = posix_spawn_file_actions_adddup2(&fa, w, 2);
-  if (!rc && wd && *wd)
-    rc = posix_spawn_file_actions_addchdir_np(&fa, wd);
-  if (!rc)
-    rc = posix_spawn(pid, path, &fa, &at, argv, envp);
-  posix_spawnattr_destroy(&at);
-  posix_spawn_file_actions_destroy(&fa);
-  return rc;
+  (void)stream;
+  feed(ctx, p, n);
 }
 
-static void wait_ms(int ms)
+static bool stop_set(void *ctx)
 {
-  (void)poll(NULL, 0, ms);
+  volatile sig_atomic_t *const *stop = ctx;
+  return *stop && **stop;
 }
 
 bool prv_run(Arena *scratch, const PrvLocalExec *x, const char *addr,
@@ -472,7 +275,7 @@ bool prv_run(Arena *scratch, const PrvLocalExec *x, const char *addr,
   }
   /* argv: the interpreter (or /bin/sh -c), then the command. */
   uint32_t nargs = x->interpreter_given ? x->ninterpreter : 2;
-  char **argv = ARENA_NEW(a, char *, nargs + 2);
+  const char **argv = ARENA_NEW(a, const char *, nargs + 2);
   if (x->interpreter_given) {
     for (uint32_t i = 0; i < x->ninterpreter; i++)
       argv[i] = arena_strdup(a, x->interpreter[i]);
@@ -499,7 +302,7 @@ bool prv_run(Arena *scratch, const PrvLocalExec *x, const char *addr,
     for (uint32_t i = 0; argv[i]; i++) {
       if (i)
         buf_putc(&echo, ' ');
-      go_quote(&echo, argv[i]);
+      buf_strconv_quote(&echo, argv[i], strlen(argv[i]));
     }
     buf_putc(&echo, ']');
     emit(r, buf_str(&echo));
@@ -509,17 +312,13 @@ bool prv_run(Arena *scratch, const PrvLocalExec *x, const char *addr,
     fail(d, x, addr, "exec: environment variable contains NUL", "");
     return false;
   }
-  const char *path = look_path(a, argv[0]);
-  if (!path) {
-    Buf why;
-    buf_init(&why, a);
-    buf_puts(&why, "exec: ");
-    go_quote(&why, argv[0]);
-    buf_puts(&why, ": executable file not found in $PATH");
-    fail(d, x, addr, buf_str(&why), "");
+  /* exec.Command looks up only a bare name; a path is tried as given. */
+  const char *path = argv[0], *why;
+  if (!strchr(path, '/') && !(path = proc_look_path(a, argv[0], &why))) {
+    fail(d, x, addr, why, "");
     return false;
   }
-  if (stopped(stop)) {
+  if (stop && *stop) {
     fail(d, x, addr, "context canceled", "");
     return false;
   }
@@ -528,109 +327,32 @@ bool prv_run(Arena *scratch, const PrvLocalExec *x, const char *addr,
          "");
     return false;
   }
-  /* Checked here as well as by the spawn, because a spawn implemented
-  ** with fork (valgrind, old libcs) reports a failed exec only as exit
-  ** status 127. */
+  /* The program before the directory (proc_run checks them the other way
+  ** round), so that the message for both wrong stays what it was. */
   if (access(path, X_OK) != 0) {
     fail(d, x, addr, arena_printf(a, "fork/exec %s: %s", path,
-                                  errtext(a, errno)), "");
+                                  proc_errtext(a, errno)), "");
     return false;
   }
-  if (x->working_dir && x->working_dir[0]) {
-    /* Go checks the directory first for a clearer error. */
-    struct stat sb;
-    if (stat(x->working_dir, &sb) != 0) {
-      fail(d, x, addr, arena_printf(a, "chdir %s: %s", x->working_dir,
-                                    errtext(a, errno)), "");
-      return false;
-    }
-  }
-  char **envp = build_envp(a, x);
-
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) {
+  ProcSpec s = {.path = path, .argv = argv, .envp = build_envp(a, x),
+                .dir = x->working_dir, .merge = true,
+                .sink = sink, .sink_ctx = r,
+                .stop = stop_set, .stop_ctx = &stop};
+  ProcResult pr;
+  bool ok = proc_run(a, &s, &pr);
+  if (r->cur.len)
+    flush_line(r);
+  if (ok)
+    return true;
+  if (pr.pipe_errno) {
     Diag *g = diag_error(d, &x->range, "local-exec provisioner error",
                          "Failed to initialize pipe for output: %s",
-                         errtext(a, errno));
+                         proc_errtext(a, pr.pipe_errno));
     if (addr)
       diag_set_address(d, g, addr);
     return false;
   }
-  pid_t pid;
-  int rc = spawn(&pid, path, argv, envp, x->working_dir, fds[1]);
-  close(fds[1]);
-  if (rc) {
-    close(fds[0]);
-    fail(d, x, addr, arena_printf(a, "fork/exec %s: %s", path,
-                                  errtext(a, rc)), "");
-    return false;
-  }
-
-  /* Read until every writer has closed the pipe (a command that leaves a
-  ** background process holding it keeps us here, as it keeps Terraform),
-  ** or until stopped. */
-  bool killed = false;
-  char chunk[4096];
-  for (;;) {
-    if (stopped(stop)) {
-      kill(pid, SIGKILL);
-      killed = true;
-      break;
-    }
-    struct pollfd pf = {fds[0], POLLIN, 0};
-    int pr = poll(&pf, 1, POLL_MS);
-    if (pr < 0 && errno != EINTR)
-      break;
-    if (pr <= 0)
-      continue;
-    ssize_t n = read(fds[0], chunk, sizeof chunk);
-    if (n < 0 && (errno == EINTR || errno == EAGAIN))
-      continue;
-    if (n <= 0)
-      break;
-    feed(r, chunk, (size_t)n);
-  }
-  int st = 0, werr = 0;
-  for (;;) {
-    pid_t w = waitpid(pid, &st, WNOHANG);
-    if (w == pid)
-      break;
-    if (w < 0 && errno != EINTR) {
-      werr = errno;   /* SIGCHLD ignored by someone: no status to read */
-      break;
-    }
-    if (w == 0) {
-      if (stopped(stop) && !killed) {
-        kill(pid, SIGKILL);
-        killed = true;
-      }
-      wait_ms(killed ? 1 : 10);
-    }
-  }
-  if (killed) {
-    /* Deliver what the pipe still holds, without waiting for writers a
-    ** killed shell may have left behind. */
-    int fl = fcntl(fds[0], F_GETFL);
-    if (fl >= 0)
-      (void)fcntl(fds[0], F_SETFL, fl | O_NONBLOCK);
-    for (;;) {
-      ssize_t n = read(fds[0], chunk, sizeof chunk);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        break;
-      feed(r, chunk, (size_t)n);
-    }
-  }
-  close(fds[0]);
-  if (r->cur.len)
-    flush_line(r);
-  if (!werr && WIFEXITED(st) && WEXITSTATUS(st) == 0 && !killed)
-    return true;
-  fail(d, x, addr,
-       werr ? arena_printf(a, "wait: %s", errtext(a, werr))
-            : status_text(a, st),
-       kept_output(a, r));
+  fail(d, x, addr, pr.error, pr.started ? kept_output(a, r) : "");
   return false;
 }
 

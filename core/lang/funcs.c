@@ -558,31 +558,6 @@ uint32_t fn_utf8_dec(const char *s, size_t n, size_t *len)
   return r;
 }
 
-void fn_utf8_put(Buf *b, uint32_t r)
-{
-  char t[4];
-  if (r > 0x10FFFF || (r >= 0xD800 && r <= 0xDFFF))
-    r = 0xFFFD;
-  if (r < 0x80) {
-    buf_putc(b, (char)r);
-  } else if (r < 0x800) {
-    t[0] = (char)(0xC0 | (r >> 6));
-    t[1] = (char)(0x80 | (r & 0x3F));
-    buf_put(b, t, 2);
-  } else if (r < 0x10000) {
-    t[0] = (char)(0xE0 | (r >> 12));
-    t[1] = (char)(0x80 | ((r >> 6) & 0x3F));
-    t[2] = (char)(0x80 | (r & 0x3F));
-    buf_put(b, t, 3);
-  } else {
-    t[0] = (char)(0xF0 | (r >> 18));
-    t[1] = (char)(0x80 | ((r >> 12) & 0x3F));
-    t[2] = (char)(0x80 | ((r >> 6) & 0x3F));
-    t[3] = (char)(0x80 | (r & 0x3F));
-    buf_put(b, t, 4);
-  }
-}
-
 bool fn_utf8_valid(const char *s, size_t n)
 {
   size_t i = 0;

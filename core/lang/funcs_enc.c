@@ -9,94 +9,16 @@
 */
 #include <string.h>
 
+#include "base/b64.h"
 #include "base/json.h"
 #include "funcs_impl.h"
-
-static const char b64[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-void fn_base64_put(Buf *b, const uint8_t *p, size_t n)
-{
-  buf_reserve(b, (n + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 3 <= n; i += 3) {
-    uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
-    char t[4] = {b64[v >> 18], b64[(v >> 12) & 63], b64[(v >> 6) & 63],
-                 b64[v & 63]};
-    buf_put(b, t, 4);
-  }
-  if (n - i == 1) {
-    uint32_t v = (uint32_t)p[i] << 16;
-    char t[4] = {b64[v >> 18], b64[(v >> 12) & 63], '=', '='};
-    buf_put(b, t, 4);
-  } else if (n - i == 2) {
-    uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8;
-    char t[4] = {b64[v >> 18], b64[(v >> 12) & 63], b64[(v >> 6) & 63], '='};
-    buf_put(b, t, 4);
-  }
-}
-
-/* Go's base64.StdEncoding.DecodeString: strict padding, \r and \n
-** ignored.  Returns false with *bad the offset of the first bad byte. */
-static bool b64_decode(Buf *out, const char *s, size_t n, size_t *bad)
-{
-  uint32_t acc = 0;
-  int bits = 0, q = 0, pad = 0;
-  size_t i;
-  for (i = 0; i < n; i++) {
-    char ch = s[i];
-    if (ch == '\r' || ch == '\n')
-      continue;
-    if (ch == '=') {
-      /* Padding is only valid at quantum positions 2 or 3. */
-      if (q < 2) {
-        *bad = i;
-        return false;
-      }
-      pad++;
-      q++;
-      if (q == 4) {
-        q = 0;
-        /* Nothing but newlines may follow. */
-        for (size_t k = i + 1; k < n; k++)
-          if (s[k] != '\r' && s[k] != '\n') {
-            *bad = k;
-            return false;
-          }
-        break;
-      }
-      continue;
-    }
-    if (pad) {
-      *bad = i;
-      return false;
-    }
-    const char *p = ch ? strchr(b64, ch) : NULL;
-    if (!p) {
-      *bad = i;
-      return false;
-    }
-    acc = acc << 6 | (uint32_t)(p - b64);
-    bits += 6;
-    q = (q + 1) % 4;
-    if (bits >= 8) {
-      bits -= 8;
-      buf_putc(out, (char)((acc >> bits) & 0xFF));
-    }
-  }
-  if (q != 0) {
-    *bad = n;
-    return false;
-  }
-  return true;
-}
 
 bool fn_base64encode(FnCall *c, const Value *a, uint32_t n, Value *out)
 {
   (void)n;
   Buf b;
   buf_init(&b, c->arena);
-  fn_base64_put(&b, (const uint8_t *)a[0].u.s, a[0].len);
+  b64_put(&b, a[0].u.s, a[0].len, false, true);
   *out = fn_buf_val(&b);
   return true;
 }
@@ -114,10 +36,12 @@ bool fn_base64decode(FnCall *c, const Value *a, uint32_t n, Value *out)
   (void)n;
   Buf b;
   buf_init(&b, c->arena);
-  size_t bad;
-  if (!b64_decode(&b, a[0].u.s, a[0].len, &bad))
+  uint8_t *raw;
+  size_t len, bad;
+  if (!b64_decode(c->arena, a[0].u.s, a[0].len, &raw, &len, &bad))
     return fn_arg_error(c, 0, "failed to decode base64 data %s",
                         go_quote(c, a[0]));
+  buf_put(&b, raw, len);
   if (!fn_utf8_valid(b.p ? b.p : "", b.len))
     return fn_arg_error(c, 0, "the result of decoding the provided string is "
                               "not valid UTF-8");
@@ -176,7 +100,7 @@ bool fn_base64gzip(FnCall *c, const Value *a, uint32_t n, Value *out)
   put_le32(&z, (uint32_t)len);
   Buf b;
   buf_init(&b, c->arena);
-  fn_base64_put(&b, (const uint8_t *)z.p, z.len);
+  b64_put(&b, z.p, z.len, false, true);
   *out = fn_buf_val(&b);
   return true;
 }
@@ -328,7 +252,7 @@ bool fn_textencodebase64(FnCall *c, const Value *a, uint32_t n, Value *out)
   }
   Buf b;
   buf_init(&b, c->arena);
-  fn_base64_put(&b, (const uint8_t *)(raw.p ? raw.p : ""), raw.len);
+  b64_put(&b, raw.p ? raw.p : "", raw.len, false, true);
   *out = fn_buf_val(&b);
   return true;
 }
@@ -341,14 +265,11 @@ bool fn_textdecodebase64(FnCall *c, const Value *a, uint32_t n, Value *out)
     return fn_arg_error(c, 1, "%s is not a supported IANA encoding name or "
                               "alias in this Terraform version",
                         go_quote(c, a[1]));
-  Buf raw;
-  buf_init(&raw, c->arena);
-  size_t bad;
-  if (!b64_decode(&raw, a[0].u.s, a[0].len, &bad))
+  uint8_t *p;
+  size_t len, bad;
+  if (!b64_decode(c->arena, a[0].u.s, a[0].len, &p, &len, &bad))
     return fn_arg_error(c, 0, "the given value is has an invalid base64 "
                               "symbol at offset %zu", bad);
-  const uint8_t *p = (const uint8_t *)(raw.p ? raw.p : "");
-  size_t len = raw.len;
   Buf b;
   buf_init(&b, c->arena);
   switch (e) {
@@ -378,21 +299,21 @@ bool fn_textdecodebase64(FnCall *c, const Value *a, uint32_t n, Value *out)
         uint32_t u2 = le ? (uint32_t)p[i + 2] | (uint32_t)p[i + 3] << 8
                          : (uint32_t)p[i + 2] << 8 | p[i + 3];
         if (u2 >= 0xDC00 && u2 < 0xE000) {
-          fn_utf8_put(&b, 0x10000 + ((u - 0xD800) << 10) + (u2 - 0xDC00));
+          buf_put_utf8(&b, 0x10000 + ((u - 0xD800) << 10) + (u2 - 0xDC00));
           i += 2;
           continue;
         }
       }
-      fn_utf8_put(&b, (u >= 0xD800 && u < 0xE000) ? 0xFFFD : u);
+      buf_put_utf8(&b, (u >= 0xD800 && u < 0xE000) ? 0xFFFD : u);
     }
     if (i < len)
-      fn_utf8_put(&b, 0xFFFD);
+      buf_put_utf8(&b, 0xFFFD);
     break;
   }
   case E_LATIN1:
   case E_ASCII:
     for (size_t i = 0; i < len; i++)
-      fn_utf8_put(&b, (e == E_ASCII && p[i] > 0x7F) ? 0xFFFD : p[i]);
+      buf_put_utf8(&b, (e == E_ASCII && p[i] > 0x7F) ? 0xFFFD : p[i]);
     break;
   case E_NONE:
     break;

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/b64.h"
 #include "base/json.h"
 #include "funcs_impl.h"
 
@@ -176,7 +177,7 @@ bool fn_filebase64(FnCall *c, const Value *a, uint32_t n, Value *out)
     return false;
   Buf b;
   buf_init(&b, c->arena);
-  fn_base64_put(&b, (const uint8_t *)d, len);
+  b64_put(&b, d, len, false, true);
   *out = fn_buf_val(&b);
   return true;
 }

@@ -17,6 +17,7 @@
 #include <mbedtls/sha512.h>
 #include <mbedtls/version.h>
 
+#include "base/b64.h"
 #include "funcs_impl.h"
 
 static uint32_t be32(const uint8_t *p)
@@ -86,7 +87,7 @@ static Value b64_val(FnCall *c, const uint8_t *d, size_t n)
 {
   Buf b;
   buf_init(&b, c->arena);
-  fn_base64_put(&b, d, n);
+  b64_put(&b, d, n, false, true);
   return fn_buf_val(&b);
 }
 

@@ -22,7 +22,6 @@
 /* Decodes one rune at s (n > 0 bytes left); *len gets its byte length.
 ** Invalid sequences decode as U+FFFD with length 1. */
 uint32_t fn_utf8_dec(const char *s, size_t n, size_t *len);
-void fn_utf8_put(Buf *b, uint32_t r);
 bool fn_utf8_valid(const char *s, size_t n);
 /* Number of user-perceived characters (code points, with combining
 ** marks and joiners folded into the preceding one). */
@@ -135,7 +134,6 @@ FN_IMPL(encode_tfvars) FN_IMPL(decode_tfvars) FN_IMPL(encode_expr)
 ** with the function error set. */
 bool fn_read_file(FnCall *c, Value path, const char **data, size_t *n);
 
-void fn_base64_put(Buf *b, const uint8_t *p, size_t n);
 /* bcrypt with a given salt (for tests against known hashes). */
 void fn_bcrypt_salted(Buf *out, Arena *a, const char *pass,
                       const uint8_t salt[16], int cost);

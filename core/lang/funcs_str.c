@@ -127,7 +127,7 @@ static Value map_runes(FnCall *c, Value s, uint32_t (*f)(uint32_t))
     if (r == 0xFFFD && l == 1)
       buf_put(&b, s.u.s + i, 1);   /* keep invalid bytes as they are */
     else
-      fn_utf8_put(&b, f(r));
+      buf_put_utf8(&b, f(r));
     i += l;
   }
   return fn_buf_val(&b);
@@ -166,7 +166,7 @@ bool fn_title(FnCall *c, const Value *a, uint32_t n, Value *out)
     if (r == 0xFFFD && l == 1)
       buf_put(&b, a[0].u.s + i, 1);
     else
-      fn_utf8_put(&b, sep ? fn_case_upper(r) : r);
+      buf_put_utf8(&b, sep ? fn_case_upper(r) : r);
     prev = r;
     i += l;
   }
@@ -1169,7 +1169,7 @@ static bool format_str(FnCall *c, Value fmt, const Value *args,
     if (!((r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'))) {
       Buf t;
       buf_init(&t, c->arena);
-      fn_utf8_put(&t, r);
+      buf_put_utf8(&t, r);
       *err = arena_printf(c->arena, "unrecognized format character '%s' at "
                                     "offset %zu", t.p, p);
       return false;

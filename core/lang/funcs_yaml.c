@@ -177,10 +177,10 @@ static bool quoted_scalar(Y *y, int line, const char *s, size_t n,
       case '\\': buf_putc(&b, '\\'); break;
       case '/': buf_putc(&b, '/'); break;
       case ' ': buf_putc(&b, ' '); break;
-      case 'N': fn_utf8_put(&b, 0x85); break;
-      case '_': fn_utf8_put(&b, 0xA0); break;
-      case 'L': fn_utf8_put(&b, 0x2028); break;
-      case 'P': fn_utf8_put(&b, 0x2029); break;
+      case 'N': buf_put_utf8(&b, 0x85); break;
+      case '_': buf_put_utf8(&b, 0xA0); break;
+      case 'L': buf_put_utf8(&b, 0x2028); break;
+      case 'P': buf_put_utf8(&b, 0x2029); break;
       case 'x': case 'u': case 'U': {
         int w = e == 'x' ? 2 : e == 'u' ? 4 : 8;
         uint32_t v = 0;
@@ -193,7 +193,7 @@ static bool quoted_scalar(Y *y, int line, const char *s, size_t n,
             return yfail(y, line, "did not find expected hexdecimal number");
           v = v * 16 + (uint32_t)d;
         }
-        fn_utf8_put(&b, v);
+        buf_put_utf8(&b, v);
         break;
       }
       default:

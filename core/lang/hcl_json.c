@@ -172,29 +172,6 @@ static HclJsonValue *newv(J *j, HclJsonKind k, SrcRange r)
   return v;
 }
 
-static void put_utf8(Buf *b, uint32_t cp)
-{
-  char o[4];
-  if (cp < 0x80) {
-    buf_putc(b, (char)cp);
-  } else if (cp < 0x800) {
-    o[0] = (char)(0xC0 | (cp >> 6));
-    o[1] = (char)(0x80 | (cp & 0x3F));
-    buf_put(b, o, 2);
-  } else if (cp < 0x10000) {
-    o[0] = (char)(0xE0 | (cp >> 12));
-    o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    o[2] = (char)(0x80 | (cp & 0x3F));
-    buf_put(b, o, 3);
-  } else {
-    o[0] = (char)(0xF0 | (cp >> 18));
-    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    o[3] = (char)(0x80 | (cp & 0x3F));
-    buf_put(b, o, 4);
-  }
-}
-
 static int hex4(const unsigned char *s)
 {
   int v = 0;
@@ -269,7 +246,7 @@ static bool decode_string(J *j, const JT *t, const char **out, uint32_t *olen)
           s[i + 1] == 'u') {
         int lo = hex4(s + i + 2);
         if (lo >= 0xDC00 && lo < 0xE000) {
-          put_utf8(&b, 0x10000 + (((uint32_t)cp - 0xD800) << 10) +
+          buf_put_utf8(&b, 0x10000 + (((uint32_t)cp - 0xD800) << 10) +
                            ((uint32_t)lo - 0xDC00));
           i += 6;
           continue;
@@ -277,7 +254,7 @@ static bool decode_string(J *j, const JT *t, const char **out, uint32_t *olen)
       }
       if (cp >= 0xD800 && cp < 0xE000)
         cp = 0xFFFD;
-      put_utf8(&b, (uint32_t)cp);
+      buf_put_utf8(&b, (uint32_t)cp);
       continue;
     }
     default:

@@ -27,29 +27,6 @@ static SrcPos pos_after(SrcPos at, const char *s, size_t n)
   return at;
 }
 
-static void put_utf8(Buf *b, uint32_t cp)
-{
-  char o[4];
-  if (cp < 0x80) {
-    buf_putc(b, (char)cp);
-  } else if (cp < 0x800) {
-    o[0] = (char)(0xC0 | (cp >> 6));
-    o[1] = (char)(0x80 | (cp & 0x3F));
-    buf_put(b, o, 2);
-  } else if (cp < 0x10000) {
-    o[0] = (char)(0xE0 | (cp >> 12));
-    o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    o[2] = (char)(0x80 | (cp & 0x3F));
-    buf_put(b, o, 3);
-  } else {
-    o[0] = (char)(0xF0 | (cp >> 18));
-    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    o[3] = (char)(0x80 | (cp & 0x3F));
-    buf_put(b, o, 4);
-  }
-}
-
 static int hexval(int c)
 {
   if (c >= '0' && c <= '9')
@@ -117,7 +94,7 @@ static void decode_lit(P *p, Tok t, bool quoted, Buf *b)
                      "Cannot encode character U+%04x in UTF-8.", cp);
           continue;
         }
-        put_utf8(b, cp);
+        buf_put_utf8(b, cp);
         continue;
       }
       default: {

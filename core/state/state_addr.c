@@ -175,28 +175,7 @@ static bool lex_string(Lex *l, Tk *t)
         return lex_err(l, "Invalid escape sequence",
                        "The escape sequence does not name a valid Unicode "
                        "character.");
-      char u[4];
-      int un;
-      if (cp < 0x80) {
-        u[0] = (char)cp;
-        un = 1;
-      } else if (cp < 0x800) {
-        u[0] = (char)(0xC0 | (cp >> 6));
-        u[1] = (char)(0x80 | (cp & 0x3F));
-        un = 2;
-      } else if (cp < 0x10000) {
-        u[0] = (char)(0xE0 | (cp >> 12));
-        u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        u[2] = (char)(0x80 | (cp & 0x3F));
-        un = 3;
-      } else {
-        u[0] = (char)(0xF0 | (cp >> 18));
-        u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-        u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        u[3] = (char)(0x80 | (cp & 0x3F));
-        un = 4;
-      }
-      buf_put(&b, u, (size_t)un);
+      buf_put_utf8(&b, cp);
       break;
     }
     default:

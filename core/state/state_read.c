@@ -11,78 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/b64.h"
 #include "base/json.h"
-
-/* ---- Base64 -------------------------------------------------------------- */
-
-static int b64_val(unsigned char c)
-{
-  if (c >= 'A' && c <= 'Z')
-    return c - 'A';
-  if (c >= 'a' && c <= 'z')
-    return c - 'a' + 26;
-  if (c >= '0' && c <= '9')
-    return c - '0' + 52;
-  if (c == '+')
-    return 62;
-  if (c == '/')
-    return 63;
-  return -1;
-}
-
-/* Go's base64.StdEncoding.DecodeString (newlines are skipped as Go does).
-** Returns false and the offending offset on corrupt input. */
-static bool b64_decode(Arena *a, const char *s, size_t n, uint8_t **out,
-                       size_t *outn, size_t *bad)
-{
-  uint8_t *o = ARENA_NEW(a, uint8_t, n / 4 * 3 + 3);
-  size_t on = 0, q = 0;
-  uint32_t acc = 0;
-  size_t pad = 0;
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)s[i];
-    if (c == '\n' || c == '\r')
-      continue;
-    if (c == '=') {
-      if (q < 2) {
-        *bad = i;
-        return false;
-      }
-      pad++;
-      q++;
-      acc <<= 6;
-      if (q == 4)
-        break;
-      continue;
-    }
-    int v = b64_val(c);
-    if (v < 0 || pad) {
-      *bad = i;
-      return false;
-    }
-    acc = acc << 6 | (uint32_t)v;
-    if (++q == 4) {
-      o[on++] = (uint8_t)(acc >> 16);
-      o[on++] = (uint8_t)(acc >> 8);
-      o[on++] = (uint8_t)acc;
-      acc = 0;
-      q = 0;
-    }
-  }
-  if (pad) {
-    o[on++] = (uint8_t)(acc >> 16);
-    if (pad == 1)
-      o[on++] = (uint8_t)(acc >> 8);
-    q = 0;
-  }
-  if (q != 0) {
-    *bad = n;
-    return false;
-  }
-  *out = o;
-  *outn = on;
-  return true;
-}
 
 /* ---- Reading ------------------------------------------------------------- */
 

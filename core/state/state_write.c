@@ -7,32 +7,8 @@
 
 #include <string.h>
 
+#include "base/b64.h"
 #include "base/json.h"
-
-/* ---- Base64 -------------------------------------------------------------- */
-
-static const char b64[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static void b64_encode(Buf *out, const uint8_t *p, size_t n)
-{
-  buf_reserve(out, (n + 2) / 3 * 4 + 1);
-  size_t i = 0;
-  for (; i + 2 < n; i += 3) {
-    uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
-    char q[4] = {b64[v >> 18], b64[(v >> 12) & 63], b64[(v >> 6) & 63],
-                 b64[v & 63]};
-    buf_put(out, q, 4);
-  }
-  if (i < n) {
-    uint32_t v = (uint32_t)p[i] << 16;
-    if (i + 1 < n)
-      v |= (uint32_t)p[i + 1] << 8;
-    char q[4] = {b64[v >> 18], b64[(v >> 12) & 63],
-                 i + 1 < n ? b64[(v >> 6) & 63] : '=', '='};
-    buf_put(out, q, 4);
-  }
-}
 
 /* ---- Writing ------------------------------------------------------------- */
 
@@ -196,7 +172,7 @@ static void write_object(JsonW *w, const StObject *o, const StKey *key,
   if (o->priv_len) {
     json_w_keyz(w, "private");
     buf_clear(tmp);
-    b64_encode(tmp, o->priv, o->priv_len);
+    b64_put(tmp, o->priv, o->priv_len, false, true);
     json_w_string(w, tmp->p, tmp->len);
   }
   if (o->ndeps) {

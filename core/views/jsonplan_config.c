@@ -14,29 +14,6 @@
 
 /* ---- Configuration ----------------------------------------------------- */
 
-/* Go's %q for a string key: quotes, backslash escapes for quotes,
-** backslashes and control characters. */
-static void go_quote(Buf *b, const char *s, size_t n)
-{
-  buf_putc(b, '"');
-  for (size_t i = 0; i < n; i++) {
-    unsigned char ch = (unsigned char)s[i];
-    switch (ch) {
-    case '"': buf_puts(b, "\\\""); break;
-    case '\\': buf_puts(b, "\\\\"); break;
-    case '\n': buf_puts(b, "\\n"); break;
-    case '\t': buf_puts(b, "\\t"); break;
-    case '\r': buf_puts(b, "\\r"); break;
-    default:
-      if (ch < 0x20 || ch == 0x7f)
-        buf_printf(b, "\\x%02x", ch);
-      else
-        buf_putc(b, (char)ch);
-    }
-  }
-  buf_putc(b, '"');
-}
-
 /* jsonconfig's traversalStr of the remaining steps. */
 static void steps_str(Buf *b, const HclStep *s, uint32_t n)
 {
@@ -51,7 +28,7 @@ static void steps_str(Buf *b, const HclStep *s, uint32_t n)
     buf_putc(b, '[');
     if (k.type && val_is_known(k) && !val_is_null(k)) {
       if (k.type->kind == TY_STRING) {
-        go_quote(b, k.u.s, k.len);
+        buf_go_quote_n(b, k.u.s, k.len);
       } else if (k.type->kind == TY_NUMBER) {
         int64_t iv;
         if (val_num_int(k, &iv))

@@ -130,7 +130,7 @@ static void put_prim_value(const R *r, Buf *o, Value v, TypeKind k)
   else if (k == TY_NUMBER)
     put_number(o, v);
   else if (k == TY_STRING)
-    render_go_quote(o, v.u.s, v.len);
+    buf_strconv_quote(o, v.u.s, v.len);
   else
     render_col(r, o, "[dark_gray]null[reset]");
 }
@@ -186,7 +186,7 @@ static void put_simple(const R *r, Buf *o, const EStr *e)
   if (e->null)
     render_col(r, o, "[dark_gray]null[reset]");
   else
-    render_go_quote(o, e->s, e->n);
+    buf_strconv_quote(o, e->s, e->n);
 }
 
 typedef struct Line {
@@ -741,7 +741,7 @@ static void rd_block(const R *r, Buf *o, const Diff *d, int ind, ROpts op)
       buf_puts(o, render_attr_name(r, gr->name));
       if (mkey) {
         buf_putc(o, ' ');
-        render_go_quote(o, mkey, strlen(mkey));
+        buf_strconv_quote(o, mkey, strlen(mkey));
       }
       buf_putc(o, ' ');
       render_rd(r, o, x, ind + 1, bo);

@@ -196,9 +196,9 @@ static bool draw_change(const R *r, Buf *o, const PlChange *c, const Diff *d,
   op.show_unchanged = c->importing;
   render_col(r, o, render_sym_markup(show_action(c->action)));
   buf_printf(o, " %s ", c->mode == ST_DATA ? "data" : "resource");
-  render_go_quote(o, c->type ? c->type : "", c->type ? strlen(c->type) : 0);
+  buf_strconv_quote(o, c->type ? c->type : "", c->type ? strlen(c->type) : 0);
   buf_putc(o, ' ');
-  render_go_quote(o, c->name ? c->name : "", c->name ? strlen(c->name) : 0);
+  buf_strconv_quote(o, c->name ? c->name : "", c->name ? strlen(c->name) : 0);
   buf_putc(o, ' ');
   render_rd(r, o, d, 0, op);
   return true;

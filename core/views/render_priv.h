@@ -51,8 +51,6 @@ void render_indent_to(Buf *o, int n);
 void render_wrapt(const R *r, Buf *o, const char *s);
 /* The horizontal rule between the drift section and the plan. */
 void render_hrule(const R *r, Buf *o);
-/* Go's %q of s[0..n). */
-void render_go_quote(Buf *o, const char *s, size_t n);
 /* name as an attribute name: bare when a valid identifier, else quoted;
 ** the result may live in r's arena. */
 const char *render_attr_name(const R *r, const char *name);

@@ -38,9 +38,9 @@ void render_object(Buf *out, const char *addr, StMode mode, const char *type,
   op.show_unchanged = true;
   op.hide_symbols = true;
   buf_printf(&t, "%s ", mode == ST_DATA ? "data" : "resource");
-  render_go_quote(&t, type ? type : "", type ? strlen(type) : 0);
+  buf_strconv_quote(&t, type ? type : "", type ? strlen(type) : 0);
   buf_putc(&t, ' ');
-  render_go_quote(&t, name ? name : "", name ? strlen(name) : 0);
+  buf_strconv_quote(&t, name ? name : "", name ? strlen(name) : 0);
   buf_putc(&t, ' ');
   render_rd(&r, &t, d, 0, op);
   buf_putc(&t, '\n');

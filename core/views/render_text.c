@@ -200,86 +200,6 @@ void render_hrule(const R *r, Buf *o)
   render_col(r, o, buf_str(&t));
 }
 
-/* ---- Go's %q ---------------------------------------------------------- */
-
-/* Decodes one UTF-8 sequence; returns its length, 0 when invalid. */
-static int utf8_dec(const unsigned char *s, size_t n, uint32_t *cp)
-{
-  if (s[0] < 0x80) {
-    *cp = s[0];
-    return 1;
-  }
-  int len;
-  uint32_t c, min;
-  if ((s[0] & 0xE0) == 0xC0)
-    len = 2, c = s[0] & 0x1Fu, min = 0x80;
-  else if ((s[0] & 0xF0) == 0xE0)
-    len = 3, c = s[0] & 0x0Fu, min = 0x800;
-  else if ((s[0] & 0xF8) == 0xF0)
-    len = 4, c = s[0] & 0x07u, min = 0x10000;
-  else
-    return 0;
-  if ((size_t)len > n)
-    return 0;
-  for (int i = 1; i < len; i++) {
-    if ((s[i] & 0xC0) != 0x80)
-      return 0;
-    c = (c << 6) | (s[i] & 0x3Fu);
-  }
-  if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-    return 0;
-  *cp = c;
-  return len;
-}
-
-/* Not printable for strconv.Quote (the common cases; see docs). */
-static bool go_unprintable(uint32_t c)
-{
-  return c < 0x20 || (c >= 0x7F && c <= 0xA0) || c == 0xAD ||
-         (c >= 0x2000 && c <= 0x200F) || (c >= 0x2028 && c <= 0x202F) ||
-         (c >= 0x205F && c <= 0x206F) || c == 0x3000 || c == 0xFEFF ||
-         (c >= 0xFFF9 && c <= 0xFFFB) || (c >= 0xE000 && c <= 0xF8FF);
-}
-
-void render_go_quote(Buf *o, const char *s, size_t n)
-{
-  const unsigned char *u = (const unsigned char *)s;
-  buf_putc(o, '"');
-  for (size_t i = 0; i < n;) {
-    uint32_t c;
-    int l = utf8_dec(u + i, n - i, &c);
-    if (l == 0) {
-      buf_printf(o, "\\x%02x", u[i]);
-      i++;
-      continue;
-    }
-    i += (size_t)l;
-    switch (c) {
-    case '"': buf_puts(o, "\\\""); continue;
-    case '\\': buf_puts(o, "\\\\"); continue;
-    case '\a': buf_puts(o, "\\a"); continue;
-    case '\b': buf_puts(o, "\\b"); continue;
-    case '\f': buf_puts(o, "\\f"); continue;
-    case '\n': buf_puts(o, "\\n"); continue;
-    case '\r': buf_puts(o, "\\r"); continue;
-    case '\t': buf_puts(o, "\\t"); continue;
-    case '\v': buf_puts(o, "\\v"); continue;
-    default: break;
-    }
-    if (go_unprintable(c)) {
-      if (c < 0x80)
-        buf_printf(o, "\\x%02x", (unsigned)c);
-      else if (c < 0x10000)
-        buf_printf(o, "\\u%04x", (unsigned)c);
-      else
-        buf_printf(o, "\\U%08x", (unsigned)c);
-    } else {
-      buf_put(o, s + i - (size_t)l, (size_t)l);
-    }
-  }
-  buf_putc(o, '"');
-}
-
 /* hclsyntax.ValidIdentifier (ASCII letters, digits, _ and -; non-ASCII
 ** letters are accepted as letters). */
 static bool valid_ident(const char *s)
@@ -305,7 +225,7 @@ const char *render_attr_name(const R *r, const char *name)
     return name;
   Buf b;
   buf_init(&b, r->a);
-  render_go_quote(&b, name, strlen(name));
+  buf_strconv_quote(&b, name, strlen(name));
   return buf_str(&b);
 }
 
@@ -313,7 +233,7 @@ const char *render_quoted(const R *r, const char *s, size_t n)
 {
   Buf b;
   buf_init(&b, r->a);
-  render_go_quote(&b, s, n);
+  buf_strconv_quote(&b, s, n);
   return buf_str(&b);
 }
 

@@ -69,7 +69,7 @@ static bool parse_string(P *p, Value *out)
         char h = p->s[p->i++];
         v = v * 16 + (unsigned)(h <= '9' ? h - '0' : (h | 32) - 'a' + 10);
       }
-      fn_utf8_put(&b, v);
+      buf_put_utf8(&b, v);
       break;
     }
     default:

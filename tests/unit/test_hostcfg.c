@@ -154,23 +154,6 @@ static void test_errors(void)
   T_CHECK(d.head && d.head->subject.start.line == 1);
 }
 
-static void test_durations(void)
-{
-  long ms;
-  T_CHECK(hcfg_parse_duration("10s", &ms) && ms == 10000);
-  T_CHECK(hcfg_parse_duration("250ms", &ms) && ms == 250);
-  T_CHECK(hcfg_parse_duration("2m", &ms) && ms == 120000);
-  T_CHECK(hcfg_parse_duration("1h", &ms) && ms == 3600000);
-  T_CHECK(hcfg_parse_duration("0", &ms) && ms == 0);
-  T_CHECK(hcfg_parse_duration("1.5", &ms) && ms == 1500);
-  T_CHECK(!hcfg_parse_duration("", &ms));
-  T_CHECK(!hcfg_parse_duration("-1s", &ms));
-  T_CHECK(!hcfg_parse_duration("1e3", &ms));
-  T_CHECK(!hcfg_parse_duration("0x10", &ms));
-  T_CHECK(!hcfg_parse_duration("5 s", &ms));
-  T_CHECK(!hcfg_parse_duration("5d", &ms));
-}
-
 static void write_file(const char *path, const char *text)
 {
   FILE *f = fopen(path, "w");
@@ -335,7 +318,6 @@ int main(void)
   T_RUN(test_errors);
   T_RUN(test_plugin_key);
   T_RUN(test_plugin_dir_key);
-  T_RUN(test_durations);
   T_RUN(test_locate);
   T_RUN(test_tokens);
   T_RUN(test_many_sections);

@@ -170,6 +170,79 @@ static void test_continuation_vs_pair(void)
   arena_release(&a);
 }
 
+static void test_durations(void)
+{
+  long ms;
+  T_CHECK(ini_duration("10s", &ms) && ms == 10000);
+  T_CHECK(ini_duration("250ms", &ms) && ms == 250);
+  T_CHECK(ini_duration("2m", &ms) && ms == 120000);
+  T_CHECK(ini_duration("1h", &ms) && ms == 3600000);
+  T_CHECK(ini_duration("0", &ms) && ms == 0);
+  T_CHECK(ini_duration("1.5", &ms) && ms == 1500);
+  T_CHECK(!ini_duration("", &ms));
+  T_CHECK(!ini_duration("-1s", &ms));
+  T_CHECK(!ini_duration("1e3", &ms));
+  T_CHECK(!ini_duration("0x10", &ms));
+  T_CHECK(!ini_duration("5 s", &ms));
+  T_CHECK(!ini_duration("5d", &ms));
+}
+
+static void test_values(void)
+{
+  long n = 7;
+  T_CHECK(ini_int("42", 0, 100, &n) && n == 42);
+  T_CHECK(ini_int("-3", -5, 5, &n) && n == -3);
+  T_CHECK(!ini_int("101", 0, 100, &n));
+  T_CHECK(!ini_int("+4", 0, 100, &n));
+  T_CHECK(!ini_int(" 4", 0, 100, &n));
+  T_CHECK(!ini_int("4x", 0, 100, &n));
+  T_CHECK(!ini_int("", 0, 100, &n));
+  T_CHECK(!ini_int("99999999999999999999", 0, 100, &n));
+  T_EQ_INT(n, -3);
+  bool b = false;
+  T_CHECK(ini_bool("yes", &b) && b);
+  T_CHECK(ini_bool("off", &b) && !b);
+  T_CHECK(ini_bool("1", &b) && b);
+  T_CHECK(ini_bool("false", &b) && !b);
+  T_CHECK(!ini_bool("TRUE", &b));
+  T_CHECK(!ini_bool("", &b));
+  static const char *const keys[] = {"a", "bc"};
+  T_CHECK(ini_key_known("bc", keys, 2));
+  T_CHECK(!ini_key_known("b", keys, 2));
+}
+
+static void test_section_names(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  T_EQ_STR(ini_section_name(&a, "provider \"acme/x\"", "provider"),
+           "acme/x");
+  T_EQ_STR(ini_section_name(&a, "client\t  \"ci\"", "client"), "ci");
+  T_CHECK(!ini_section_name(&a, "provider\"acme/x\"", "provider"));
+  T_CHECK(!ini_section_name(&a, "provider acme/x", "provider"));
+  T_CHECK(!ini_section_name(&a, "provider \"a b\"", "provider"));
+  T_CHECK(!ini_section_name(&a, "provider \"\"", "provider"));
+  T_CHECK(!ini_section_name(&a, "client \"ci\"", "provider"));
+  arena_release(&a);
+}
+
+static void test_bad_value(void)
+{
+  Arena a;
+  Diags d;
+  arena_init(&a, 0);
+  diag_init(&d, &a);
+  IniEntry e = {.name = "retries", .value = "x", .line = 7};
+  e.value_range.file = "cairn.ini";
+  ini_bad_value(&d, &e, "Invalid host configuration value",
+                "a whole number");
+  T_EQ_INT(d.errors, 1);
+  T_EQ_STR(d.head->summary, "Invalid host configuration value");
+  T_EQ_STR(d.head->detail,
+           "cairn.ini:7: the value of \"retries\" must be a whole number.");
+  arena_release(&a);
+}
+
 int main(void)
 {
   T_RUN(test_sections_and_pairs);
@@ -179,5 +252,9 @@ int main(void)
   T_RUN(test_crlf_and_no_final_newline);
   T_RUN(test_long_lines);
   T_RUN(test_continuation_vs_pair);
+  T_RUN(test_durations);
+  T_RUN(test_values);
+  T_RUN(test_section_names);
+  T_RUN(test_bad_value);
   return t_done("test_ini");
 }

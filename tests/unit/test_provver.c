@@ -1,7 +1,8 @@
 /*
 ** test_provver: provider version constraints as Terraform's installer
 ** reads them (core/config/provver.c): matching, precedence, and the
-** canonical form the lock file records.
+** canonical form the lock file records; required_version's rules on the
+** same parser.
 */
 #include "base/arena.h"
 #include "config/provver.h"
@@ -32,7 +33,8 @@ static void test_match(void)
       /* Unparsable. */
       {"~> x", "1.0.0", -1},           {">= 1.0.0", "abc", -1},
       {">= 1.0.0.0", "1.0.0", -1},     {"=> 1.0", "1.0.0", -1},
-      {"1.0,", "1.0.0", -1},
+      {"1.0,", "1.0.0", -1},           {"v1.0.0", "1.0.0", -1},
+      {"1.0.0-a..b", "1.0.0-a..b", -1},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     int got = pver_match(cases[i].c, cases[i].v);
@@ -41,6 +43,39 @@ static void test_match(void)
     T_EQ_INT(got, cases[i].want);
   }
   T_EQ_INT(pver_match(NULL, "0.1.0"), 1);
+}
+
+/* required_version's rules (hashicorp/go-version), the same syntax. */
+static void test_tf_match(void)
+{
+  static const struct {
+    const char *c, *v;
+    int want;
+  } cases[] = {
+      {">= 1.0", "1.9.8", 1},          {"< 1.0.0", "1.9.8", 0},
+      {"~> 1.9", "1.9.8", 1},          {"~> 1.9", "1.10.0", 1},
+      {"~> 1.9.0", "1.10.0", 0},       {"~> 1.9.0", "1.9.8", 1},
+      {"~> 1.2", "2.0.0", 0},          {"~> 1", "3.1.0", 1},
+      {">= 1.3, < 2", "1.9.8", 1},     {">= 1.3, != 1.9.8", "1.9.8", 0},
+      {"1.9.8", "1.9.8", 1},           {"= 1.9", "1.9.0", 1},
+      {"v1.9.8", "1.9.8", 1},          {">=0.12", "1.9.8", 1},
+      {">= 1.10.0-beta1", "1.9.8", 0}, {"> 1.9.8-rc1", "1.9.8", 1},
+      {">= 1.0", "1.10.0-beta1", 0},   {">= 1.10.0-alpha", "1.10.0-beta", 1},
+      {"> = 1", "1.9.8", -1},          {"~> x", "1.9.8", -1},
+      {"", "1.9.8", -1},               {">= 1.0,", "1.9.8", -1},
+      {"~> 1.9.3", "1.9.8", 1},        {"~> 1.8.3", "1.9.8", 0},
+      /* Prereleases compare as strings; metadata is ignored. */
+      {">= 1.10.0-beta10", "1.10.0-beta9", 1},
+      {"1.9.8+anything.at-all_", "1.9.8", 1},
+      {"1.9.8-", "1.9.8", -1},         {"1.9.8+", "1.9.8", -1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    int got = pver_tf_match(cases[i].c, cases[i].v);
+    if (got != cases[i].want)
+      fprintf(stderr, "\"%s\" vs %s: got %d want %d\n", cases[i].c,
+              cases[i].v, got, cases[i].want);
+    T_EQ_INT(got, cases[i].want);
+  }
 }
 
 static void test_cmp(void)
@@ -86,6 +121,7 @@ static void test_canon(void)
 int main(void)
 {
   T_RUN(test_match);
+  T_RUN(test_tf_match);
   T_RUN(test_cmp);
   T_RUN(test_canon);
   return t_done("test_provver");
