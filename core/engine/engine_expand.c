@@ -225,16 +225,33 @@ typedef struct InstVec {
   uint32_t n, cap;
 } InstVec;
 
+/* Room for `more` instances after the n already in iv.  The vector is
+** sized from what the expansion will push (reserve below) rather than
+** grown by doubling: every outgrown array stayed in the worker arena, about
+** twice the final array (three times at 10,000 instances a node, where an
+** Inst is ~300 bytes), docs/performance.md change 12.  A second module
+** instance still at least doubles, so growth stays amortised. */
+static void inst_reserve(Arena *a, InstVec *iv, uint32_t more)
+{
+  if (more <= iv->cap - iv->n)
+    return;
+  uint64_t want = (uint64_t)iv->n + more;
+  uint64_t nc = iv->cap ? (uint64_t)iv->cap * 2 : 0;
+  if (nc < want)
+    nc = want;
+  if (nc > UINT32_MAX)
+    nc = UINT32_MAX;
+  Inst *nv = eng_new_insts(a, (uint32_t)nc);
+  if (iv->n)
+    memcpy(nv, iv->v, sizeof(Inst) * iv->n);
+  iv->v = nv;
+  iv->cap = (uint32_t)nc;
+}
+
 static Inst *inst_push(Arena *a, InstVec *iv)
 {
-  if (iv->n == iv->cap) {
-    uint32_t nc = iv->cap ? iv->cap * 2 : 16;
-    Inst *nv = eng_new_insts(a, nc);
-    if (iv->n)
-      memcpy(nv, iv->v, sizeof(Inst) * iv->n);
-    iv->v = nv;
-    iv->cap = nc;
-  }
+  if (iv->n == iv->cap)
+    inst_reserve(a, iv, iv->cap < 16 ? 16 : iv->cap);
   Inst *in = &iv->v[iv->n++];
   memset(in, 0, sizeof *in);
   return in;
@@ -252,6 +269,32 @@ static void push_obj(Arena *a, InstVec *iv, const Node *n,
   in->addr = inst_addr(a, sr->module, n, key);
   in->deposed = dkey;
   in->prior = obj;
+}
+
+/* How many objects push_state_objects pushes for sr when the configured
+** instances of its module instance have the keys keys[0..nkeys), in key
+** order. */
+static uint32_t count_state_objects(const StResource *sr, const StKey *keys,
+                                    uint32_t nkeys)
+{
+  uint32_t c = 0;
+  for (uint32_t i = 0; i < sr->ninst; i++) {
+    const StInstance *si = sr->inst[i];
+    bool configured = false;
+    uint32_t lo = 0, hi = nkeys;
+    while (lo < hi && !configured) {
+      uint32_t mid = lo + (hi - lo) / 2;
+      int r = st_key_compare(keys[mid], si->key);
+      if (r == 0)
+        configured = true;
+      else if (r < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    c += (si->current && !configured) + si->ndeposed;
+  }
+  return c;
 }
 
 /* Every deposed object of sr, and every current one whose key is not
@@ -327,6 +370,7 @@ bool eng_expand(Engine *e, Node *n, Arena *a, Diags *d)
     }
     StResource *sr = sres_for(n, mi->addr);
     uint32_t first = iv.n;
+    inst_reserve(a, &iv, nin + (sr ? count_state_objects(sr, keys, nin) : 0));
     for (uint32_t i = 0; i < nin; i++) {
       Inst *in = inst_push(a, &iv);
       in->key = keys[i];
@@ -348,6 +392,11 @@ bool eng_expand(Engine *e, Node *n, Arena *a, Diags *d)
         used[j] = true;
     push_state_objects(a, &iv, n, sr, m, first, nin);
   }
+  uint32_t rest = 0;
+  for (uint32_t j = 0; j < n->nsrs; j++)
+    if (!used[j])
+      rest += count_state_objects(n->srs[j], NULL, 0);
+  inst_reserve(a, &iv, rest);
   for (uint32_t j = 0; j < n->nsrs; j++)
     if (!used[j])
       push_state_objects(a, &iv, n, n->srs[j], UINT32_MAX, 0, 0);
@@ -360,6 +409,10 @@ bool eng_expand(Engine *e, Node *n, Arena *a, Diags *d)
 void eng_expand_state(Node *n, Arena *a)
 {
   InstVec iv = {0};
+  uint32_t total = 0;
+  for (uint32_t j = 0; j < n->nsrs; j++)
+    total += count_state_objects(n->srs[j], NULL, 0);
+  inst_reserve(a, &iv, total);
   for (uint32_t j = 0; j < n->nsrs; j++)
     push_state_objects(a, &iv, n, n->srs[j],
                        eng_mi_find(n->mod, n->srs[j]->module), 0, 0);
