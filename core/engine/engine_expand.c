@@ -19,6 +19,15 @@ bool eng_expand_keys(EvalCtx *ctx, const HclExpr *count,
                      const HclExpr *for_each, Arena *a, Diags *d,
                      StKey **keys_out, Rep **reps_out, uint32_t *n_out)
 {
+  return eng_expand_keys_in(ctx, count, for_each, a, a, d, keys_out,
+                            reps_out, n_out);
+}
+
+bool eng_expand_keys_in(EvalCtx *ctx, const HclExpr *count,
+                        const HclExpr *for_each, Arena *a, Arena *ta,
+                        Diags *d, StKey **keys_out, Rep **reps_out,
+                        uint32_t *n_out)
+{
   StKey *keys = NULL;
   Rep *reps = NULL;
   uint32_t nin = 0;
@@ -66,8 +75,8 @@ bool eng_expand_keys(EvalCtx *ctx, const HclExpr *count,
                  "greater than or equal to zero.");
       return false;
     }
-    keys = ARENA_NEW(a, StKey, (size_t)cnt + 1);
-    reps = ARENA_NEW(a, Rep, (size_t)cnt + 1);
+    keys = ARENA_NEW(ta, StKey, (size_t)cnt + 1);
+    reps = ARENA_NEW(ta, Rep, (size_t)cnt + 1);
     for (int64_t i = 0; i < cnt; i++) {
       keys[nin] = st_intkey(i);
       reps[nin].has_count = true;
@@ -110,8 +119,8 @@ bool eng_expand_keys(EvalCtx *ctx, const HclExpr *count,
       nin = v.len;
       if (t->kind == TY_OBJECT)
         nin = t->n;
-      keys = ARENA_NEW(a, StKey, nin + 1);
-      reps = ARENA_NEW(a, Rep, nin + 1);
+      keys = ARENA_NEW(ta, StKey, nin + 1);
+      reps = ARENA_NEW(ta, Rep, nin + 1);
       for (uint32_t i = 0; i < nin; i++) {
         const char *k = t->kind == TY_MAP ? v.u.entries[i].key : t->names[i];
         keys[i] = st_strkey(a, k, strlen(k));
@@ -131,8 +140,8 @@ bool eng_expand_keys(EvalCtx *ctx, const HclExpr *count,
                    "provided a set containing type %s.", buf_str(&tn));
         return false;
       }
-      keys = ARENA_NEW(a, StKey, v.len + 1);
-      reps = ARENA_NEW(a, Rep, v.len + 1);
+      keys = ARENA_NEW(ta, StKey, v.len + 1);
+      reps = ARENA_NEW(ta, Rep, v.len + 1);
       for (uint32_t i = 0; i < v.len; i++) {
         Value el = v.u.elems[i];
         if (val_is_null(el)) {
@@ -163,8 +172,8 @@ bool eng_expand_keys(EvalCtx *ctx, const HclExpr *count,
       return false;
     }
   } else {
-    keys = ARENA_NEW(a, StKey, 1);
-    reps = ARENA_NEW(a, Rep, 1);
+    keys = ARENA_NEW(ta, StKey, 1);
+    reps = ARENA_NEW(ta, Rep, 1);
     keys[0] = st_nokey();
     nin = 1;
   }
@@ -332,7 +341,20 @@ static void push_state_objects(Arena *a, InstVec *iv, const Node *n,
 ** instances (in key order) followed by the prior instances the expansion
 ** no longer has and every deposed object; then the objects of module
 ** instances that are no longer declared. */
+static bool expand(Engine *e, Node *n, Arena *a, Arena *ta, Diags *d);
+
 bool eng_expand(Engine *e, Node *n, Arena *a, Diags *d)
+{
+  /* The keys and repetition data are copied into the instances: their
+  ** arrays (about 100 bytes an instance) are scratch. */
+  Arena ta;
+  arena_init(&ta, 0);
+  bool ok = expand(e, n, a, &ta, d);
+  arena_release(&ta);
+  return ok;
+}
+
+static bool expand(Engine *e, Node *n, Arena *a, Arena *ta, Diags *d)
 {
   const CfgResource *r = n->res;
   const EMod *mod = n->mod;
@@ -346,7 +368,8 @@ bool eng_expand(Engine *e, Node *n, Arena *a, Diags *d)
     StKey *keys;
     Rep *reps;
     uint32_t nin;
-    if (!eng_expand_keys(&ctx, r->count, r->for_each, a, d, &keys, &reps, &nin))
+    if (!eng_expand_keys_in(&ctx, r->count, r->for_each, a, ta, d, &keys,
+                            &reps, &nin))
       return false;
     if (r->enabled) {
       /* OpenTofu's lifecycle { enabled = false }: as if the block were
