@@ -200,6 +200,8 @@ struct Engine {
   uint32_t topo_pos;
   Pool *pool;
   Arena *warena;            /* per worker: results */
+  const Type **wtype;       /* per worker: the last no-op prior's object
+                               type, shared by the next (engine_scratch.c) */
   int nworkers;
   pthread_mutex_t mu;       /* prior_state / plan collections */
   Phase phase;
