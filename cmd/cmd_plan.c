@@ -84,6 +84,9 @@ static int run(Cli *cli, int argc, char **argv)
   }
   if (!op_load(&op, true))
     return op_finish(&op, 1);
+  /* A plan never writes the state: the file's bytes need not stay. */
+  if (op.mgr_ready)
+    stmgr_drop_source(&op.mgr);
   PlMode mode = op.destroy        ? PL_MODE_DESTROY
                 : op.refresh_only ? PL_MODE_REFRESH_ONLY
                                   : PL_MODE_NORMAL;

@@ -420,6 +420,7 @@ Engine *eng_new(Arena *a, const CfgTree *t, SrcFiles *files,
     return NULL;
   }
   e->warena = ARENA_NEW(a, Arena, (size_t)e->nworkers);
+  e->wtype = ARENA_NEW(a, const Type *, (size_t)e->nworkers);
   for (int i = 0; i < e->nworkers; i++)
     arena_init(&e->warena[i], 0);
   return e;

@@ -19,6 +19,15 @@ bool eng_expand_keys(EvalCtx *ctx, const HclExpr *count,
                      const HclExpr *for_each, Arena *a, Diags *d,
                      StKey **keys_out, Rep **reps_out, uint32_t *n_out)
 {
+  return eng_expand_keys_in(ctx, count, for_each, a, a, d, keys_out,
+                            reps_out, n_out);
+}
+
+bool eng_expand_keys_in(EvalCtx *ctx, const HclExpr *count,
+                        const HclExpr *for_each, Arena *a, Arena *ta,
+                        Diags *d, StKey **keys_out, Rep **reps_out,
+                        uint32_t *n_out)
+{
   StKey *keys = NULL;
   Rep *reps = NULL;
   uint32_t nin = 0;
@@ -66,8 +75,8 @@ bool eng_expand_keys(EvalCtx *ctx, const HclExpr *count,
                  "greater than or equal to zero.");
       return false;
     }
-    keys = ARENA_NEW(a, StKey, (size_t)cnt + 1);
-    reps = ARENA_NEW(a, Rep, (size_t)cnt + 1);
+    keys = ARENA_NEW(ta, StKey, (size_t)cnt + 1);
+    reps = ARENA_NEW(ta, Rep, (size_t)cnt + 1);
     for (int64_t i = 0; i < cnt; i++) {
       keys[nin] = st_intkey(i);
       reps[nin].has_count = true;
@@ -110,8 +119,8 @@ bool eng_expand_keys(EvalCtx *ctx, const HclExpr *count,
       nin = v.len;
       if (t->kind == TY_OBJECT)
         nin = t->n;
-      keys = ARENA_NEW(a, StKey, nin + 1);
-      reps = ARENA_NEW(a, Rep, nin + 1);
+      keys = ARENA_NEW(ta, StKey, nin + 1);
+      reps = ARENA_NEW(ta, Rep, nin + 1);
       for (uint32_t i = 0; i < nin; i++) {
         const char *k = t->kind == TY_MAP ? v.u.entries[i].key : t->names[i];
         keys[i] = st_strkey(a, k, strlen(k));
@@ -131,8 +140,8 @@ bool eng_expand_keys(EvalCtx *ctx, const HclExpr *count,
                    "provided a set containing type %s.", buf_str(&tn));
         return false;
       }
-      keys = ARENA_NEW(a, StKey, v.len + 1);
-      reps = ARENA_NEW(a, Rep, v.len + 1);
+      keys = ARENA_NEW(ta, StKey, v.len + 1);
+      reps = ARENA_NEW(ta, Rep, v.len + 1);
       for (uint32_t i = 0; i < v.len; i++) {
         Value el = v.u.elems[i];
         if (val_is_null(el)) {
@@ -163,8 +172,8 @@ bool eng_expand_keys(EvalCtx *ctx, const HclExpr *count,
       return false;
     }
   } else {
-    keys = ARENA_NEW(a, StKey, 1);
-    reps = ARENA_NEW(a, Rep, 1);
+    keys = ARENA_NEW(ta, StKey, 1);
+    reps = ARENA_NEW(ta, Rep, 1);
     keys[0] = st_nokey();
     nin = 1;
   }
@@ -225,16 +234,33 @@ typedef struct InstVec {
   uint32_t n, cap;
 } InstVec;
 
+/* Room for `more` instances after the n already in iv.  The vector is
+** sized from what the expansion will push (reserve below) rather than
+** grown by doubling: every outgrown array stayed in the worker arena, about
+** twice the final array (three times at 10,000 instances a node, where an
+** Inst is ~300 bytes), docs/performance.md change 12.  A second module
+** instance still at least doubles, so growth stays amortised. */
+static void inst_reserve(Arena *a, InstVec *iv, uint32_t more)
+{
+  if (more <= iv->cap - iv->n)
+    return;
+  uint64_t want = (uint64_t)iv->n + more;
+  uint64_t nc = iv->cap ? (uint64_t)iv->cap * 2 : 0;
+  if (nc < want)
+    nc = want;
+  if (nc > UINT32_MAX)
+    nc = UINT32_MAX;
+  Inst *nv = eng_new_insts(a, (uint32_t)nc);
+  if (iv->n)
+    memcpy(nv, iv->v, sizeof(Inst) * iv->n);
+  iv->v = nv;
+  iv->cap = (uint32_t)nc;
+}
+
 static Inst *inst_push(Arena *a, InstVec *iv)
 {
-  if (iv->n == iv->cap) {
-    uint32_t nc = iv->cap ? iv->cap * 2 : 16;
-    Inst *nv = eng_new_insts(a, nc);
-    if (iv->n)
-      memcpy(nv, iv->v, sizeof(Inst) * iv->n);
-    iv->v = nv;
-    iv->cap = nc;
-  }
+  if (iv->n == iv->cap)
+    inst_reserve(a, iv, iv->cap < 16 ? 16 : iv->cap);
   Inst *in = &iv->v[iv->n++];
   memset(in, 0, sizeof *in);
   return in;
@@ -252,6 +278,32 @@ static void push_obj(Arena *a, InstVec *iv, const Node *n,
   in->addr = inst_addr(a, sr->module, n, key);
   in->deposed = dkey;
   in->prior = obj;
+}
+
+/* How many objects push_state_objects pushes for sr when the configured
+** instances of its module instance have the keys keys[0..nkeys), in key
+** order. */
+static uint32_t count_state_objects(const StResource *sr, const StKey *keys,
+                                    uint32_t nkeys)
+{
+  uint32_t c = 0;
+  for (uint32_t i = 0; i < sr->ninst; i++) {
+    const StInstance *si = sr->inst[i];
+    bool configured = false;
+    uint32_t lo = 0, hi = nkeys;
+    while (lo < hi && !configured) {
+      uint32_t mid = lo + (hi - lo) / 2;
+      int r = st_key_compare(keys[mid], si->key);
+      if (r == 0)
+        configured = true;
+      else if (r < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    c += (si->current && !configured) + si->ndeposed;
+  }
+  return c;
 }
 
 /* Every deposed object of sr, and every current one whose key is not
@@ -289,7 +341,20 @@ static void push_state_objects(Arena *a, InstVec *iv, const Node *n,
 ** instances (in key order) followed by the prior instances the expansion
 ** no longer has and every deposed object; then the objects of module
 ** instances that are no longer declared. */
+static bool expand(Engine *e, Node *n, Arena *a, Arena *ta, Diags *d);
+
 bool eng_expand(Engine *e, Node *n, Arena *a, Diags *d)
+{
+  /* The keys and repetition data are copied into the instances: their
+  ** arrays (about 100 bytes an instance) are scratch. */
+  Arena ta;
+  arena_init(&ta, 0);
+  bool ok = expand(e, n, a, &ta, d);
+  arena_release(&ta);
+  return ok;
+}
+
+static bool expand(Engine *e, Node *n, Arena *a, Arena *ta, Diags *d)
 {
   const CfgResource *r = n->res;
   const EMod *mod = n->mod;
@@ -303,7 +368,8 @@ bool eng_expand(Engine *e, Node *n, Arena *a, Diags *d)
     StKey *keys;
     Rep *reps;
     uint32_t nin;
-    if (!eng_expand_keys(&ctx, r->count, r->for_each, a, d, &keys, &reps, &nin))
+    if (!eng_expand_keys_in(&ctx, r->count, r->for_each, a, ta, d, &keys,
+                            &reps, &nin))
       return false;
     if (r->enabled) {
       /* OpenTofu's lifecycle { enabled = false }: as if the block were
@@ -327,6 +393,7 @@ bool eng_expand(Engine *e, Node *n, Arena *a, Diags *d)
     }
     StResource *sr = sres_for(n, mi->addr);
     uint32_t first = iv.n;
+    inst_reserve(a, &iv, nin + (sr ? count_state_objects(sr, keys, nin) : 0));
     for (uint32_t i = 0; i < nin; i++) {
       Inst *in = inst_push(a, &iv);
       in->key = keys[i];
@@ -348,6 +415,11 @@ bool eng_expand(Engine *e, Node *n, Arena *a, Diags *d)
         used[j] = true;
     push_state_objects(a, &iv, n, sr, m, first, nin);
   }
+  uint32_t rest = 0;
+  for (uint32_t j = 0; j < n->nsrs; j++)
+    if (!used[j])
+      rest += count_state_objects(n->srs[j], NULL, 0);
+  inst_reserve(a, &iv, rest);
   for (uint32_t j = 0; j < n->nsrs; j++)
     if (!used[j])
       push_state_objects(a, &iv, n, n->srs[j], UINT32_MAX, 0, 0);
@@ -360,6 +432,10 @@ bool eng_expand(Engine *e, Node *n, Arena *a, Diags *d)
 void eng_expand_state(Node *n, Arena *a)
 {
   InstVec iv = {0};
+  uint32_t total = 0;
+  for (uint32_t j = 0; j < n->nsrs; j++)
+    total += count_state_objects(n->srs[j], NULL, 0);
+  inst_reserve(a, &iv, total);
   for (uint32_t j = 0; j < n->nsrs; j++)
     push_state_objects(a, &iv, n, n->srs[j],
                        eng_mi_find(n->mod, n->srs[j]->module), 0, 0);

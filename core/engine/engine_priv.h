@@ -200,6 +200,8 @@ struct Engine {
   uint32_t topo_pos;
   Pool *pool;
   Arena *warena;            /* per worker: results */
+  const Type **wtype;       /* per worker: the last no-op prior's object
+                               type, shared by the next (engine_scratch.c) */
   int nworkers;
   pthread_mutex_t mu;       /* prior_state / plan collections */
   Phase phase;
@@ -372,6 +374,12 @@ Inst *eng_new_insts(Arena *a, uint32_t n);
 bool eng_expand_keys(EvalCtx *ctx, const HclExpr *count,
                      const HclExpr *for_each, Arena *a, Diags *d,
                      StKey **keys_out, Rep **reps_out, uint32_t *n_out);
+/* The same with the key and repetition arrays in ta (what they point to,
+** for_each keys and values, in a). */
+bool eng_expand_keys_in(EvalCtx *ctx, const HclExpr *count,
+                        const HclExpr *for_each, Arena *a, Arena *ta,
+                        Diags *d, StKey **keys_out, Rep **reps_out,
+                        uint32_t *n_out);
 /* The index of module instance addr in m (may be NULL), or UINT32_MAX. */
 uint32_t eng_mi_find(const EMod *m, const char *addr);
 /* n->inst of configured resource n (count/for_each), with prior objects. */

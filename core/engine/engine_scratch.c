@@ -6,14 +6,15 @@
 ** refreshed objects, the evaluated configuration, the provider's answers
 ** (unmarked copies, JSON, protobuf), the contract checks.  In the worker
 ** arena all of it stayed until the end of the walk (about 3 KB per
-** instance, docs/performance.md).  Here the prior object is decoded first
-** and kept; then the arena is marked and the instance planned as before.
+** instance, docs/performance.md).  Here the arena is marked, the prior
+** object decoded first, then the instance planned as before.
 ** When the result is a no-op whose before, after and value are the prior
 ** object exactly (same type, flags, marks and number representation), the
-** arena is rewound to the mark and only a copy of the change (sharing the
-** decoded prior as before, after and value) and of the progress events is
-** kept.  Any other result (a change, drift, a diagnostic, private data
-** that differs from the prior's) keeps everything, as before.
+** arena is rewound to the mark and only the decoded prior (copied across
+** the rewind), a copy of the change (sharing it as before, after and
+** value) and of the progress events are kept.  Any other result (a
+** change, drift, a diagnostic, private data that differs from the
+** prior's) keeps everything, as before.
 **
 ** Threads: the arena is the calling worker's own; nothing allocated after
 ** the mark has been published (in->value and in->change are read by other
@@ -92,6 +93,8 @@ static const char *kept_id(Arena *a, Value v, const KeptEvent *k)
 
 static bool plan_create_scoped(Engine *e, Node *n, Inst *in, Arena *a,
                                Diags *d);
+static Value value_across(Arena *a, ArenaMark m, Value v,
+                          const Type **shared);
 
 bool eng_plan_managed_scoped(Engine *e, Node *n, Inst *in, Arena *a,
                              Diags *d)
@@ -117,7 +120,6 @@ bool eng_plan_managed_scoped(Engine *e, Node *n, Inst *in, Arena *a,
     return eng_plan_managed(e, n, in, a, d);
   }
   in->decoded = pv;
-  ArenaMark m = arena_mark(a);
   bool ok = eng_plan_managed(e, n, in, a, d);
   in->decoded = (Value){0};
   PlChange *c = in->change;
@@ -150,9 +152,16 @@ bool eng_plan_managed_scoped(Engine *e, Node *n, Inst *in, Arena *a,
     }
   }
   PlChange keep = *c;
-  /* Everything since the mark goes; what stays is rebuilt below from the
-  ** copies on the stack and the decoded prior, which precedes the mark. */
-  arena_rewind(a, m);
+  /* Everything since the first mark goes, the decoding's own scratch too
+  ** (about 230 bytes an instance, docs/performance.md change 15): the
+  ** decoded prior is copied across the rewind, and what else stays is
+  ** rebuilt below from the copies on the stack. */
+  uintptr_t off = (uintptr_t)a - (uintptr_t)e->warena;
+  const Type **shared = off % sizeof *a == 0 &&
+                                off / sizeof *a < (uintptr_t)e->nworkers
+                            ? &e->wtype[off / sizeof *a]
+                            : NULL;
+  pv = value_across(a, m0, pv, shared);
   PlChange *nc = ARENA_NEW(a, PlChange, 1);
   *nc = keep;
   nc->before = pv;
@@ -443,6 +452,39 @@ bool eng_apply_managed_scoped(Engine *e, Node *n, Inst *in, Arena *a,
   keep_inst(&back, in);
   arena_release(&tmp);
   return ok;
+}
+
+/* A plain object type (no optional attributes or defaults): one that
+** can stand for any type ty_equal to it. */
+static bool plain_object_type(const Type *t)
+{
+  return t && t->kind == TY_OBJECT && !t->optional && !t->defaults;
+}
+
+/* v, built (in part) in a since m, copied across a rewind of a to m:
+** what predates m is shared, the rest copied out and back.  *shared (when
+** shared is not NULL) is an object type kept by an earlier call on the
+** same arena: a decoded prior with dynamic attributes has an object type
+** of its own, equal from one instance to the next, and sharing it saves
+** its copy (about 150 bytes and 2,500 instructions an instance).  It
+** predates m, so no rewind to m removes it. */
+static Value value_across(Arena *a, ArenaMark m, Value v,
+                          const Type **shared)
+{
+  if (shared && plain_object_type(*shared) && plain_object_type(v.type) &&
+      arena_since(a, m, v.type) && ty_equal(v.type, *shared))
+    v.type = *shared;
+  Arena tmp;
+  arena_init(&tmp, 0);
+  Keep out = {.src = a, .from = m, .dst = &tmp};
+  Value t = keep_value(&out, v);
+  arena_rewind(a, m);
+  Keep back = {.src = &tmp, .from = {0}, .dst = a};   /* all of tmp */
+  Value r = keep_value(&back, t);
+  arena_release(&tmp);
+  if (shared && plain_object_type(r.type))
+    *shared = r.type;
+  return r;
 }
 
 /* Planning a create in a scratch scope: the change (its planned value)

@@ -578,6 +578,29 @@ static StHash *hash_new_cap(Arena *a, uint32_t n)
   return t;
 }
 
+void st_reserve(State *s, StResource *r, uint32_t n)
+{
+  if (r) {
+    if (r->cap_inst - r->ninst < n) {
+      uint32_t nc = n > UINT32_MAX - r->ninst ? UINT32_MAX : r->ninst + n;
+      r->inst = arena_grow(s->arena, r->inst, sizeof *r->inst,
+                           _Alignof(void *), r->cap_inst, nc);
+      r->cap_inst = nc;
+    }
+    return;
+  }
+  StHash *t = s->inst_index;
+  uint64_t want = (uint64_t)t->live + n;
+  if ((want + 1) * 4 < (uint64_t)t->cap * 3)
+    return;
+  StHash *nt = hash_new_cap(s->arena, want > UINT32_MAX / 2 ? UINT32_MAX / 2
+                                                            : (uint32_t)want);
+  for (uint32_t i = 0; i < t->cap; i++)
+    if (t->h[i] && t->v[i] != TOMB)
+      hash_put_raw(nt, t->h[i], t->v[i]);
+  *t = *nt;
+}
+
 /* The object the JSON round trip of the old clone would have read back:
 ** o itself (shared) unless writing and reading would change it. */
 static StObject *clone_object(Arena *a, StObject *o)

@@ -189,6 +189,11 @@ void st_remove_resource(State *s, StResource *r);
 StInstance *st_find_instance(const State *s, const StResource *r, StKey key);
 StInstance *st_ensure_instance(State *s, StResource *r, StKey key);
 
+/* Room for n more instances, so the tables do not grow (each outgrown
+** table stays in the arena): in r's list, or in the instance index when r
+** is NULL.  st_read sizes them from the file. */
+void st_reserve(State *s, StResource *r, uint32_t n);
+
 /* Sets (obj != NULL) or clears (obj == NULL) the current object.  obj is
 ** adopted (it must live in the state's arena or longer).  Clearing the last
 ** object of an instance removes the instance, and removing the last

@@ -497,6 +497,16 @@ static bool read_v4(Rd *r, Value root, State *s)
     field_err(r, "resources", res);
     return false;
   }
+  /* The tables sized once from the file (tables that double leave each
+  ** outgrown array in the state's arena). */
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < res.len; i++) {
+    Value iv = st_is_obj(res.u.elems[i])
+                   ? st_get(res.u.elems[i], "instances", NULL)
+                   : val_dynamic_null;
+    total += st_is_arr(iv) ? iv.len : 0;
+  }
+  st_reserve(s, NULL, total > UINT32_MAX ? UINT32_MAX : (uint32_t)total);
   Buf ab;
   buf_init(&ab, r->a);
   for (uint32_t i = 0; i < res.len; i++) {
@@ -542,6 +552,7 @@ static bool read_v4(Rd *r, Value root, State *s)
       field_err(r, "resources.instances", insts);
       return false;
     }
+    st_reserve(s, sr, insts.len);
     for (uint32_t k = 0; k < insts.len; k++) {
       Value iv = insts.u.elems[k];
       if (!st_is_obj(iv)) {

@@ -395,6 +395,7 @@ void stmgr_init(StMgr *m, Arena *a, const StMgrOpts *o)
   arena_init(&m->rarena, 0);
   buf_init(&m->orig_content, a);
   arena_init(&m->carena, 0);
+  arena_init(&m->sarena, 0);
   stmgr_remote_attach(m);
 }
 
@@ -408,6 +409,7 @@ void stmgr_close(StMgr *m)
   arena_release(&m->jarena);
   arena_release(&m->rarena);
   arena_release(&m->carena);
+  arena_release(&m->sarena);
   m->intents = NULL;
   m->nintents = m->cap_intents = 0;
 }
@@ -1008,9 +1010,9 @@ bool stmgr_load(StMgr *m, State **out, Diags *d)
                   strcmp(m->read_path, m->out_path) == 0;
   if (via_lock) {
     exists = true;
-    if (!read_fd(m->arena, m->state_fd, m->read_path, &buf, &n, d))
+    if (!read_fd(&m->sarena, m->state_fd, m->read_path, &buf, &n, d))
       return false;
-  } else if (!read_path(m->arena, m->read_path, &buf, &n, &exists, d)) {
+  } else if (!read_path(&m->sarena, m->read_path, &buf, &n, &exists, d)) {
     return false;
   }
   State *s = NULL;
@@ -1376,6 +1378,8 @@ bool stmgr_intent_resolve(StMgr *m, State *s, const char *id, Diags *d)
 
 bool stmgr_commit(StMgr *m, State *s, Diags *d)
 {
+  if (m->src_dropped)   /* stmgr_drop_source: never commits */
+    return stmgr_refuse_commit(m, d);
   pthread_mutex_lock(&m->mu);
   /* A leader still in fdatasync uses the journal's descriptor. */
   while (m->syncing)

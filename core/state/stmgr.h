@@ -164,6 +164,8 @@ typedef struct StMgr {
                                  the last commit's text in carena */
   size_t disk_len;
   Arena carena;               /* the last commit's content and text */
+  Arena sarena;               /* orig_src: the bytes read at load */
+  bool src_dropped;           /* stmgr_drop_source: no commit any more */
   bool backup_done;
 
   /* journal */
@@ -257,6 +259,13 @@ void stmgr_lock_info_json(Buf *out, const StLockInfo *li);
 ** Never modifies any file.  False with diagnostics on unreadable or
 ** invalid state. */
 bool stmgr_load(StMgr *m, State **out, Diags *d);
+
+/* For a command that will not change the state after stmgr_load (plan):
+** gives back the bytes read at load, which only a commit needs (what was
+** on disk, for "did it change", the backup and remote pushes), about
+** 680 bytes an instance for the whole command.  A later stmgr_commit or
+** stmgr_commit_import fails with an internal-error diagnostic. */
+void stmgr_drop_source(StMgr *m);
 
 /* Writes s as the new snapshot: serial bumped by one when its content
 ** differs from the snapshot loaded (or last written), a lineage assigned

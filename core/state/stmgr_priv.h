@@ -31,6 +31,10 @@ bool stmgr_remote_pull(StMgr *m, Diags *d);
 ** the pending marker and is an error. */
 bool stmgr_remote_push(StMgr *m, Diags *d);
 
+/* stmgr_commit after stmgr_drop_source (stmgr_source.c): an internal
+** error, reported; returns false. */
+bool stmgr_refuse_commit(StMgr *m, Diags *d);
+
 /* n random bytes from getrandom; aborts when the system has none. */
 void stmgr_fill_random(void *p, size_t n);
 

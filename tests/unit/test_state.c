@@ -54,6 +54,33 @@ static void test_keys_and_format(void)
   T_CHECK(st_key_equal(st_strkey(&A, "ab", 2), st_strkey(&A, "ab", 2)));
 }
 
+/* st_reserve: entries already indexed stay found (deleted ones gone), and
+** the reserved room takes every later instance without the resource's
+** list growing (it stays where it is). */
+static void test_reserve(void)
+{
+  State *s = st_new(&A);
+  StResource *r = st_ensure_resource(s, "", ST_MANAGED, "t", "a", "p");
+  for (int64_t i = 0; i < 100; i++)
+    st_set_current(s, r, st_intkey(i), st_object_new(s));
+  st_set_current(s, r, st_intkey(7), NULL);   /* a tombstone */
+  st_reserve(s, NULL, 5000);
+  st_reserve(s, r, 5000);
+  T_CHECK(r->cap_inst >= r->ninst + 5000);
+  for (int64_t i = 0; i < 100; i++)
+    T_CHECK((st_find_instance(s, r, st_intkey(i)) != NULL) == (i != 7));
+  StInstance **arr = r->inst;
+  uint32_t cap = r->cap_inst;
+  for (int64_t i = 100; i < 5099; i++)
+    st_set_current(s, r, st_intkey(i), st_object_new(s));
+  T_CHECK(r->inst == arr && r->cap_inst == cap);
+  T_EQ_INT(r->ninst, 5098);
+  T_CHECK(st_find_instance(s, r, st_intkey(5098)) != NULL);
+  T_CHECK(st_find_instance(s, r, st_intkey(7)) == NULL);
+  st_reserve(s, r, 0);   /* room enough: nothing changes */
+  T_CHECK(r->inst == arr);
+}
+
 static void test_parse_addr(void)
 {
   Diags d;
@@ -698,6 +725,7 @@ int main(void)
   arena_init(&A, 0);
   T_RUN(test_keys_and_format);
   T_RUN(test_parse_addr);
+  T_RUN(test_reserve);
   T_RUN(test_model);
   T_RUN(test_ordering);
   T_RUN(test_scale_100k);

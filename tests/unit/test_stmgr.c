@@ -553,6 +553,48 @@ static void test_snapshots(void)
   stmgr_close(&mb);
 }
 
+/* stmgr_drop_source (plan): the state read stays whole without the file's
+** bytes (ASan would see a pointer into them), and a commit after it is
+** refused with a diagnostic, leaving the file as it was. */
+static void test_drop_source(void)
+{
+  const char *d = newdir();
+  StMgr m;
+  mgr(&m, d);
+  Diags dg;
+  diag_init(&dg, &A);
+  State *s;
+  T_CHECK(stmgr_load(&m, &s, &dg));
+  StResource *r = st_ensure_resource(s, "", ST_MANAGED, "t", "a",
+                                     "provider[\"registry.terraform.io/x/t\"]");
+  st_set_current(s, r, st_strkey(s->arena, "k", 1), obj(s, "1"));
+  T_CHECK(stmgr_commit(&m, s, &dg));
+  stmgr_close(&m);
+  const char *path = arena_printf(&A, "%s/terraform.tfstate", d);
+  size_t n0;
+  const char *before = slurp(path, &n0);
+
+  StMgr m2;
+  mgr(&m2, d);
+  T_CHECK(stmgr_lock(&m2, "OperationTypeApply", 0, NULL, NULL, &dg));
+  T_CHECK(stmgr_load(&m2, &s, &dg));
+  stmgr_drop_source(&m2);
+  T_CHECK(m2.orig_src == NULL && m2.disk_p == NULL);
+  Buf b;
+  buf_init(&b, &A);
+  st_write(&b, s, NULL);
+  T_CHECK(before && b.len == n0 && memcmp(b.p, before, n0) == 0);
+  T_EQ_INT(dg.errors, 0);
+  st_set_current(s, st_find_resource_addr(s, "t.a"), st_intkey(2),
+                 obj(s, "2"));
+  T_CHECK(!stmgr_commit(&m2, s, &dg));
+  T_EQ_INT(dg.errors, 1);
+  size_t n1;
+  const char *after = slurp(path, &n1);
+  T_CHECK(after && n1 == n0 && memcmp(after, before, n0) == 0);
+  stmgr_close(&m2);
+}
+
 /* state push: the pushed lineage and serial, bumped once when the content
 ** differs from the snapshot on disk, so a forced push may lower it. */
 static void test_commit_import(void)
@@ -1093,6 +1135,7 @@ int main(void)
   T_RUN(test_format_lock_info);
   T_RUN(test_snapshots);
   T_RUN(test_commit_import);
+  T_RUN(test_drop_source);
   T_RUN(test_journal_replay);
   T_RUN(test_journal_stale_and_unrelated);
   T_RUN(test_group_commit);
