@@ -426,11 +426,14 @@ bool eng_plan_data(Engine *e, Node *n, Inst *in, Arena *a, Diags *d);
 ** when the plan is a no-op equal to the prior (see engine_scratch.c). */
 bool eng_plan_managed_scoped(Engine *e, Node *n, Inst *in, Arena *a,
                              Diags *d);
-/* eng_apply_managed in a scope of a: on a clean create, update or no-op
-** the instance's value and events are kept and the rest given back
-** (see engine_scratch.c). */
+/* eng_apply_managed in a scope of a: when the apply went cleanly (any
+** action but an import) the instance's value and events are kept and the
+** rest given back (see engine_scratch.c). */
 bool eng_apply_managed_scoped(Engine *e, Node *n, Inst *in, Arena *a,
                               Diags *d);
+/* eng_apply_work (a delete of N_DESTROY / N_DEPOSED) in such a scope. */
+bool eng_apply_work_scoped(Engine *e, Node *n, Inst *in, Arena *a,
+                           Diags *d);
 
 /* ---- engine_apply.c: applying one instance ----------------------------- */
 

@@ -421,14 +421,41 @@ static void keep_inst(Keep *k, Inst *in)
   in->ev_tail = tail;
 }
 
+/* After an apply in the scope of a that began at m: when it went cleanly
+** (no diagnostic, the same prior and change, no refreshed object, only
+** plain events of its own change), copies what outlives the scope (the
+** value, events, and *dk: the deposed key a create-before-destroy
+** replace left for its N_DEPOSED node, when dk is given) out, rewinds a to m and copies it back;
+** otherwise keeps everything. */
+static void keep_applied(Inst *in, Arena *a, ArenaMark m,
+                         const StObject *prior, PlChange *change,
+                         const PlChange *pc, const char **dk, Diags *d)
+{
+  if (d->head || in->prior != prior || in->change != change || in->new_obj)
+    return;
+  Arena tmp;
+  Keep out = {.src = a, .from = m, .dst = &tmp};
+  for (EngEvent *ev = in->ev_head; ev; ev = ev->next)
+    if (ev->text || ev->prov || (ev->change && ev->change != pc) ||
+        in_scope(&out, ev->addr) || in_scope(&out, ev->deposed))
+      return;
+  arena_init(&tmp, 0);
+  keep_inst(&out, in);
+  if (dk)
+    *dk = keep_str(&out, *dk);
+  arena_rewind(a, m);
+  Keep back = {.src = &tmp, .from = {0}, .dst = a};   /* all of tmp */
+  keep_inst(&back, in);
+  if (dk)
+    *dk = keep_str(&back, *dk);
+  arena_release(&tmp);
+}
+
 bool eng_apply_managed_scoped(Engine *e, Node *n, Inst *in, Arena *a,
                               Diags *d)
 {
   const PlChange *pc = eng_find_change(e, in);
-  if (in->deposed || in->ev_head || d->head ||
-      (pc && (pc->importing || (pc->action != PL_NOOP &&
-                                pc->action != PL_CREATE &&
-                                pc->action != PL_UPDATE))))
+  if (in->deposed || in->ev_head || d->head || (pc && pc->importing))
     return eng_apply_managed(e, n, in, a, d);
   const StObject *prior = in->prior;
   PlChange *change = in->change;
@@ -436,21 +463,27 @@ bool eng_apply_managed_scoped(Engine *e, Node *n, Inst *in, Arena *a,
   bool ok = eng_apply_managed(e, n, in, a, d);
   /* (the flight slot, if any, was given back under e->mu before the
   ** return, so the heartbeat no longer reads its start event) */
-  if (!ok || d->head || in->prior != prior || in->change != change ||
-      in->new_obj)
-    return ok;
-  Arena tmp;
-  Keep out = {.src = a, .from = m, .dst = &tmp};
-  for (EngEvent *ev = in->ev_head; ev; ev = ev->next)
-    if (ev->text || ev->prov || (ev->change && ev->change != pc) ||
-        in_scope(&out, ev->addr) || in_scope(&out, ev->deposed))
-      return ok;
-  arena_init(&tmp, 0);
-  keep_inst(&out, in);
-  arena_rewind(a, m);
-  Keep back = {.src = &tmp, .from = {0}, .dst = a};   /* all of tmp */
-  keep_inst(&back, in);
-  arena_release(&tmp);
+  if (ok)
+    keep_applied(in, a, m, prior, change, pc,
+                 pc && pc->action == PL_CREATE_THEN_DELETE
+                     ? &e->dkeys[pc - e->plan->changes]
+                     : NULL,
+                 d);
+  return ok;
+}
+
+bool eng_apply_work_scoped(Engine *e, Node *n, Inst *in, Arena *a,
+                           Diags *d)
+{
+  if (in->ev_head || d->head)
+    return eng_apply_work(e, n, in, a, d);
+  const PlChange *pc = eng_find_change(e, &(Inst){.addr = in->addr});
+  const StObject *prior = in->prior;
+  PlChange *change = in->change;
+  ArenaMark m = arena_mark(a);
+  bool ok = eng_apply_work(e, n, in, a, d);
+  if (ok)
+    keep_applied(in, a, m, prior, change, pc, NULL, d);
   return ok;
 }
 

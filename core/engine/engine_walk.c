@@ -281,7 +281,7 @@ static bool run_inst(Engine *e, Node *n, Inst *in, Arena *a)
     }
   } else {
     if (n->kind == N_DESTROY || n->kind == N_DEPOSED) {
-      ok = eng_apply_work(e, n, in, a, d);
+      ok = eng_apply_work_scoped(e, n, in, a, d);
     } else if (n->mode == ST_DATA) {
       ok = eng_apply_data(e, n, in, a, d);
     } else {

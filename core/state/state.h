@@ -304,6 +304,15 @@ void st_write(Buf *out, State *s, const char *tf_version);
 ** state change" comparisons (Terraform's StatesMarshalEqual). */
 void st_write_content(Buf *out, State *s);
 
+/* st_write (content false) or st_write_content (content true) without
+** building the whole text: it is handed to sink(ctx, p, n) in pieces of
+** about 64 KiB, in order (a 100,000-instance state is 68 MB of text).
+** Stops as soon as sink returns false, and then returns false.  p is
+** valid only during the call.  Sorts s. */
+typedef bool (*StSink)(void *ctx, const char *p, size_t n);
+bool st_write_stream(State *s, const char *tf_version, bool content,
+                     StSink sink, void *ctx);
+
 /* A random lineage in UUID shape (8-4-4-4-12 lowercase hex). */
 const char *st_new_lineage(Arena *a);
 

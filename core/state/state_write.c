@@ -189,7 +189,32 @@ static void write_object(JsonW *w, const StObject *o, const StKey *key,
   json_w_end_object(w);
 }
 
-static void write_body(JsonW *w, State *s)
+/* Where st_write_stream sends its text: out is handed to sink and emptied
+** whenever it holds FLUSH_AT bytes or more, between two outputs or two
+** instances (the JSON writer keeps no position in out, so emptying it
+** between two elements is safe).  stopped: sink said stop. */
+#define FLUSH_AT ((size_t)64 * 1024)
+
+typedef struct Flush {
+  StSink sink;
+  void *ctx;
+  bool stopped;
+} Flush;
+
+/* false when the writing should stop (the sink said so). */
+static bool flush(Buf *out, Flush *f, bool all)
+{
+  if (!f || f->stopped)
+    return !f;
+  if (out->len && (all || out->len >= FLUSH_AT)) {
+    if (!f->sink(f->ctx, out->p, out->len))
+      f->stopped = true;
+    buf_clear(out);
+  }
+  return !f->stopped;
+}
+
+static void write_body(JsonW *w, State *s, Flush *f)
 {
   Arena scratch;
   arena_init(&scratch, 0);
@@ -214,6 +239,8 @@ static void write_body(JsonW *w, State *s)
       json_w_bool(w, true);
     }
     json_w_end_object(w);
+    if (!flush(w->out, f, false))
+      goto out;
   }
   json_w_end_object(w);
   json_w_keyz(w, "resources");
@@ -242,6 +269,8 @@ static void write_body(JsonW *w, State *s)
       for (uint32_t j = 0; j < in->ndeposed; j++)
         write_object(w, in->deposed[j].obj, &in->key, in->deposed[j].key,
                      &tmp);
+      if (!flush(w->out, f, false))
+        goto out;
     }
     json_w_end_array(w);
     json_w_end_object(w);
@@ -249,10 +278,11 @@ static void write_body(JsonW *w, State *s)
   json_w_end_array(w);
   json_w_keyz(w, "check_results");
   write_check_results(w, s->check_results);
+out:
   arena_release(&scratch);
 }
 
-void st_write(Buf *out, State *s, const char *tf_version)
+static void write_file(Buf *out, State *s, const char *tf_version, Flush *f)
 {
   JsonW w;
   json_w_init(&w, out, JSON_W_INDENT);
@@ -265,18 +295,50 @@ void st_write(Buf *out, State *s, const char *tf_version)
   json_w_uint(&w, s->serial);
   json_w_keyz(&w, "lineage");
   json_w_stringz(&w, s->lineage);
-  write_body(&w, s);
+  write_body(&w, s, f);
+  if (f && f->stopped)
+    return;
   json_w_end_object(&w);
   buf_putc(out, '\n');
 }
 
-void st_write_content(Buf *out, State *s)
+static void write_content(Buf *out, State *s, Flush *f)
 {
   JsonW w;
   json_w_init(&w, out, 0);
   json_w_begin_object(&w);
-  write_body(&w, s);
+  write_body(&w, s, f);
+  if (f && f->stopped)
+    return;
   json_w_end_object(&w);
+}
+
+void st_write(Buf *out, State *s, const char *tf_version)
+{
+  write_file(out, s, tf_version, NULL);
+}
+
+void st_write_content(Buf *out, State *s)
+{
+  write_content(out, s, NULL);
+}
+
+bool st_write_stream(State *s, const char *tf_version, bool content,
+                     StSink sink, void *ctx)
+{
+  Arena a;
+  arena_init(&a, 0);
+  Buf out;
+  buf_init(&out, &a);
+  buf_reserve(&out, 2 * FLUSH_AT);
+  Flush f = {sink, ctx, false};
+  if (content)
+    write_content(&out, s, &f);
+  else
+    write_file(&out, s, tf_version, &f);
+  flush(&out, &f, true);
+  arena_release(&a);
+  return !f.stopped;
 }
 
 /* ---- Journal records ----------------------------------------------------- */

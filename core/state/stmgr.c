@@ -89,82 +89,6 @@ long stmgr_crash_points(void)
   return __atomic_load_n(&crash_count, __ATOMIC_SEQ_CST);
 }
 
-/* ---- CRC-32 (IEEE 802.3, as zlib) ---------------------------------------- */
-
-static uint32_t crc_table[256];
-static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
-
-static void crc_init(void)
-{
-  for (uint32_t i = 0; i < 256; i++) {
-    uint32_t c = i;
-    for (int k = 0; k < 8; k++)
-      c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-    crc_table[i] = c;
-  }
-}
-
-uint32_t stmgr_crc32(const void *data, size_t n)
-{
-  pthread_once(&crc_once, crc_init);
-  const unsigned char *p = data;
-  uint32_t c = 0xFFFFFFFFu;
-  for (size_t i = 0; i < n; i++)
-    c = crc_table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
-}
-
-/* ---- Record framing ------------------------------------------------------ */
-
-#define FRAME_HDR 19 /* "J" + 8 hex + " " + 8 hex + " " */
-
-void stmgr_frame(Buf *out, const char *payload, size_t n)
-{
-  buf_printf(out, "J%08x %08x ", (unsigned)n, stmgr_crc32(payload, n));
-  buf_put(out, payload, n);
-  buf_putc(out, '\n');
-}
-
-static bool hex8(const char *p, uint32_t *out)
-{
-  uint32_t v = 0;
-  for (int i = 0; i < 8; i++) {
-    char c = p[i];
-    uint32_t d;
-    if (c >= '0' && c <= '9')
-      d = (uint32_t)(c - '0');
-    else if (c >= 'a' && c <= 'f')
-      d = (uint32_t)(c - 'a' + 10);
-    else
-      return false;
-    v = v << 4 | d;
-  }
-  *out = v;
-  return true;
-}
-
-size_t stmgr_scan(const char *buf, size_t n,
-                  bool (*fn)(void *ctx, const char *payload, size_t len),
-                  void *ctx)
-{
-  size_t off = 0;
-  while (n - off >= FRAME_HDR + 1) {
-    const char *p = buf + off;
-    uint32_t len, crc;
-    if (p[0] != 'J' || !hex8(p + 1, &len) || p[9] != ' ' ||
-        !hex8(p + 10, &crc) || p[18] != ' ')
-      break;
-    if ((uint64_t)len + FRAME_HDR + 1 > n - off)
-      break;
-    if (p[FRAME_HDR + len] != '\n' || stmgr_crc32(p + FRAME_HDR, len) != crc)
-      break;
-    if (fn && !fn(ctx, p + FRAME_HDR, len))
-      break;
-    off += FRAME_HDR + len + 1;
-  }
-  return off;
-}
-
 /* ---- Small helpers ------------------------------------------------------- */
 
 static long real_now_ms(void *ctx)
@@ -393,8 +317,6 @@ void stmgr_init(StMgr *m, Arena *a, const StMgrOpts *o)
   pthread_cond_init(&m->synced_cv, NULL);
   arena_init(&m->jarena, 0);
   arena_init(&m->rarena, 0);
-  buf_init(&m->orig_content, a);
-  arena_init(&m->carena, 0);
   arena_init(&m->sarena, 0);
   stmgr_remote_attach(m);
 }
@@ -408,7 +330,6 @@ void stmgr_close(StMgr *m)
   }
   arena_release(&m->jarena);
   arena_release(&m->rarena);
-  arena_release(&m->carena);
   arena_release(&m->sarena);
   m->intents = NULL;
   m->nintents = m->cap_intents = 0;
@@ -416,24 +337,41 @@ void stmgr_close(StMgr *m)
 
 /* ---- Atomic writes ------------------------------------------------------- */
 
-/* Writes data to path through a temporary file; when keep_lock_fd is set
-** the temporary file is fcntl-locked before the rename and its descriptor
-** returned there (the lock moves with the inode). */
-static bool write_atomic(StMgr *m, const char *path, const void *data,
-                         size_t len, bool durable, int *keep_lock_fd,
-                         Diags *d)
+/* What a durable write puts in its file: writes it all to fd and returns
+** true, or false with errno set by the failed write. */
+typedef bool (*Emit)(void *ctx, int fd);
+
+typedef struct Bytes {
+  const void *p;
+  size_t n;
+} Bytes;
+
+static bool emit_bytes(void *ctx, int fd)
+{
+  const Bytes *b = ctx;
+  return write_all(fd, b->p, b->n);
+}
+
+/* Writes what emit gives to path through a temporary file; when
+** keep_lock_fd is set the temporary file is fcntl-locked before the rename
+** and its descriptor returned there (the lock moves with the inode).  The
+** file is opened for reading too, so that descriptor can read the
+** snapshot back (stmgr_read_back). */
+static bool write_atomic_fn(StMgr *m, const char *path, Emit emit,
+                            void *ctx, bool durable, int *keep_lock_fd,
+                            Diags *d)
 {
   Arena *a = &m->jarena;
   ArenaMark mk = arena_mark(a);
   const char *tmp = hidden_beside(a, path, "");
   tmp = arena_printf(a, "%s.tmp.%ld", tmp, (long)getpid());
   const char *dir = dir_of(a, path);
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   const char *step = "create";
   if (fd < 0)
     goto fail;
   step = "write";
-  if (!write_all(fd, data, len))
+  if (!emit(ctx, fd))
     goto fail_fd;
   if (durable) {
     stmgr_crash_point("atomic:written");
@@ -475,12 +413,21 @@ fail:
   return false;
 }
 
-bool stmgr_write_file(StMgr *m, const char *path, const void *data,
-                      size_t len, Diags *d)
+static bool write_atomic(StMgr *m, const char *path, const void *data,
+                         size_t len, bool durable, int *keep_lock_fd,
+                         Diags *d)
+{
+  Bytes b = {data, len};
+  return write_atomic_fn(m, path, emit_bytes, &b, durable, keep_lock_fd, d);
+}
+
+/* stmgr_write_file with the contents given by emit. */
+static bool write_file_fn(StMgr *m, const char *path, Emit emit, void *ctx,
+                          Diags *d)
 {
   bool is_state = strcmp(path, m->out_path) == 0 && m->locked;
   int nfd = -1;
-  if (!write_atomic(m, path, data, len, true, is_state ? &nfd : NULL, d))
+  if (!write_atomic_fn(m, path, emit, ctx, true, is_state ? &nfd : NULL, d))
     return false;
   if (is_state) {
     if (m->state_fd >= 0)
@@ -488,6 +435,13 @@ bool stmgr_write_file(StMgr *m, const char *path, const void *data,
     m->state_fd = nfd;
   }
   return true;
+}
+
+bool stmgr_write_file(StMgr *m, const char *path, const void *data,
+                      size_t len, Diags *d)
+{
+  Bytes b = {data, len};
+  return write_file_fn(m, path, emit_bytes, &b, d);
 }
 
 /* ---- Lock info ----------------------------------------------------------- */
@@ -517,69 +471,6 @@ void stmgr_new_lock_info(Arena *a, StLockInfo *li, const char *operation,
   li->version = CAIRN_VERSION;
   li->created = now_rfc3339(a);
   li->path = arena_strdup(a, path ? path : "");
-}
-
-void stmgr_lock_info_json(Buf *out, const StLockInfo *li)
-{
-  JsonW w;
-  json_w_init(&w, out, 0);
-  json_w_begin_object(&w);
-  const char *names[] = {"ID", "Operation", "Info", "Who",
-                         "Version", "Created", "Path"};
-  const char *vals[] = {li->id, li->operation, li->info, li->who,
-                        li->version, li->created, li->path};
-  for (int i = 0; i < 7; i++) {
-    json_w_keyz(&w, names[i]);
-    json_w_stringz(&w, vals[i] ? vals[i] : "");
-  }
-  json_w_end_object(&w);
-}
-
-/* Go's time.Time.String() of an RFC 3339 time: "2006-01-02 15:04:05.999
-** +0000 UTC".  Unparsable input is rendered as given. */
-static void go_time_string(Buf *out, const char *s)
-{
-  int Y, M, D, h, mi, sec, n = 0;
-  if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &Y, &M, &D, &h, &mi, &sec,
-                   &n) != 6 || n != 19) {
-    buf_puts(out, s ? s : "");
-    return;
-  }
-  const char *p = s + 19;
-  char frac[16] = "";
-  if (*p == '.') {
-    size_t k = 0;
-    p++;
-    while (*p >= '0' && *p <= '9' && k < 9)
-      frac[k++ + 1] = *p++;
-    while (*p >= '0' && *p <= '9')
-      p++;
-    frac[0] = '.';
-    while (k > 0 && frac[k] == '0')
-      k--;
-    frac[k ? k + 1 : 0] = 0;
-  }
-  buf_printf(out, "%04d-%02d-%02d %02d:%02d:%02d%s ", Y, M, D, h, mi, sec,
-             frac);
-  if (*p == 'Z' || *p == 'z') {
-    buf_puts(out, "+0000 UTC");
-  } else if ((*p == '+' || *p == '-') && strlen(p) == 6 && p[3] == ':') {
-    buf_printf(out, "%c%c%c%c%c %c%c%c%c%c", p[0], p[1], p[2], p[4], p[5],
-               p[0], p[1], p[2], p[4], p[5]);
-  } else {
-    buf_puts(out, p);
-  }
-}
-
-void stmgr_format_lock_info(Buf *out, const StLockInfo *li)
-{
-  buf_printf(out,
-             "Lock Info:\n  ID:        %s\n  Path:      %s\n"
-             "  Operation: %s\n  Who:       %s\n  Version:   %s\n"
-             "  Created:   ",
-             li->id, li->path, li->operation, li->who, li->version);
-  go_time_string(out, li->created);
-  buf_printf(out, "\n  Info:      %s\n", li->info);
 }
 
 bool stmgr_read_lock_info(StMgr *m, StLockInfo *out)
@@ -1031,7 +922,6 @@ bool stmgr_load(StMgr *m, State **out, Diags *d)
   m->disk_len = same_file ? n : 0;
   m->orig_src = buf;
   m->orig_len = n;
-  m->content_known = false;
   m->loaded = true;
   if (!load_journal(m, s, d))
     return false;
@@ -1374,7 +1264,96 @@ bool stmgr_intent_resolve(StMgr *m, State *s, const char *id, Diags *d)
   return ok;
 }
 
-/* ---- Commit -------------------------------------------------------------- */
+/* ---- Commit -------------------------------------------------------------
+** The snapshot's text is never built whole: a 100,000-instance state is
+** 68 MB of text and 40 MB of content, and the commit used to hold both
+** (plus the previous snapshot's) at the peak of an apply.  It is streamed
+** (st_write_stream) in 64 KiB pieces: compared with the bytes on disk,
+** written to the temporary file, or compared with the last snapshot's
+** content.  Only the last snapshot's bytes are needed, and only when a
+** snapshot exists: at the first commit they are the bytes read at load
+** (orig_src), later the file this command wrote, read back. */
+
+/* A sink comparing the streamed text with p[0..n). */
+typedef struct Cmp {
+  const char *p;
+  size_t n;
+  size_t off;
+} Cmp;
+
+static bool cmp_sink(void *ctx, const char *p, size_t n)
+{
+  Cmp *c = ctx;
+  if (n > c->n - c->off || memcmp(c->p + c->off, p, n) != 0)
+    return false;
+  c->off += n;
+  return true;
+}
+
+/* True when s's text (st_write) or content is exactly p[0..n). */
+static bool same_as(State *s, bool content, const char *p, size_t n)
+{
+  Cmp c = {p, n, 0};
+  return st_write_stream(s, NULL, content, cmp_sink, &c) && c.off == n;
+}
+
+/* A sink writing to a file; err keeps the failed write's errno. */
+typedef struct FdSink {
+  int fd;
+  int err;
+  size_t len;
+} FdSink;
+
+static bool fd_sink(void *ctx, const char *p, size_t n)
+{
+  FdSink *f = ctx;
+  if (!write_all(f->fd, p, n)) {
+    f->err = errno;
+    return false;
+  }
+  f->len += n;
+  return true;
+}
+
+typedef struct StateEmit {
+  State *s;
+  size_t len;   /* bytes written */
+} StateEmit;
+
+static bool emit_state(void *ctx, int fd)
+{
+  StateEmit *e = ctx;
+  FdSink f = {fd, 0, 0};
+  if (!st_write_stream(e->s, NULL, false, fd_sink, &f)) {
+    errno = f.err ? f.err : EIO;
+    return false;
+  }
+  e->len = f.len;
+  return true;
+}
+
+bool stmgr_read_back(StMgr *m, Arena *a, char **p, size_t *n, Diags *d)
+{
+  if (m->disk_p) {
+    *p = (char *)m->disk_p;
+    *n = m->disk_len;
+    return true;
+  }
+  /* Through the locked descriptor when there is one: opening and closing
+  ** another descriptor of the file would drop the process's lock. */
+  if (m->locked && m->state_fd >= 0)
+    return read_fd(a, m->state_fd, m->out_path, p, n, d);
+  bool exists;
+  if (!read_path(a, m->out_path, p, n, &exists, d))
+    return false;
+  if (!exists) {
+    diag_error(d, NULL, "Failed to read state file",
+               "The state file %s, written by this command, is gone.",
+               m->out_path);
+    return false;
+  }
+  return true;
+}
 
 bool stmgr_commit(StMgr *m, State *s, Diags *d)
 {
@@ -1387,59 +1366,73 @@ bool stmgr_commit(StMgr *m, State *s, Diags *d)
   bool ok = false;
   Arena scratch;
   arena_init(&scratch, 0);
-  /* The new content and file text are built where they are kept: on
-  ** success this arena replaces m->carena (the previous snapshot's), so
-  ** they are not copied (two copies of the state's text per commit). */
-  Arena keep;
-  arena_init(&keep, 0);
   if (!*s->lineage)
     s->lineage = st_new_lineage(s->arena);
-  Buf cur;
-  buf_init(&cur, &keep);
-  buf_reserve(&cur, m->disk_len);   /* about the last snapshot's: no growth */
-  st_write_content(&cur, s);
-  State *orig = NULL;
-  bool need_backup = m->backup_path && !m->backup_done;
-  if (m->had_file && (!m->content_known || need_backup)) {
-    Diags td;
-    diag_init(&td, &scratch);
-    st_read(&scratch, m->read_path, m->orig_src, m->orig_len, &orig, &td);
-    if (orig && !m->content_known) {
-      buf_clear(&m->orig_content);
-      st_write_content(&m->orig_content, orig);
-      m->content_known = true;
+  /* The last snapshot: what the file on disk holds (NULL: unknown, so it
+  ** is written) and what the content is compared with. */
+  char *disk = NULL, *last = NULL;
+  size_t disk_n = 0, last_n = 0;
+  if (m->written) {
+    if (!stmgr_read_back(m, &scratch, &disk, &disk_n, d))
+      goto out;
+    last = disk;
+    last_n = disk_n;
+  } else if (m->had_file) {
+    disk = (char *)m->disk_p;
+    disk_n = m->disk_len;
+    last = (char *)m->orig_src;
+    last_n = m->orig_len;
+  }
+  bool changed = true, same_text = false;
+  State *orig = NULL;   /* the snapshot read at load, for the backup */
+  if (last) {
+    /* Unchanged and written the same way: nothing to write.  Identical
+    ** text means identical content (a state reads back to what it
+    ** writes, test_state). */
+    s->serial = m->last_serial;
+    same_text = disk && same_as(s, false, disk, disk_n);
+    if (same_text) {
+      changed = false;
+    } else {
+      State *ls = NULL;
+      Diags td;
+      diag_init(&td, &scratch);
+      st_read(&scratch, m->written ? m->out_path : m->read_path, last,
+              last_n, &ls, &td);
+      if (ls) {
+        /* Its content in memory, the new one streamed against it. */
+        Buf lc;
+        buf_init(&lc, &scratch);
+        buf_reserve(&lc, last_n);
+        st_write_content(&lc, ls);
+        changed = !same_as(s, true, lc.p, lc.len);
+      }
+      if (!m->written)
+        orig = ls;
     }
   }
-  bool changed = !(m->had_file || m->written) ||
-                 !m->content_known || cur.len != m->orig_content.len ||
-                 memcmp(cur.p, m->orig_content.p, cur.len) != 0;
   s->serial = changed ? m->last_serial + 1 : m->last_serial;
-  Buf full;
-  buf_init(&full, &keep);
-  buf_reserve(&full, cur.len + 4096);   /* the content plus the header */
-  st_write(&full, s, NULL);
-  if (changed && m->had_file && orig && m->backup_path && !m->backup_done) {
-    Buf bk;
-    buf_init(&bk, &scratch);
-    st_write(&bk, orig, NULL);
-    if (!stmgr_write_file(m, m->backup_path, bk.p, bk.len, d))
-      goto out;
-    m->backup_done = true;
+  if (changed && m->had_file && m->backup_path && !m->backup_done) {
+    if (!orig) {
+      Diags td;
+      diag_init(&td, &scratch);
+      st_read(&scratch, m->read_path, m->orig_src, m->orig_len, &orig, &td);
+    }
+    if (orig) {
+      StateEmit e = {orig, 0};
+      if (!write_file_fn(m, m->backup_path, emit_state, &e, d))
+        goto out;
+      m->backup_done = true;
+    }
   }
-  if (full.len != m->disk_len ||
-      (full.len && memcmp(full.p, m->disk_p, full.len) != 0)) {
-    if (!stmgr_write_file(m, m->out_path, full.p, full.len, d))
+  if (!same_text) {
+    StateEmit e = {s, 0};
+    if (!write_file_fn(m, m->out_path, emit_state, &e, d))
       goto out;
     m->remote_dirty = true;
+    m->disk_p = NULL;   /* read back when needed */
+    m->disk_len = e.len;
   }
-  m->disk_p = full.p;   /* (unwritten, it equals what is on disk) */
-  m->disk_len = full.len;
-  m->orig_content = cur;
-  m->orig_content.arena = m->arena;   /* a later rewrite goes there */
-  arena_release(&m->carena);
-  m->carena = keep;
-  arena_init(&keep, 0);   /* now m's */
-  m->content_known = true;
   m->written = true;
   m->last_serial = s->serial;
   m->base_serial = s->serial;
@@ -1474,7 +1467,6 @@ bool stmgr_commit(StMgr *m, State *s, Diags *d)
   ok = true;
 out:
   arena_release(&scratch);
-  arena_release(&keep);
   pthread_mutex_unlock(&m->mu);
   if (ok && m->remote)
     ok = stmgr_remote_push(m, d);

@@ -156,14 +156,12 @@ typedef struct StMgr {
   const char *base_lineage;
   const char *orig_src;       /* bytes of the snapshot read at load */
   size_t orig_len;
-  bool content_known;         /* orig_content is valid */
-  Buf orig_content;           /* st_write_content of the last snapshot
-                                 read or written */
   const char *disk_p;         /* exact bytes of the snapshot on disk:
-                                 orig_src at load (not copied), then
-                                 the last commit's text in carena */
+                                 orig_src at load (not copied); NULL once
+                                 a commit wrote it (the text is streamed
+                                 to the file, not kept: stmgr_commit
+                                 reads it back when it needs it) */
   size_t disk_len;
-  Arena carena;               /* the last commit's content and text */
   Arena sarena;               /* orig_src: the bytes read at load */
   bool src_dropped;           /* stmgr_drop_source: no commit any more */
   bool backup_done;

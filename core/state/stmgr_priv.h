@@ -34,6 +34,11 @@ bool stmgr_remote_push(StMgr *m, Diags *d);
 /* stmgr_commit after stmgr_drop_source (stmgr_source.c): an internal
 ** error, reported; returns false. */
 bool stmgr_refuse_commit(StMgr *m, Diags *d);
+/* The exact bytes of the last snapshot (the one read at load, or the
+** last one this command wrote or found identical): *p is m->disk_p when
+** that is known, else the file read back into a (through the locked
+** descriptor when locked).  False with a diagnostic when unreadable. */
+bool stmgr_read_back(StMgr *m, Arena *a, char **p, size_t *n, Diags *d);
 
 /* n random bytes from getrandom; aborts when the system has none. */
 void stmgr_fill_random(void *p, size_t n);

@@ -262,7 +262,18 @@ bool stmgr_remote_push(StMgr *m, Diags *d)
   if (!m->remote_dirty && !exists(m->pending_path))
     return true;
   m->remote_dirty = false;
-  return push_bytes(m, m->disk_p ? m->disk_p : "", m->disk_len, d);
+  /* The snapshot's text is not kept after a commit (stmgr.c): read back
+  ** in an arena of its own, gone after the push. */
+  Arena a;
+  arena_init(&a, 0);
+  char *p = NULL;
+  size_t n = 0;
+  bool ok = m->written || m->disk_p
+                ? stmgr_read_back(m, &a, &p, &n, d) &&
+                      push_bytes(m, p, n, d)
+                : push_bytes(m, "", 0, d);
+  arena_release(&a);
+  return ok;
 }
 
 bool stmgr_remote_pull(StMgr *m, Diags *d)

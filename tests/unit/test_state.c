@@ -720,6 +720,86 @@ static void test_clone_independent(void)
   T_CHECK(indices_ok(e) && e->ninstances == 1);
 }
 
+/* st_write_stream hands out, piece by piece, exactly what st_write and
+** st_write_content build whole, and stops when its sink says so. */
+typedef struct Pieces {
+  Buf all;
+  int calls;
+  int stop_after;   /* 0: never stop */
+  size_t max;
+} Pieces;
+
+static bool pieces_sink(void *ctx, const char *p, size_t n)
+{
+  Pieces *c = ctx;
+  buf_put(&c->all, p, n);
+  c->calls++;
+  if (n > c->max)
+    c->max = n;
+  return !(c->stop_after && c->calls >= c->stop_after);
+}
+
+static void test_write_stream(void)
+{
+  Arena a;
+  arena_init(&a, 0);
+  State *s = st_new(&a);
+  s->lineage = "0f8e4c1a-1111-2222-3333-444455556666";
+  s->serial = 7;
+  char name[32];
+  for (int i = 0; i < 3; i++) {
+    snprintf(name, sizeof name, "r%d", i);
+    StResource *r = st_ensure_resource(s, i == 1 ? "module.m" : "",
+                                       ST_MANAGED, "terraform_data", name,
+                                       "provider[\"terraform.io/builtin/"
+                                       "terraform\"]");
+    for (int k = 0; k < 1000; k++) {
+      StObject *o = st_object_new(s);
+      const char *names[] = {"id", "input"};
+      Value v[] = {val_cstr(&a, arena_printf(&a, "id-%d-%d", i, k)),
+                   val_cstr(&a, arena_printf(&a, "<v>\"%d\"", k))};
+      o->attrs = val_object(&a, 2, names, v);
+      st_set_current(s, r, st_intkey(k), o);
+    }
+  }
+  for (int c = 0; c < 2; c++) {
+    Buf whole;
+    buf_init(&whole, &a);
+    if (c)
+      st_write_content(&whole, s);
+    else
+      st_write(&whole, s, NULL);
+    T_CHECK(whole.len > 3 * 64 * 1024);   /* several pieces */
+    Pieces pc = {{0}, 0, 0, 0};
+    buf_init(&pc.all, &a);
+    T_CHECK(st_write_stream(s, NULL, c == 1, pieces_sink, &pc));
+    T_EQ_INT(pc.all.len, whole.len);
+    T_CHECK(pc.all.len == whole.len &&
+            memcmp(pc.all.p, whole.p, whole.len) == 0);
+    T_CHECK(pc.calls >= 3);
+    T_CHECK(pc.max < 2 * 64 * 1024);   /* never the whole text at once */
+    /* a sink that stops: no more calls, and false */
+    Pieces st = {{0}, 0, 2, 0};
+    buf_init(&st.all, &a);
+    T_CHECK(!st_write_stream(s, NULL, c == 1, pieces_sink, &st));
+    T_EQ_INT(st.calls, 2);
+    T_CHECK(st.all.len < whole.len &&
+            memcmp(st.all.p, whole.p, st.all.len) == 0);
+  }
+  /* an empty state is one piece */
+  State *e = st_new(&a);
+  e->lineage = "x";
+  Buf whole;
+  buf_init(&whole, &a);
+  st_write(&whole, e, NULL);
+  Pieces pe = {{0}, 0, 0, 0};
+  buf_init(&pe.all, &a);
+  T_CHECK(st_write_stream(e, NULL, false, pieces_sink, &pe));
+  T_EQ_INT(pe.calls, 1);
+  T_EQ_STR(buf_str(&pe.all), buf_str(&whole));
+  arena_release(&a);
+}
+
 int main(void)
 {
   arena_init(&A, 0);
@@ -737,6 +817,7 @@ int main(void)
   T_RUN(test_records);
   T_RUN(test_read_copies_shared);
   T_RUN(test_static_path);
+  T_RUN(test_write_stream);
   arena_release(&A);
   return t_done("state");
 }
