@@ -191,9 +191,69 @@ static const ProvTypeSchema resources[] = {
   [T_SLEEP] = {"time_sleep", {0, &sleep_block}},
   [T_STATIC] = {"time_static", {0, &static_block}},
 };
+/* ---- Functions (upstream's function_*_parse.go; texts as there) ------- */
+
+/* The return types, attribute names sorted as Type requires: the calendar
+** objects of rfc3339_parse [0] and unix_timestamp_parse [1] differ only in
+** "unix" vs "rfc3339"; every int64/float64 attribute is a cty number. */
+static const char *const cal_names[2][13] = {
+  {"day", "hour", "iso_week", "iso_year", "minute", "month", "month_name",
+   "second", "unix", "weekday", "weekday_name", "year", "year_day"},
+  {"day", "hour", "iso_week", "iso_year", "minute", "month", "month_name",
+   "rfc3339", "second", "weekday", "weekday_name", "year", "year_day"},
+};
+#define I &ty_number
+#define S &ty_string
+static const Type *const cal_types[2][13] = {
+  {I, I, I, I, I, I, S, I, I, I, S, I, I},
+  {I, I, I, I, I, I, S, S, I, I, S, I, I},
+};
+static const char *const dur_names[6] = {
+  "hours", "microseconds", "milliseconds", "minutes", "nanoseconds",
+  "seconds"};
+static const Type *const dur_types[6] = {I, I, I, I, I, I};
+#undef I
+#undef S
+static const Type cal_type[2] = {
+  {.kind = TY_OBJECT, .n = 13, .names = cal_names[0], .types = cal_types[0]},
+  {.kind = TY_OBJECT, .n = 13, .names = cal_names[1], .types = cal_types[1]},
+};
+static const Type dur_type = {.kind = TY_OBJECT, .n = 6, .names = dur_names,
+                              .types = dur_types};
+
+static const ProvFuncParam fn_params[3] = {
+  {.name = "duration", .type = &ty_string,
+   .description = "Go time package duration string to parse"},
+  {.name = "timestamp", .type = &ty_string,
+   .description = "RFC3339 timestamp string to parse"},
+  {.name = "unix_timestamp", .type = &ty_number,
+   .description = "Unix Timestamp integer to parse"},
+};
+#define GO_DURATION "[Go duration string](https://pkg.go.dev/time#ParseDuration)"
+static const ProvFunction functions[] = {
+  {.name = "duration_parse", .params = &fn_params[0], .nparams = 1,
+   .return_type = &dur_type,
+   .summary = "Parse a " GO_DURATION " into an object",
+   .description = "Given a " GO_DURATION ", will parse and return an "
+                  "object representation of that duration."},
+  {.name = "rfc3339_parse", .params = &fn_params[1], .nparams = 1,
+   .return_type = &cal_type[0],
+   .summary = "Parse an RFC3339 timestamp string",
+   .description = "Given an RFC3339 timestamp string, will parse and return "
+                  "an object representation of that date and time."},
+  {.name = "unix_timestamp_parse", .params = &fn_params[2], .nparams = 1,
+   .return_type = &cal_type[1],
+   .summary = "Parse a unix timestamp integer into an object",
+   .description = "Given a unix timestamp integer, will parse and return an "
+                  "object representation of that date and time. A unix "
+                  "timestamp is the number of seconds elapsed since January "
+                  "1, 1970 UTC."},
+};
+
 static const ProvProviderSchema schema = {
   .provider = {0, &empty_block},
   .resources = resources, .nresources = NATTRS(resources),
+  .functions = functions, .nfunctions = NATTRS(functions),
   .plan_destroy = true,
 };
 
@@ -1227,6 +1287,114 @@ static void upgrade(Prov *p, ProvCall *c, const ProvUpgradeReq *req,
     resp->upgraded_state = v;
 }
 
+/* ---- Function calls ------------------------------------------------------ */
+
+static const char *const month_names[12] = {
+  "January", "February", "March", "April", "May", "June", "July", "August",
+  "September", "October", "November", "December"};
+static const char *const day_names[7] = {
+  "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
+  "Saturday"};
+
+/* The object of rfc3339_parse (which = 0) or unix_timestamp_parse (1): the
+** fields Go's Time methods give in t's own offset; ISOWeek is the week
+** (Monday first) holding that week's Thursday. */
+static Value cal_object(Arena *a, ProvTime t, int which)
+{
+  ProvTimeFields f;
+  prov_time_fields(t, &f);
+  int64_t days = floor_div(t.unix + t.offset, 86400);
+  int wd = (int)((days - floor_div(days, 7) * 7 + 4) % 7); /* 1970-01-01: Thu */
+  int64_t yday = days - days_from_civil(f.year, 1, 1) + 1;
+  int64_t thu = days - (wd + 6) % 7 + 3, iy;
+  int im, id;
+  civil_from_days(thu, &iy, &im, &id);
+  int64_t iweek = (thu - days_from_civil(iy, 1, 1)) / 7 + 1;
+  Value *v = ARENA_NEW(a, Value, 13);
+  int64_t ints[13] = {f.day, f.hour, iweek, iy, f.minute, f.month, 0,
+                      0, 0, wd, 0, f.year, yday};
+  for (int i = 0; i < 13; i++)
+    v[i] = val_int(ints[i]);
+  v[6] = val_cstr(a, month_names[f.month - 1]);
+  v[10] = val_cstr(a, day_names[wd]);
+  if (which == 0) {
+    v[7] = val_int(f.second);
+    v[8] = val_int(t.unix);
+  } else {
+    v[7] = val_cstr(a, prov_time_format(a, t));
+    v[8] = val_int(f.second);
+  }
+  return val_object_typed(&cal_type[which], v);
+}
+
+/* Duration.Hours/Minutes/Seconds: whole units plus the remainder as a
+** fraction, as Go computes them (exact for whole units). */
+static Value dur_part(int64_t ns, int64_t unit)
+{
+  return val_double((double)(ns / unit) + (double)(ns % unit) / (double)unit);
+}
+
+static void call_function(Prov *p, ProvCall *c, const ProvCallFuncReq *req,
+                          ProvCallFuncResp *resp)
+{
+  (void)p;
+  Arena *a = c->arena;
+  const ProvFunction *f = prov_schema_function(&schema, req->name);
+  if (!f || req->nargs != 1 || !known(req->args[0]) ||
+      !ty_equal(req->args[0].type, f->params[0].type)) {
+    prov_default_call_function(p, c, req, resp);
+    return;
+  }
+  Value arg = req->args[0];
+  resp->error_arg = 0;
+  if (f == &functions[0]) {
+    int64_t ns;
+    const char *err;
+    if (!prov_go_duration(a, arg.u.s, &ns, &err)) {
+      resp->error = arena_printf(a, "Error parsing duration string: %s is "
+                                 "not a valid duration string",
+                                 goq(a, arg.u.s));
+      return;
+    }
+    Value *v = ARENA_NEW(a, Value, 6);
+    v[0] = dur_part(ns, 3600000000000LL);
+    v[1] = val_int(ns / 1000);
+    v[2] = val_int(ns / 1000000);
+    v[3] = dur_part(ns, 60000000000LL);
+    v[4] = val_int(ns);
+    v[5] = dur_part(ns, 1000000000LL);
+    resp->result = val_object_typed(&dur_type, v);
+  } else if (f == &functions[1]) {
+    ProvTime t;
+    const char *err;
+    if (!prov_time_parse(a, arg.u.s, &t, &err)) {
+      resp->error = arena_printf(a, "Error parsing RFC3339 timestamp: %s is "
+                                 "not a valid RFC3339 timestamp",
+                                 goq(a, arg.u.s));
+      return;
+    }
+    resp->result = cal_object(a, t, 0);
+  } else {
+    int64_t ts;
+    if (!val_num_int(arg, &ts)) {
+      Buf b;
+      buf_init(&b, a);
+      val_num_format(&b, arg);
+      /* the framework's Int64 conversion texts (sic "is cannot"); a
+      ** number past int64's range is integral, any other was fractional */
+      double d = val_num_double(arg);
+      resp->error = arena_printf(a, d >= 9.2e18 || d <= -9.2e18
+                                     ? "Value %s is cannot be represented "
+                                       "as a 64-bit integer."
+                                     : "Value %s is not an integer.",
+                                 buf_str(&b));
+      return;
+    }
+    resp->result = cal_object(a, (ProvTime){ts, 0}, 1);
+  }
+  resp->error_arg = -1;
+}
+
 static const ProvOps ops = {
   .get_schema = get_schema,
   .validate_provider_config = prov_default_validate,
@@ -1241,6 +1409,7 @@ static const ProvOps ops = {
   .read_data_source = prov_default_read_data,
   .stop = prov_default_stop,
   .close = prov_default_close,
+  .call_function = call_function,
 };
 
 const ProvBuiltin prov_time_builtin = {
