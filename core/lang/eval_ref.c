@@ -259,84 +259,6 @@ static void indent_to(Buf *out, int n)
     buf_putc(out, ' ');
 }
 
-static size_t utf8_len(const unsigned char *s, size_t n, uint32_t *cp)
-{
-  unsigned char c = s[0];
-  size_t len;
-  uint32_t v;
-  if (c < 0x80) {
-    *cp = c;
-    return 1;
-  }
-  if ((c & 0xE0) == 0xC0) {
-    len = 2;
-    v = c & 0x1F;
-  } else if ((c & 0xF0) == 0xE0) {
-    len = 3;
-    v = c & 0x0F;
-  } else if ((c & 0xF8) == 0xF0) {
-    len = 4;
-    v = c & 0x07;
-  } else {
-    return 0;
-  }
-  if (len > n)
-    return 0;
-  for (size_t i = 1; i < len; i++) {
-    if ((s[i] & 0xC0) != 0x80)
-      return 0;
-    v = (v << 6) | (s[i] & 0x3F);
-  }
-  if ((len == 2 && v < 0x80) || (len == 3 && v < 0x800) ||
-      (len == 4 && (v < 0x10000 || v > 0x10FFFF)) ||
-      (v >= 0xD800 && v <= 0xDFFF))
-    return 0;
-  *cp = v;
-  return len;
-}
-
-/* Go's strconv.Quote. */
-static void go_quote(Buf *out, const char *str, size_t n)
-{
-  const unsigned char *s = (const unsigned char *)str;
-  buf_putc(out, '"');
-  for (size_t i = 0; i < n;) {
-    uint32_t cp = 0;
-    size_t l = utf8_len(s + i, n - i, &cp);
-    if (l == 0) {
-      buf_printf(out, "\\x%02x", s[i]);
-      i++;
-      continue;
-    }
-    if (l == 1) {
-      switch (cp) {
-      case '"': buf_puts(out, "\\\""); break;
-      case '\\': buf_puts(out, "\\\\"); break;
-      case '\a': buf_puts(out, "\\a"); break;
-      case '\b': buf_puts(out, "\\b"); break;
-      case '\f': buf_puts(out, "\\f"); break;
-      case '\n': buf_puts(out, "\\n"); break;
-      case '\r': buf_puts(out, "\\r"); break;
-      case '\t': buf_puts(out, "\\t"); break;
-      case '\v': buf_puts(out, "\\v"); break;
-      default:
-        if (cp < 0x20 || cp == 0x7f)
-          buf_printf(out, "\\x%02x", cp);
-        else
-          buf_putc(out, (char)cp);
-      }
-    } else if ((cp >= 0x80 && cp < 0xA0) || cp == 0xAD || cp == 0x2028 ||
-               cp == 0x2029 || cp == 0xFEFF || (cp >= 0x200B && cp <= 0x200F) ||
-               (cp >= 0xE000 && cp <= 0xF8FF)) {
-      buf_printf(out, "\\u%04x", cp);
-    } else {
-      buf_put(out, str + i, l);
-    }
-    i += l;
-  }
-  buf_putc(out, '"');
-}
-
 static bool multiline(Buf *out, Value v, int indent)
 {
   const char *s = v.u.s;
@@ -418,9 +340,9 @@ static void fmt_mapping(Buf *out, Value v, int indent)
     buf_putc(out, '\n');
     indent_to(out, indent + 2);
     if (obj)
-      go_quote(out, v.type->names[i], strlen(v.type->names[i]));
+      buf_strconv_quote(out, v.type->names[i], strlen(v.type->names[i]));
     else
-      go_quote(out, v.u.entries[i].key, v.u.entries[i].keylen);
+      buf_strconv_quote(out, v.u.entries[i].key, v.u.entries[i].keylen);
     buf_puts(out, " = ");
     eval_format_value(out, obj ? v.u.elems[i] : v.u.entries[i].val,
                       indent + 2);
@@ -477,7 +399,7 @@ void eval_format_value(Buf *out, Value v, int indent)
   switch (t->kind) {
   case TY_STRING:
     if (!multiline(out, v, indent))
-      go_quote(out, v.u.s, v.len);
+      buf_strconv_quote(out, v.u.s, v.len);
     break;
   case TY_NUMBER:
     val_num_format(out, v);
