@@ -261,20 +261,33 @@ static const ProvProviderSchema schema = {
 
 static const char rfc3339_layout[] = "2006-01-02T15:04:05Z07:00";
 
+/* Go's int arithmetic wraps where C's signed arithmetic is undefined: these
+** wrap the same way (configuration can ask for offset_years = 2^62). */
+static int64_t wadd(int64_t a, int64_t b)
+{
+  return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+static int64_t wmul(int64_t a, int64_t b)
+{
+  return (int64_t)((uint64_t)a * (uint64_t)b);
+}
+
 /* Days since 1970-01-01 of a proleptic Gregorian date; linear in d, so
-** out-of-range days and months normalise as time.Date does. */
+** out-of-range days and months normalise as time.Date does.  Wrapping
+** arithmetic: past about 2^63 days the answer wraps, as Go's does. */
 static int64_t days_from_civil(int64_t y, int64_t m, int64_t d)
 {
   /* months outside 1..12 carry into the year first */
-  m -= 1;
-  y += m >= 0 ? m / 12 : -((11 - m) / 12);
-  m = ((m % 12) + 12) % 12 + 1;
-  y -= m <= 2;
-  int64_t era = (y >= 0 ? y : y - 399) / 400;
-  int64_t yoe = y - era * 400;
-  int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
+  m = wadd(m, -1);
+  y = wadd(y, m / 12 - (m % 12 < 0));
+  m = m % 12 + (m % 12 < 0 ? 12 : 0) + 1;
+  y = wadd(y, -(m <= 2));
+  int64_t era = y / 400 - (y % 400 < 0);  /* floor, without y - 399 */
+  int64_t yoe = y % 400 + (y % 400 < 0 ? 400 : 0);
+  int64_t doy = wadd((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 - 1, d);
+  int64_t doe = wadd(yoe * 365 + yoe / 4 - yoe / 100, doy);
+  return wadd(wadd(wmul(era, 146097), doe), -719468);
 }
 
 static void civil_from_days(int64_t z, int64_t *y, int *m, int *d)
@@ -296,11 +309,20 @@ static int64_t floor_div(int64_t a, int64_t b)
   return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
+/* t's day (since 1970-01-01) and second of that day in t's own offset,
+** over the whole int64 range (unix + offset may not fit). */
+static void day_split(ProvTime t, int64_t *days, int64_t *secs)
+{
+  int64_t d = t.unix / 86400, s = t.unix % 86400 + t.offset;
+  int64_t carry = floor_div(s, 86400);
+  *days = d + carry;
+  *secs = s - carry * 86400;
+}
+
 void prov_time_fields(ProvTime t, ProvTimeFields *f)
 {
-  int64_t local = t.unix + t.offset;
-  int64_t days = floor_div(local, 86400);
-  int64_t secs = local - days * 86400;
+  int64_t days, secs;
+  day_split(t, &days, &secs);
   civil_from_days(days, &f->year, &f->month, &f->day);
   f->hour = (int)(secs / 3600);
   f->minute = (int)(secs / 60 % 60);
@@ -312,10 +334,28 @@ ProvTime prov_time_add_date(ProvTime t, int64_t years, int64_t months,
 {
   ProvTimeFields f;
   prov_time_fields(t, &f);
-  int64_t dn = days_from_civil(f.year + years, f.month + months,
-                               f.day + days);
-  t.unix = dn * 86400 + f.hour * 3600 + f.minute * 60 + f.second -
-           t.offset;
+  int64_t dn = days_from_civil(wadd(f.year, years), wadd(f.month, months),
+                               wadd(f.day, days));
+  t.unix = wadd(wmul(dn, 86400),
+                f.hour * 3600 + f.minute * 60 + f.second - t.offset);
+  return t;
+}
+
+/* t.Add(time.Duration(n) * unit): Go's Duration is int64 nanoseconds, so
+** the product wraps past about 292 years, and Add saturates Go's internal
+** seconds (since year 1) instead of wrapping (time.addSec).  Sub-seconds
+** of t are zero here. */
+static ProvTime add_duration(ProvTime t, int64_t n, int64_t unit_ns)
+{
+  const int64_t unix_to_internal = 62135596800LL;
+  int64_t d = wmul(n, unit_ns);
+  int64_t dsec = floor_div(d, 1000000000);
+  int64_t ext = wadd(t.unix, unix_to_internal), sum = wadd(ext, dsec);
+  if ((sum > ext) == (dsec > 0))
+    ext = sum;
+  else
+    ext = dsec > 0 ? INT64_MAX : -INT64_MAX;
+  t.unix = wadd(ext, -unix_to_internal);
   return t;
 }
 
@@ -611,13 +651,13 @@ static ProvTime shifted(Value v, const char *pfx, ProvTime base,
   if ((x = ARG("days")))
     r = prov_time_add_date(base, 0, 0, x);
   if ((x = ARG("hours")))
-    r = (ProvTime){base.unix + x * 3600, base.offset};
+    r = add_duration(base, x, 3600000000000LL);
   if ((x = ARG("minutes")))
-    r = (ProvTime){base.unix + x * 60, base.offset};
+    r = add_duration(base, x, 60000000000LL);
   if ((x = ARG("months")))
     r = prov_time_add_date(base, 0, x, 0);
   if (strcmp(pfx, "offset") == 0 && (x = ARG("seconds")))
-    r = (ProvTime){base.unix + x, base.offset};
+    r = add_duration(base, x, 1000000000LL);
   if (rfc_used && *rfc_used)
     r = rfc;
   if ((x = ARG("years")))
@@ -1303,7 +1343,8 @@ static Value cal_object(Arena *a, ProvTime t, int which)
 {
   ProvTimeFields f;
   prov_time_fields(t, &f);
-  int64_t days = floor_div(t.unix + t.offset, 86400);
+  int64_t days, secs;
+  day_split(t, &days, &secs);
   int wd = (int)((days - floor_div(days, 7) * 7 + 4) % 7); /* 1970-01-01: Thu */
   int64_t yday = days - days_from_civil(f.year, 1, 1) + 1;
   int64_t thu = days - (wd + 6) % 7 + 3, iy;

@@ -201,6 +201,24 @@ static void test_unix_timestamp_parse(void)
            "day=29 hour=0 iso_week=9 iso_year=2000 minute=0 month=2 "
            "month_name=February rfc3339=2000-02-29T00:00:00Z second=0 "
            "weekday=2 weekday_name=Tuesday year=2000 year_day=60");
+  /* the ends of Go's range (go1.19's answers), and past it, where Go's
+  ** own arithmetic wraps and cairn keeps the proleptic calendar */
+  T_EQ_STR(unx(-9000000000000000000),
+           "day=12 hour=8 iso_week=37 iso_year=-285198644592 minute=0 "
+           "month=9 month_name=September "
+           "rfc3339=-285198644592-09-12T08:00:00Z second=0 weekday=1 "
+           "weekday_name=Monday year=-285198644592 year_day=256");
+  T_EQ_STR(unx(9000000000000000000),
+           "day=21 hour=16 iso_week=16 iso_year=285198648531 minute=0 "
+           "month=4 month_name=April rfc3339=285198648531-04-21T16:00:00Z "
+           "second=0 weekday=6 weekday_name=Saturday year=285198648531 "
+           "year_day=111");
+  T_EQ_STR(unx(INT64_MAX - 62135596800),
+           "day=6 hour=15 iso_week=49 iso_year=292277024627 minute=30 "
+           "month=12 month_name=December "
+           "rfc3339=292277024627-12-06T15:30:07Z second=7 weekday=4 "
+           "weekday_name=Thursday year=292277024627 year_day=340");
+  T_CHECK(strstr(unx(INT64_MIN + 33), "year=-292277022657") != NULL);
   T_EQ_STR(run("unix_timestamp_parse", val_double(1.5)),
            "error[0]: Value 1.5 is not an integer.");
 }
