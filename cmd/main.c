@@ -223,6 +223,12 @@ int main(int argc, char **argv)
       cli.width = ws.ws_col;
   }
   signal(SIGPIPE, SIG_IGN);
+  /* A parent that ignores SIGCHLD (some init systems and supervisors do)
+  ** would make the kernel reap our children itself, and waitpid could not
+  ** tell a failing program (external, local_command, a plugin) from a
+  ** good one; Go's runtime, which Terraform's providers run on, always
+  ** handles SIGCHLD, so cairn takes it back too. */
+  signal(SIGCHLD, SIG_DFL);
   prov_tls_set_fetcher(tlspeer_fetch);
   prov_tls_set_https_fetcher(peerhttps_fetch);
 

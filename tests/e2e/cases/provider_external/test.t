@@ -46,6 +46,13 @@ Failures.
   Command Error: nope
   State: exit status 5
 
+Started by a parent that ignores SIGCHLD (children would be reaped by the
+kernel and their exit status lost), cairn still sees the failures.
+
+  $ python3 -c 'import os, signal, sys; signal.signal(signal.SIGCHLD, signal.SIG_IGN); os.execvp("cairn", sys.argv[1:])' cairn plan -no-color 2>&1 | grep -E '^State:'
+  State: exit status 2
+  State: exit status 5
+
 An interrupt kills a program that hangs.
 
   $ cp hang.tf.txt main.tf
