@@ -60,6 +60,9 @@ typedef struct Gw {
   size_t idem_bytes;
   pthread_mutex_t tv_mu;
   char terraform_version[32];
+  long started_ms;             /* now_ms() at start, for GET /status */
+  pthread_mutex_t stat_mu;     /* the counters below */
+  long in_flight, served, failed;
 } Gw;
 
 static Httpd *volatile the_server;
@@ -504,11 +507,65 @@ typedef struct Ctx {
   const char *note;            /* for the log: why it failed */
 } Ctx;
 
+/* GET /status: for monitoring, to any authenticated client (it tells
+** how busy the host is, nothing of configurations or other clients). */
+static void serve_status(Gw *gw, HttpdExchange *x, Ctx *k)
+{
+  const char *why = NULL;
+  k->client = authenticate(gw->c, x, &why);
+  if (!k->client) {
+    http_error(x, 401, "unauthorized", why);
+    return;
+  }
+  int open, busy;
+  procpool_stats(gw->pool, &open, &busy);
+  pthread_mutex_lock(&gw->stat_mu);
+  long in_flight = gw->in_flight - 1, served = gw->served,
+       failed = gw->failed;   /* this request is in flight, not a call */
+  pthread_mutex_unlock(&gw->stat_mu);
+  JsonW w;
+  json_w_init(&w, &x->body_out, 0);
+  json_w_begin_object(&w);
+  json_w_keyz(&w, "status");
+  json_w_stringz(&w, "ok");
+  json_w_keyz(&w, "uptime_seconds");
+  json_w_int(&w, (now_ms() - gw->started_ms) / 1000);
+  json_w_keyz(&w, "providers");
+  json_w_int(&w, gw->c->nproviders);
+  json_w_keyz(&w, "clients");
+  json_w_int(&w, gw->c->nclients);
+  json_w_keyz(&w, "plugin_processes");
+  json_w_begin_object(&w);
+  json_w_keyz(&w, "open");
+  json_w_int(&w, open);
+  json_w_keyz(&w, "busy");
+  json_w_int(&w, busy);
+  json_w_keyz(&w, "max");
+  json_w_int(&w, gw->c->max_processes);
+  json_w_end_object(&w);
+  json_w_keyz(&w, "calls");
+  json_w_begin_object(&w);
+  json_w_keyz(&w, "in_flight");
+  json_w_int(&w, in_flight);
+  json_w_keyz(&w, "served");
+  json_w_int(&w, served);
+  json_w_keyz(&w, "failed");
+  json_w_int(&w, failed);
+  json_w_end_object(&w);
+  json_w_end_object(&w);
+  x->status = 200;
+}
+
 static void serve_call(Gw *gw, HttpdExchange *x, Ctx *k)
 {
   const GwConfig *c = gw->c;
   Arena *a = x->arena;
   const char *t = x->req->target;
+  if (strcmp(t, "/status") == 0 && strcmp(x->req->method, "GET") == 0) {
+    k->call = "status";
+    serve_status(gw, x, k);
+    return;
+  }
   if (strcmp(x->req->method, "POST") != 0) {
     http_error(x, 405, "bad_request", "calls are POST requests");
     return;
@@ -807,8 +864,18 @@ static void handler(void *ctx, HttpdExchange *x)
   Gw *gw = ctx;
   long t0 = now_ms();
   Ctx k = {0};
+  pthread_mutex_lock(&gw->stat_mu);
+  gw->in_flight++;
+  pthread_mutex_unlock(&gw->stat_mu);
   serve_call(gw, x, &k);
   long ms = now_ms() - t0;
+  pthread_mutex_lock(&gw->stat_mu);
+  gw->in_flight--;
+  if (!k.call || strcmp(k.call, "status") != 0) {
+    gw->served++;
+    gw->failed += x->status != 200;
+  }
+  pthread_mutex_unlock(&gw->stat_mu);
   if (x->status != 200 && x->body_out.len && !k.note) {
     /* The error's message, from our own JSON. */
     Value v;
@@ -841,6 +908,8 @@ bool gw_run(const GwConfig *c, GwLogFn log, void *log_ctx,
   pthread_mutex_init(&gw->arena_mu, NULL);
   pthread_mutex_init(&gw->idem_mu, NULL);
   pthread_mutex_init(&gw->tv_mu, NULL);
+  pthread_mutex_init(&gw->stat_mu, NULL);
+  gw->started_ms = now_ms();
   arena_init(&gw->arena, 0);
   snprintf(gw->terraform_version, sizeof gw->terraform_version, "%s",
            CFG_TERRAFORM_VERSION);

@@ -221,6 +221,17 @@ int procpool_count(Procpool *pp)
   return n;
 }
 
+void procpool_stats(Procpool *pp, int *open, int *busy)
+{
+  pthread_mutex_lock(&pp->mu);
+  *open = *busy = 0;
+  for (int i = 0; i < pp->max; i++) {
+    *open += pp->e[i].state != E_FREE;
+    *busy += pp->e[i].state != E_FREE && pp->e[i].refs > 0;
+  }
+  pthread_mutex_unlock(&pp->mu);
+}
+
 static void *reaper_main(void *arg)
 {
   Procpool *pp = arg;

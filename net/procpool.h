@@ -70,6 +70,9 @@ long procpool_now(void);
 
 /* Entries open (any state). */
 int procpool_count(Procpool *pp);
+/* Entries open, and of those the ones serving a call (a reference held),
+** under one lock so the two agree. */
+void procpool_stats(Procpool *pp, int *open, int *busy);
 
 /* Starts the reaper thread; false when it cannot. */
 bool procpool_start_reaper(Procpool *pp);

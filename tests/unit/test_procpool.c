@@ -89,7 +89,14 @@ static void test_cap_and_eviction(void)
   procpool_ready(pp, e3, true);
   T_CHECK(has_event(&r, "k1 stopped (evicted)"));
   T_EQ_INT(procpool_count(pp), 2);
+  int open, busy;
+  procpool_stats(pp, &open, &busy);
+  T_EQ_INT(open, 2);
+  T_EQ_INT(busy, 2);
   procpool_put(pp, e2, false);
+  procpool_stats(pp, &open, &busy);
+  T_EQ_INT(open, 2);
+  T_EQ_INT(busy, 1);
   procpool_put(pp, e3, false);
   procpool_shutdown(pp);
   arena_release(&a);

@@ -88,4 +88,17 @@ protocol's error format; the token never appears in the log.
   $ grep -c -F "$(cat token)" gw.log
   0
   [1]
+
+GET /status, for monitoring: any authenticated client sees how busy the
+gateway is: its plugin processes (the schema's unconfigured one and the
+applies' configured one) and the calls it handled (the three applies; the
+oversized body was refused before any handler).  Without credentials it
+is refused like a call.
+
+  $ curl -s --cacert certs/ca.crt --resolve "localhost:$(cat port):127.0.0.1" -w ' %{http_code}\n' "https://localhost:$(cat port)/status"
+  {"error":{"code":"unauthorized","message":"a bearer token or a client certificate is required"}} 401
+  $ curl -s --cacert certs/ca.crt --resolve "localhost:$(cat port):127.0.0.1" -H "Authorization: Bearer $(cat token)" "https://localhost:$(cat port)/status" | python3 -c 'import json, sys; d = json.load(sys.stdin); c = d["calls"]; print(d["status"], sorted(d), d["plugin_processes"], c["in_flight"], c["failed"], c["served"])'
+  ok ['calls', 'clients', 'plugin_processes', 'providers', 'status', 'uptime_seconds'] {'open': 2, 'busy': 0, 'max': 16} 0 0 3
+  $ grep -c 'call=status status=200' gw.log
+  1
   $ sh $TESTDIR/../gateway_null/stop.sh
