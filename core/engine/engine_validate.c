@@ -95,10 +95,6 @@ static void check_resource_body(Vw *w, const CfgTree *t,
   int e0 = w->d->errors;
   if (!dec_body(&ctx, r->body, ts->schema.block, &cfg) || w->d->errors > e0)
     return;
-  const char *addr = arena_printf(w->a, "%s%s%s%s.%s", t->path,
-                                  t->path[0] ? "." : "",
-                                  mode == ST_DATA ? "data." : "", r->type,
-                                  r->name);
   ProvCall c = {w->a, w->d, NULL};
   Diag *mark = w->d->tail;
   if (mode == ST_MANAGED)
@@ -107,6 +103,12 @@ static void check_resource_body(Vw *w, const CfgTree *t,
   else
     ps->prov->ops->validate_data_resource_config(
         ps->prov, &c, r->type, val_unmark_deep(w->a, cfg));
+  if (w->d->tail == mark)
+    return;   /* nothing to place or address */
+  const char *addr = arena_printf(w->a, "%s%s%s%s.%s", t->path,
+                                  t->path[0] ? "." : "",
+                                  mode == ST_DATA ? "data." : "", r->type,
+                                  r->name);
   /* Terraform names the resource (not an instance) in validate's
   ** diagnostics: "with pytest_thing.a" */
   Node nd;
