@@ -174,6 +174,8 @@ static void provider_check(void *ctx, const CfgTree *t, const CfgResource *r,
     p->ops->validate_resource_config(p, &c, r->type, cfg);
   else
     p->ops->validate_data_resource_config(p, &c, r->type, cfg);
+  if (d->tail == mark)
+    return;   /* nothing to place or address */
   const char *addr = arena_printf(ps->a, "%s%s%s%s.%s", t->path,
                                   t->path[0] ? "." : "",
                                   r->mode == CFG_DATA ? "data." : "",

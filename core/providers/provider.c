@@ -485,7 +485,17 @@ const char *prov_source_normalize(Arena *a, const char *source,
     }
     return NULL;
   }
-  return arena_printf(a, "%s/%s/%s", sp.host, sp.ns, sp.type);
+  /* Joined by hand: once per resource in eng_new and again in the
+  ** validate walk, through printf it was 3% of bench-parse's
+  ** instructions. */
+  size_t nh = strlen(sp.host), nn = strlen(sp.ns), nt = strlen(sp.type);
+  char *out = arena_alloc_raw(a, 1, 1, nh + nn + nt + 3);
+  memcpy(out, sp.host, nh);
+  out[nh] = '/';
+  memcpy(out + nh + 1, sp.ns, nn);
+  out[nh + 1 + nn] = '/';
+  memcpy(out + nh + nn + 2, sp.type, nt + 1);
+  return out;
 }
 
 const char *prov_implied_type(Arena *a, const char *resource_type)
