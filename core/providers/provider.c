@@ -610,6 +610,17 @@ void prov_open_ephemeral(Prov *p, ProvCall *c, const ProvOpenEphReq *req,
              "\"%s\".", p->addr ? p->addr : "(unknown)", req->type_name);
 }
 
+void prov_open_ephemeral_as_data(Prov *p, ProvCall *c,
+                                 const ProvOpenEphReq *req,
+                                 ProvOpenEphResp *resp)
+{
+  ProvReadDataReq rq = {req->type_name, req->config};
+  ProvReadDataResp rr;
+  memset(&rr, 0, sizeof rr);
+  p->ops->read_data_source(p, c, &rq, &rr);
+  resp->result = rr.state;
+}
+
 void prov_renew_ephemeral(Prov *p, ProvCall *c, const ProvEphReq *req,
                           ProvRenewEphResp *resp)
 {

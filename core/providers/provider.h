@@ -668,6 +668,11 @@ void prov_open_ephemeral(Prov *p, ProvCall *c, const ProvOpenEphReq *req,
 void prov_renew_ephemeral(Prov *p, ProvCall *c, const ProvEphReq *req,
                           ProvRenewEphResp *resp);
 void prov_close_ephemeral(Prov *p, ProvCall *c, const ProvEphReq *req);
+/* ProvEphOps.open of an ephemeral type that is its data source twin
+** (same name and schema): ReadDataSource's state is the result. */
+void prov_open_ephemeral_as_data(Prov *p, ProvCall *c,
+                                 const ProvOpenEphReq *req,
+                                 ProvOpenEphResp *resp);
 
 /* ImportResourceState for types without import: Terraform's
 ** "Resource Import Not Implemented" error. */
