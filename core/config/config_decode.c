@@ -814,9 +814,10 @@ static void decode_resource(Loader *L, const HclBlock *b, CfgMode mode)
     diag_error(L->d, &r.range,
                arena_printf(L->a, "Duplicate %s \"%s\" configuration", kind,
                             r.type),
-               "A %s resource named \"%s\" was already declared at %s. "
+               "A %s %sresource named \"%s\" was already declared at %s. "
                "Resource names must be unique per type in each module.",
-               r.type, r.name, cfg_pos_string(L->a, old->range));
+               r.type, mode == CFG_EPHEMERAL ? "ephemeral " : "", r.name,
+               cfg_pos_string(L->a, old->range));
     return;
   }
   *CFG_PUSH(L, m->resources, m->nresources, L->cap_res) = r;
