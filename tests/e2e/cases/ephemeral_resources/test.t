@@ -151,3 +151,36 @@ Misuse gets Terraform's errors.
   The input variable "plain" does not accept ephemeral values.
   [1]
 
+
+An ephemeral root variable is ephemeral; a saved plan cannot carry it.
+
+  $ cairn -chdir=vars init > /dev/null
+  $ cairn -chdir=vars apply -auto-approve -var token=abc
+  
+  Changes to Outputs:
+    + token_is_ephemeral = true
+  
+  You can apply this plan to save these new output values to the cairn state,
+  without changing any real infrastructure.
+  
+  Apply complete! Resources: 0 added, 0 changed, 0 destroyed.
+  
+  Outputs:
+  
+  token_is_ephemeral = true
+  $ grep -c abc vars/terraform.tfstate
+  0
+  [1]
+  $ cairn -chdir=vars plan -var token=abc -out=p.bin
+  
+  Error: Ephemeral variable in a saved plan
+  
+    on main.tf line 1, in variable "token":
+     1: variable "token" {
+  
+  The root module variable "token" is ephemeral: its value may not be written
+  to a plan file, and cairn cannot yet ask for it again when the plan is
+  applied. Run "cairn apply" without a saved plan.
+  [1]
+  $ test -e vars/p.bin
+  [1]
