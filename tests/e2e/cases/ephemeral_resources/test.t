@@ -157,13 +157,28 @@ An ephemeral root variable is ephemeral; a saved plan cannot carry it.
   $ cairn -chdir=vars init > /dev/null
   $ cairn -chdir=vars apply -auto-approve -var token=abc
   
+  cairn used the selected providers to generate the following execution plan.
+  Resource actions are indicated with the following symbols:
+    + create
+  
+  cairn will perform the following actions:
+  
+    # terraform_data.run will be created
+    + resource "terraform_data" "run" {
+        + id = (known after apply)
+      }
+  
+  Plan: 1 to add, 0 to change, 0 to destroy.
+  
   Changes to Outputs:
     + token_is_ephemeral = true
+  terraform_data.run: Creating...
+  terraform_data.run: Provisioning with 'local-exec'...
+  terraform_data.run (local-exec): (output suppressed due to ephemeral value in config)
+  terraform_data.run (local-exec): (output suppressed due to ephemeral value in config)
+  terraform_data\.run: Creation complete after \d+s \[id=[0-9a-f-]{36}\] (re)
   
-  You can apply this plan to save these new output values to the cairn state,
-  without changing any real infrastructure.
-  
-  Apply complete! Resources: 0 added, 0 changed, 0 destroyed.
+  Apply complete! Resources: 1 added, 0 changed, 0 destroyed.
   
   Outputs:
   
