@@ -71,10 +71,26 @@ static void eph_event(Arena *a, const Node *n, Inst *in, EngEventKind k,
   fill_event(in->ev_tail, n, in);
 }
 
+static bool open_one(Engine *e, Node *n, Inst *in, Arena *a, Diags *d);
+
 bool eng_open_ephemeral(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
 {
   if (!in->in_config)
     return true;
+  if (e->o.mode != PL_MODE_DESTROY)
+    return open_one(e, n, in, a, d);
+  /* Destroying evaluates only what provider configurations need, and
+  ** resources are not evaluated: an ephemeral resource that cannot be
+  ** opened is unknown there, as a local would be. */
+  Diags quiet;
+  diag_init(&quiet, a);
+  if (!open_one(e, n, in, a, &quiet) || diag_has_errors(&quiet))
+    in->value = val_ephemeral(val_dynamic_unknown);
+  return true;
+}
+
+static bool open_one(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
+{
   const CfgResource *r = n->res;
   const ProvBlockSchema *b = n->tschema->schema.block;
   Scope sc;

@@ -247,6 +247,16 @@ static bool visit(void *ctx, uint32_t v, PoolWorker *w)
       n->ninst = 0;
       return true;
     }
+    if (e->o.mode == PL_MODE_DESTROY) {
+      /* leniently, as locals: what depends on resources is unknown */
+      Diags quiet;
+      diag_init(&quiet, a);
+      if (!eng_expand(e, n, a, &quiet)) {
+        n->inst = eng_new_insts(a, 0);
+        n->ninst = 0;
+      }
+      return true;
+    }
     return eng_expand(e, n, a, d);
   case N_ORPHAN:
     eng_expand_state(n, a);
