@@ -564,6 +564,17 @@ static void show_event(Op *op, const EngEvent *ev, Arena *ta)
       buf_clear(&op->uibuf);
       return;
     }
+    if (ev->kind >= ENG_EV_EPHEMERAL_OPEN_START &&
+        ev->kind <= ENG_EV_EPHEMERAL_CLOSE_DONE) {
+      jui_ephemeral_op(&op->ui, ev->addr, ev->module, ev->type, ev->name,
+                       ev->key, ev->kind >= ENG_EV_EPHEMERAL_CLOSE_START,
+                       ev->kind == ENG_EV_EPHEMERAL_OPEN_DONE ||
+                           ev->kind == ENG_EV_EPHEMERAL_CLOSE_DONE,
+                       (int)(ev->elapsed + 0.5));
+      cli_out_buf(op->cli, &op->uibuf);
+      buf_clear(&op->uibuf);
+      return;
+    }
     if (!ev->change) {
       cli_out_buf(op->cli, &op->uibuf);
       buf_clear(&op->uibuf);
@@ -632,6 +643,19 @@ static void show_event(Op *op, const EngEvent *ev, Arena *ta)
     go_duration(&b, ev->elapsed);
     buf_puts(&b, " elapsed]");
     idk = NULL;
+    break;
+  case ENG_EV_EPHEMERAL_OPEN_START:
+    buf_puts(&b, "Opening...");
+    break;
+  case ENG_EV_EPHEMERAL_CLOSE_START:
+    buf_puts(&b, "Closing...");
+    break;
+  case ENG_EV_EPHEMERAL_OPEN_DONE:
+  case ENG_EV_EPHEMERAL_CLOSE_DONE:
+    buf_puts(&b, ev->kind == ENG_EV_EPHEMERAL_OPEN_DONE
+                     ? "Opening complete after "
+                     : "Closing complete after ");
+    go_duration(&b, ev->elapsed);
     break;
   case ENG_EV_APPLY_ERRORED:
   case ENG_EV_REFRESH_DONE:

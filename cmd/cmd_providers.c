@@ -577,6 +577,8 @@ static int run_schema(Cli *cli, int argc, char **argv)
     w_schema(&w, &s->provider);
     w_types(&w, "resource_schemas", s->resources, s->nresources);
     w_types(&w, "data_source_schemas", s->data_sources, s->ndata_sources);
+    w_types(&w, "ephemeral_resource_schemas", s->ephemeral_resources,
+            s->nephemeral_resources);
     w_functions(&w, s->functions, s->nfunctions);
     json_w_end_object(&w);
   }

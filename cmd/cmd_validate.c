@@ -104,8 +104,9 @@ static const ProvBlockSchema *schema_of(void *ctx, CfgMode mode,
     ps->skipped = true;
     return VLD_SCHEMA_SKIP;
   }
-  const ProvTypeSchema *t = mode == CFG_DATA
-                                ? prov_schema_data_source(s, r->type)
+  const ProvTypeSchema *t = mode == CFG_DATA ? prov_schema_data_source(s, r->type)
+                            : mode == CFG_EPHEMERAL
+                                ? prov_schema_ephemeral(s, r->type)
                                 : prov_schema_resource(s, r->type);
   return t ? t->schema.block : NULL;
 }
@@ -119,8 +120,12 @@ static void types_of(void *ctx, CfgMode mode, const CfgResource *r,
   const ProvProviderSchema *s = provider_schema(ps, r);
   if (!s)
     return;
-  const ProvTypeSchema *ts = mode == CFG_DATA ? s->data_sources : s->resources;
-  uint32_t k = mode == CFG_DATA ? s->ndata_sources : s->nresources;
+  const ProvTypeSchema *ts = mode == CFG_DATA        ? s->data_sources
+                             : mode == CFG_EPHEMERAL ? s->ephemeral_resources
+                                                     : s->resources;
+  uint32_t k = mode == CFG_DATA        ? s->ndata_sources
+               : mode == CFG_EPHEMERAL ? s->nephemeral_resources
+                                       : s->nresources;
   const char **out = ARENA_NEW(ps->a, const char *, k + 1);
   for (uint32_t i = 0; i < k; i++)
     out[i] = ts[i].type_name;
@@ -172,13 +177,17 @@ static void provider_check(void *ctx, const CfgTree *t, const CfgResource *r,
   Diag *mark = d->tail;
   if (r->mode == CFG_MANAGED)
     p->ops->validate_resource_config(p, &c, r->type, cfg);
+  else if (r->mode == CFG_EPHEMERAL)
+    prov_validate_ephemeral(p, &c, r->type, cfg);
   else
     p->ops->validate_data_resource_config(p, &c, r->type, cfg);
   if (d->tail == mark)
     return;   /* nothing to place or address */
   const char *addr = arena_printf(ps->a, "%s%s%s%s.%s", t->path,
                                   t->path[0] ? "." : "",
-                                  r->mode == CFG_DATA ? "data." : "",
+                                  r->mode == CFG_DATA        ? "data."
+                                  : r->mode == CFG_EPHEMERAL ? "ephemeral."
+                                                             : "",
                                   r->type, r->name);
   for (Diag *g = mark ? mark->next : d->head; g; g = g->next) {
     const ValPath *vp = prov_diag_path(&c, g);

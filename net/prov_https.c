@@ -1724,7 +1724,7 @@ static const ProvOps phttps_ops = {
     h_upgrade,     h_configure,         h_read,              h_plan,
     h_apply,       h_import,            h_read_data,         h_stop,
     h_close,       h_call_function,
-    h_move};
+    h_move,        NULL};
 
 /* ---- endpoint from the host configuration ------------------------------ */
 

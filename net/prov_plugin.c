@@ -1286,4 +1286,4 @@ static const ProvOps pplugin_ops = {
     g_get_schema, g_validate_provider, g_validate_resource, g_validate_data,
     g_upgrade,    g_configure,         g_read,              g_plan,
     g_apply,      g_import,            g_read_data,         g_stop,
-    g_close,      g_call_function,     g_move};
+    g_close,      g_call_function,     g_move,              NULL};

@@ -842,7 +842,7 @@ static Value strip_null(Cx *c, Value v)
 {
   if (val_is_null(v)) {
     Value r = val_null(conv_strip_optional(c->a, v.type));
-    return val_mark(r, v.flags & VF_SENSITIVE);
+    return val_mark(r, v.flags & VF_MARKS);
   }
   return v;
 }
@@ -1206,7 +1206,7 @@ static bool cv_known(Cx *c, Value in, const Type *out, Value *res)
 
 static bool cv(Cx *c, Value in, const Type *out, Value *res)
 {
-  uint16_t marks = in.flags & VF_SENSITIVE;
+  uint16_t marks = in.flags & VF_MARKS;
   in = val_unmark(in);
   if (out->kind == TY_DYNAMIC) {
     *res = val_mark(in, marks);

@@ -762,7 +762,7 @@ static int set_cmp(const void *pa, const void *pb)
   int c = val_compare(*a, *b);
   if (c)
     return c;
-  uint16_t rep = VF_FLOAT | VF_NUMLIT | VF_SENSITIVE | VF_NOTNULL;
+  uint16_t rep = VF_FLOAT | VF_NUMLIT | VF_MARKS | VF_NOTNULL;
   uint16_t fa = a->flags & rep, fb = b->flags & rep;
   if (fa != fb)
     return fa < fb ? -1 : 1;
@@ -783,7 +783,7 @@ Value val_set(Arena *a, const Type *elem, Value *elems, uint32_t n)
         val_is_wholly_known(elems[k - 1]) &&
         val_compare(elems[k - 1], elems[i]) == 0) {
       /* A duplicate: the survivor keeps either's sensitivity. */
-      elems[k - 1] = val_mark(elems[k - 1], elems[i].flags & VF_SENSITIVE);
+      elems[k - 1] = val_mark(elems[k - 1], elems[i].flags & VF_MARKS);
       continue;
     }
     elems[k++] = elems[i];
@@ -963,6 +963,37 @@ bool val_has_sensitive(Value v)
   return false;
 }
 
+uint16_t val_marks_deep(Value v)
+{
+  uint16_t m = v.flags & VF_MARKS;
+  if (!has_children(v))
+    return m;
+  for (uint32_t i = 0; i < v.len && m != VF_MARKS; i++)
+    m = (uint16_t)(m | val_marks_deep(*child_at(v, i)));
+  return m;
+}
+
+Value val_ephemeral_deep(Arena *a, Value v)
+{
+  v = val_ephemeral(v);
+  if (!has_children(v))
+    return v;
+  if (v.type->kind == TY_MAP) {
+    MapEntry *e = ARENA_NEW(a, MapEntry, v.len);
+    for (uint32_t i = 0; i < v.len; i++) {
+      e[i] = v.u.entries[i];
+      e[i].val = val_ephemeral_deep(a, e[i].val);
+    }
+    v.u.entries = e;
+    return v;
+  }
+  Value *el = ARENA_NEW(a, Value, v.len);
+  for (uint32_t i = 0; i < v.len; i++)
+    el[i] = val_ephemeral_deep(a, v.u.elems[i]);
+  v.u.elems = el;
+  return v;
+}
+
 bool val_is_wholly_known(Value v)
 {
   if (v.flags & VF_UNKNOWN)
@@ -978,7 +1009,7 @@ bool val_is_wholly_known(Value v)
 Value val_unmark_deep(Arena *a, Value v)
 {
   v = val_unmark(v);
-  if (!has_children(v) || !val_has_sensitive(v))
+  if (!has_children(v) || !val_marks_deep(v))
     return v;
   if (v.type->kind == TY_MAP) {
     MapEntry *e = ARENA_NEW(a, MapEntry, v.len);
@@ -1054,7 +1085,7 @@ bool val_raw_equal(Value a, Value b, bool cmp_marks)
   uint16_t state = VF_NULL | VF_UNKNOWN | VF_NOTNULL;
   if ((a.flags & state) != (b.flags & state))
     return false;
-  if (cmp_marks && (a.flags & VF_SENSITIVE) != (b.flags & VF_SENSITIVE))
+  if (cmp_marks && (a.flags & VF_MARKS) != (b.flags & VF_MARKS))
     return false;
   if (a.flags & (VF_NULL | VF_UNKNOWN))
     return true;
@@ -1174,7 +1205,7 @@ void val_path_format(Buf *out, ValPath p, bool leading_dot)
 
 static Value num_result(Value a, Value b, Value r)
 {
-  return val_mark(r, (uint16_t)((a.flags | b.flags) & VF_SENSITIVE));
+  return val_mark(r, (uint16_t)((a.flags | b.flags) & VF_MARKS));
 }
 
 /* An unknown or null operand decides the result before any arithmetic. */
@@ -1291,7 +1322,7 @@ Value val_num_neg(Value a)
   } else {
     r = val_int(-a.u.i);
   }
-  return val_mark(r, a.flags & VF_SENSITIVE);
+  return val_mark(r, a.flags & VF_MARKS);
 }
 
 int val_num_cmp(Value a, Value b) { return num_cmp(a, b); }

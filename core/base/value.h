@@ -7,8 +7,10 @@
 ** structurally (ty_equal), with a pointer-equality fast path.
 **
 ** Values are 24-byte structs passed by value.  A value of any type may be
-** known, unknown (VF_UNKNOWN) or null (VF_NULL), and carries a sensitive
-** mark (VF_SENSITIVE) that operations propagate.  Values never change once
+** known, unknown (VF_UNKNOWN) or null (VF_NULL), and carries two marks
+** that operations propagate: sensitive (VF_SENSITIVE) and ephemeral
+** (VF_EPHEMERAL: derived from an ephemeral resource or variable, never
+** to be stored in a plan or state; docs/ephemeral.md).  Values never change once
 ** built: every "modifying" operation returns a new value, and nothing is
 ** reference-counted: a value and everything it points to belong to the
 ** arena it was built in (or to a longer-lived one), and may be shared
@@ -112,7 +114,9 @@ enum {
   VF_NOTNULL = 1 << 3,    /* unknown refined as "definitely not null" */
   VF_FLOAT = 1 << 4,      /* number held as a double in u.d */
   VF_NUMLIT = 1 << 5,     /* number held as its literal text in u.s/len */
-  VF_NODEFAULT = 1 << 6   /* in Type.defaults: no default given */
+  VF_NODEFAULT = 1 << 6,  /* in Type.defaults: no default given */
+  VF_EPHEMERAL = 1 << 7,
+  VF_MARKS = VF_SENSITIVE | VF_EPHEMERAL   /* the marks operations carry */
 };
 
 typedef struct MapEntry MapEntry;
@@ -156,16 +160,26 @@ static inline Value val_mark(Value v, uint16_t marks)
   return v;
 }
 static inline Value val_sensitive(Value v) { return val_mark(v, VF_SENSITIVE); }
-/* Removes the sensitive mark from v itself (not from nested values). */
+static inline Value val_ephemeral(Value v) { return val_mark(v, VF_EPHEMERAL); }
+/* Removes both marks from v itself (not from nested values). */
 static inline Value val_unmark(Value v)
 {
-  v.flags = (uint16_t)(v.flags & ~VF_SENSITIVE);
+  v.flags = (uint16_t)(v.flags & ~VF_MARKS);
   return v;
 }
-/* Removes sensitive marks at every depth (copies only when needed). */
+/* Removes both marks at every depth (copies only when needed). */
 Value val_unmark_deep(Arena *a, Value v);
 /* True when v or any nested value is sensitive. */
 bool val_has_sensitive(Value v);
+/* The marks of v and every nested value, or-ed (VF_MARKS bits). */
+uint16_t val_marks_deep(Value v);
+static inline bool val_has_ephemeral(Value v)
+{
+  return (val_marks_deep(v) & VF_EPHEMERAL) != 0;
+}
+/* v with VF_EPHEMERAL on every value at every depth (so an attribute taken
+** out of an ephemeral object stays ephemeral). */
+Value val_ephemeral_deep(Arena *a, Value v);
 /* True when neither v nor any nested value is unknown. */
 bool val_is_wholly_known(Value v);
 

@@ -24,7 +24,14 @@
 #include "base/value.h"
 #include "lang/hcl.h"
 
-typedef enum CfgMode { CFG_MANAGED = 0, CFG_DATA = 1 } CfgMode;
+/* Ephemeral resources (Terraform 1.10 `ephemeral` blocks) sit in the
+** same resources array; they are opened anew in every run and never
+** reach a plan or a state (docs/ephemeral.md). */
+typedef enum CfgMode {
+  CFG_MANAGED = 0,
+  CFG_DATA = 1,
+  CFG_EPHEMERAL = 2
+} CfgMode;
 
 typedef struct CfgCheckRule {
   const HclExpr *condition;
@@ -200,7 +207,8 @@ typedef struct CfgModule {
   CfgVariable *variables;   uint32_t nvariables;
   CfgLocal *locals;         uint32_t nlocals;
   CfgOutput *outputs;       uint32_t noutputs;
-  CfgResource *resources;   uint32_t nresources;   /* managed and data */
+  CfgResource *resources;   uint32_t nresources;   /* managed, data and
+                                                     ephemeral */
   CfgModuleCall *calls;     uint32_t ncalls;
   CfgMoved *moved;          uint32_t nmoved;
   CfgRemoved *removed;      uint32_t nremoved;

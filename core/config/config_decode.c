@@ -808,13 +808,16 @@ static void decode_resource(Loader *L, const HclBlock *b, CfgMode mode)
   }
   const CfgResource *old = cfg_resource(m, mode, r.type, r.name);
   if (old) {
-    const char *kind = mode == CFG_MANAGED ? "resource" : "data";
+    const char *kind = mode == CFG_MANAGED ? "resource"
+                       : mode == CFG_DATA  ? "data"
+                                           : "ephemeral";
     diag_error(L->d, &r.range,
                arena_printf(L->a, "Duplicate %s \"%s\" configuration", kind,
                             r.type),
-               "A %s resource named \"%s\" was already declared at %s. "
+               "A %s %sresource named \"%s\" was already declared at %s. "
                "Resource names must be unique per type in each module.",
-               r.type, r.name, cfg_pos_string(L->a, old->range));
+               r.type, mode == CFG_EPHEMERAL ? "ephemeral " : "", r.name,
+               cfg_pos_string(L->a, old->range));
     return;
   }
   *CFG_PUSH(L, m->resources, m->nresources, L->cap_res) = r;
@@ -1123,8 +1126,7 @@ void cfg_decode_file(Loader *L, HclFile *f)
     else if (strcmp(t, "data") == 0)
       decode_resource(L, b, CFG_DATA);
     else if (strcmp(t, "ephemeral") == 0)
-      diag_error(L->d, &b->type_range, "Unsupported block type",
-                 "cairn does not support ephemeral resources yet.");
+      decode_resource(L, b, CFG_EPHEMERAL);
     else if (strcmp(t, "moved") == 0)
       decode_moved(L, b);
     else if (strcmp(t, "import") == 0)

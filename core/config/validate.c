@@ -194,13 +194,17 @@ static void static_traversal(V *v, const ProvBlockSchema *b,
 static const char *resource_addr(Arena *a, CfgMode mode, const char *type,
                                  const char *name)
 {
-  return arena_printf(a, "%s%s.%s", mode == CFG_DATA ? "data." : "", type,
-                      name);
+  return arena_printf(a, "%s%s.%s", mode == CFG_DATA        ? "data."
+                                    : mode == CFG_EPHEMERAL ? "ephemeral."
+                                                            : "",
+                      type, name);
 }
 
 static void check_resource_ref(V *v, const EvalRef *ref)
 {
-  CfgMode mode = ref->kind == EVAL_REF_DATA ? CFG_DATA : CFG_MANAGED;
+  CfgMode mode = ref->kind == EVAL_REF_DATA        ? CFG_DATA
+                 : ref->kind == EVAL_REF_EPHEMERAL ? CFG_EPHEMERAL
+                                                   : CFG_MANAGED;
   const CfgResource *r = find_resource(v->m, mode, ref->type, ref->name);
   if (!r) {
     const char *hint = "";
@@ -209,8 +213,10 @@ static void check_resource_ref(V *v, const EvalRef *ref)
       hint = arena_printf(v->a, "\n\nDid you mean the data resource "
                           "data.%s.%s?", ref->type, ref->name);
     diag_error(v->d, &ref->range, "Reference to undeclared resource",
-               "A %s resource \"%s\" \"%s\" has not been declared in "
-               "%s.%s", mode == CFG_DATA ? "data" : "managed",
+               "%s resource \"%s\" \"%s\" has not been declared in "
+               "%s.%s", mode == CFG_DATA        ? "A data"
+                        : mode == CFG_EPHEMERAL ? "An ephemeral"
+                                                : "A managed",
                ref->type, ref->name, v->where, hint);
     return;
   }
@@ -339,6 +345,7 @@ static void check_ref(V *v, const EvalRef *ref, Scope sc)
   }
   case EVAL_REF_RESOURCE:
   case EVAL_REF_DATA:
+  case EVAL_REF_EPHEMERAL:
     check_resource_ref(v, ref);
     return;
   case EVAL_REF_COUNT:
@@ -677,6 +684,12 @@ static const char *provider_display(V *v, const CfgResource *r)
 
 static void invalid_type(V *v, const CfgResource *r)
 {
+  if (r->mode == CFG_EPHEMERAL) {
+    diag_error(v->d, &r->type_range, "Invalid ephemeral resource type",
+               "The provider %s does not support ephemeral resource type "
+               "\"%s\".", provider_display(v, r), r->type);
+    return;
+  }
   CfgMode other = r->mode == CFG_DATA ? CFG_MANAGED : CFG_DATA;
   CfgResource alt = *r;
   alt.mode = other;
@@ -789,10 +802,13 @@ static void graph_ref(V *v, const EvalRef *ref)
     break;
   }
   case EVAL_REF_RESOURCE:
-  case EVAL_REF_DATA: {
-    const CfgResource *r =
-        cfg_resource(m, ref->kind == EVAL_REF_DATA ? CFG_DATA : CFG_MANAGED,
-                     ref->type, ref->name);
+  case EVAL_REF_DATA:
+  case EVAL_REF_EPHEMERAL: {
+    const CfgResource *r = cfg_resource(
+        m, ref->kind == EVAL_REF_DATA        ? CFG_DATA
+           : ref->kind == EVAL_REF_EPHEMERAL ? CFG_EPHEMERAL
+                                             : CFG_MANAGED,
+        ref->type, ref->name);
     if (r)
       to = g->res0 + (uint32_t)(r - m->resources);
     break;
@@ -823,7 +839,10 @@ static const char *node_name(Arena *a, const CfgModule *m, const Graph *g,
   if (id < g->call0) {
     const CfgResource *r = &m->resources[id - g->res0];
     return arena_printf(a, "%s%s%s.%s", prefix,
-                        r->mode == CFG_DATA ? "data." : "", r->type, r->name);
+                        r->mode == CFG_DATA        ? "data."
+                        : r->mode == CFG_EPHEMERAL ? "ephemeral."
+                                                   : "",
+                        r->type, r->name);
   }
   return arena_printf(a, "%smodule.%s", prefix, m->calls[id - g->call0].name);
 }

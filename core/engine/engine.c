@@ -262,6 +262,8 @@ static void set_vars(Engine *e, const PlVariable *vars, uint32_t nvars)
         v = vars[k].value;
     if (cv->sensitive)
       v = val_sensitive(v);
+    if (cv->ephemeral)
+      v = val_ephemeral(v);
     e->varvals[i] = v;
   }
 }
@@ -295,7 +297,10 @@ static const ProvBlockSchema *vld_schema(void *ctx, CfgMode mode,
   if (!ps || !ps->schema)
     return VLD_SCHEMA_SKIP;
   const ProvTypeSchema *t =
-      eng_type_schema(ps, mode == CFG_DATA ? ST_DATA : ST_MANAGED, r->type);
+      mode == CFG_EPHEMERAL
+          ? prov_schema_ephemeral(ps->schema, r->type)
+          : eng_type_schema(ps, mode == CFG_DATA ? ST_DATA : ST_MANAGED,
+                            r->type);
   return t ? t->schema.block : NULL;
 }
 
@@ -311,9 +316,12 @@ static void vld_types(void *ctx, CfgMode mode, const CfgResource *r,
   if (!ps || !ps->schema)
     return;
   const ProvTypeSchema *ts = mode == CFG_DATA ? ps->schema->data_sources
-                                              : ps->schema->resources;
-  uint32_t cnt = mode == CFG_DATA ? ps->schema->ndata_sources
-                                  : ps->schema->nresources;
+                             : mode == CFG_EPHEMERAL
+                                 ? ps->schema->ephemeral_resources
+                                 : ps->schema->resources;
+  uint32_t cnt = mode == CFG_DATA        ? ps->schema->ndata_sources
+                 : mode == CFG_EPHEMERAL ? ps->schema->nephemeral_resources
+                                         : ps->schema->nresources;
   const char **out = ARENA_NEW(e->a, const char *, cnt ? cnt : 1);
   for (uint32_t i = 0; i < cnt; i++)
     out[i] = ts[i].type_name;

@@ -63,8 +63,12 @@ typedef enum EngEventKind {
   ENG_EV_PROVISION_OUTPUT,   /* "A (local-exec): TEXT" (text NULL: an
                                 empty line) */
   ENG_EV_PROVISION_DONE,     /* (JSON stream only) the step succeeded */
-  ENG_EV_PROVISION_ERRORED   /* (JSON stream only) the step failed, also
+  ENG_EV_PROVISION_ERRORED,  /* (JSON stream only) the step failed, also
                                 under on_failure = continue */
+  ENG_EV_EPHEMERAL_OPEN_START,   /* "A: Opening..." */
+  ENG_EV_EPHEMERAL_OPEN_DONE,    /* "A: Opening complete after 0s" */
+  ENG_EV_EPHEMERAL_CLOSE_START,  /* "A: Closing..." */
+  ENG_EV_EPHEMERAL_CLOSE_DONE    /* "A: Closing complete after 0s" */
 } EngEventKind;
 
 typedef struct EngEvent {
@@ -80,6 +84,10 @@ typedef struct EngEvent {
   const char *text;          /* PROVISION_START: the provisioner type;
                                 PROVISION_OUTPUT: the output line */
   const char *prov;          /* PROVISION_*: the provisioner type */
+  /* EPHEMERAL_*: the instance (there is no change to take it from) */
+  const char *module;        /* module instance address, "" for root */
+  const char *type, *name;
+  StKey key;
   bool delivered;            /* engine-private: sent ahead of its turn */
   struct EngEvent *next;
 } EngEvent;

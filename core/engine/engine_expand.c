@@ -45,6 +45,13 @@ bool eng_expand_keys_in(EvalCtx *ctx, const HclExpr *count,
                  "that the count depends on.");
       return false;
     }
+    if (val_marks_deep(v) & VF_EPHEMERAL) {
+      diag_error(d, rg, "Invalid count argument",
+                 "The given \"count\" value is derived from an ephemeral "
+                 "value, which means that cairn cannot persist it between "
+                 "plan/apply rounds. Use only non-ephemeral values here.");
+      return false;
+    }
     if (val_is_sensitive(v)) {
       diag_error(d, rg, "Invalid count argument",
                  "Sensitive values, or values derived from sensitive values, "
@@ -88,6 +95,14 @@ bool eng_expand_keys_in(EvalCtx *ctx, const HclExpr *count,
       return false;
     const SrcRange *rg = &for_each->range;
     const Type *t = v.type;
+    if (val_marks_deep(v) & VF_EPHEMERAL) {
+      diag_error(d, rg, "Invalid for_each argument",
+                 "The given \"for_each\" value is derived from an ephemeral "
+                 "value, which means that cairn cannot persist it between "
+                 "plan/apply rounds. Use only non-ephemeral values to "
+                 "specify a resource's instance keys.");
+      return false;
+    }
     if (val_is_null(v)) {
       diag_error(d, rg, "Invalid for_each argument",
                  "The given \"for_each\" argument value is unsuitable: the "
@@ -192,7 +207,9 @@ static const char *inst_addr(Arena *a, const char *module, const Node *n,
     buf_puts(&b, module);
     buf_putc(&b, '.');
   }
-  if (n->mode == ST_DATA)
+  if (n->kind == N_EPHEMERAL)
+    buf_puts(&b, "ephemeral.");
+  else if (n->mode == ST_DATA)
     buf_puts(&b, "data.");
   buf_puts(&b, n->type);
   buf_putc(&b, '.');

@@ -313,6 +313,9 @@ static void link_refs(Engine *e, DagBuilder *b, uint32_t v, RefList *l)
     case EVAL_REF_DATA:
       nm = arena_printf(e->a, "data.%s.%s", r.type, r.name);
       break;
+    case EVAL_REF_EPHEMERAL:
+      nm = arena_printf(e->a, "ephemeral.%s.%s", r.type, r.name);
+      break;
     case EVAL_REF_MODULE:
     case EVAL_REF_MODULE_OUT: {
       uint32_t c;
@@ -338,7 +341,10 @@ static void link_refs(Engine *e, DagBuilder *b, uint32_t v, RefList *l)
       break;
     }
     uint32_t u;
-    if (nm && eng_find_node(e, mod, nm, &u))
+    /* destroying, an ephemeral block is opened before the providers the
+    ** orphans need: it must not wait for their deletes */
+    if (nm && eng_find_node(e, mod, nm, &u) &&
+        !(n->kind == N_EPHEMERAL && e->nodes[u].kind == N_ORPHAN))
       add_dep_edge(e, b, v, u, deps, &nd);
   }
   if (n->kind == N_RESOURCE) {
@@ -454,25 +460,35 @@ static void add_module_nodes(Engine *e, EMod *m, const State *s, Diags *d)
     m->children[i]->call_node = v;
     eng_map_put(&e->by_name, nm, v);
   }
-  if (!destroy)
-    for (uint32_t i = 0; i < cm->nresources; i++) {
-      const CfgResource *r = &cm->resources[i];
-      StMode mode = r->mode == CFG_DATA ? ST_DATA : ST_MANAGED;
-      const char *addr = res_addr(e->a, m, mode, r->type, r->name);
-      uint32_t v = add_node(e, N_RESOURCE, addr);
-      Node *n = &e->nodes[v];
-      n->mod = m;
-      n->res = r;
-      n->addr = addr;
-      n->mode = mode;
-      n->type = r->type;
-      n->rname = r->name;
-      n->ps = eng_resource_slot(e, m->t, r, d);
-      n->tschema = eng_type_schema(n->ps, mode, r->type);
-      n->repetition = r->count ? 1 : r->for_each ? 2 : 0;
-      n->cbd = r->create_before_destroy;
-      eng_map_put(&e->by_name, addr, v);
-    }
+  /* destroying: only ephemeral blocks (provider configurations may need
+  ** them); the resources are orphans of the state */
+  for (uint32_t i = 0; i < cm->nresources; i++) {
+    const CfgResource *r = &cm->resources[i];
+    if (destroy && r->mode != CFG_EPHEMERAL)
+      continue;
+    StMode mode = r->mode == CFG_DATA ? ST_DATA : ST_MANAGED;
+    bool eph = r->mode == CFG_EPHEMERAL;
+    const char *addr =
+        eph ? arena_printf(e->a, "%sephemeral.%s.%s", m->prefix, r->type,
+                           r->name)
+            : res_addr(e->a, m, mode, r->type, r->name);
+    uint32_t v = add_node(e, eph ? N_EPHEMERAL : N_RESOURCE, addr);
+    Node *n = &e->nodes[v];
+    n->mod = m;
+    n->res = r;
+    n->addr = addr;
+    n->mode = mode;
+    n->type = r->type;
+    n->rname = r->name;
+    n->ps = eng_resource_slot(e, m->t, r, d);
+    n->tschema = !eph ? eng_type_schema(n->ps, mode, r->type)
+                 : n->ps && n->ps->schema
+                     ? prov_schema_ephemeral(n->ps->schema, r->type)
+                     : NULL;
+    n->repetition = r->count ? 1 : r->for_each ? 2 : 0;
+    n->cbd = r->create_before_destroy;
+    eng_map_put(&e->by_name, addr, v);
+  }
   (void)s;
   for (uint32_t i = 0; i < cm->ncalls; i++)
     if (m->children[i])
@@ -752,16 +768,19 @@ bool eng_build_graph(Engine *e, const State *s, Diags *d)
     return false;
   for (uint32_t v = 0; v < e->nnodes; v++) {
     Node *n = &e->nodes[v];
-    if ((n->kind == N_RESOURCE || n->kind == N_ORPHAN) && n->ps &&
-        n->ps->prov && !n->tschema) {
+    bool res = n->kind == N_RESOURCE || n->kind == N_ORPHAN ||
+               n->kind == N_EPHEMERAL;
+    if (res && n->ps && n->ps->prov && !n->tschema) {
       diag_error(d, n->res ? &n->res->type_range : NULL,
-                 "Invalid resource type",
+                 n->kind == N_EPHEMERAL ? "Invalid ephemeral resource type"
+                                        : "Invalid resource type",
                  "The provider %s does not support %s \"%s\".", n->ps->fqn,
-                 n->mode == ST_DATA ? "data source" : "resource type",
+                 n->kind == N_EPHEMERAL ? "ephemeral resource type"
+                 : n->mode == ST_DATA   ? "data source"
+                                        : "resource type",
                  n->type);
     }
-    if ((n->kind == N_RESOURCE || n->kind == N_ORPHAN) &&
-        (!n->ps || !n->ps->prov))
+    if (res && (!n->ps || !n->ps->prov))
       return false;   /* reported when the slot was resolved or opened */
   }
   if (diag_has_errors(d))
@@ -825,7 +844,8 @@ bool eng_build_graph(Engine *e, const State *s, Diags *d)
                   n->out->preconditions.items[i].error_message);
       }
       break;
-    case N_RESOURCE: {
+    case N_RESOURCE:
+    case N_EPHEMERAL: {
       const CfgResource *r = n->res;
       expr_refs(e->a, &l, mod, r->count);
       expr_refs(e->a, &l, mod, r->for_each);

@@ -154,7 +154,8 @@ bool eng_eval_config(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
   Scope sc;
   EvalCtx ctx;
   eng_inst_scope(&ctx, &sc, e, n, in, a, d);
-  return dec_body(&ctx, n->res->body, n->tschema->schema.block, out);
+  return dec_body(&ctx, n->res->body, n->tschema->schema.block, out) &&
+         eng_check_ephemeral_config(n, in, *out, d);
 }
 
 /* PlanResourceChange with the contract checks of seed 001.  prior may be

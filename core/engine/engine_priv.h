@@ -36,8 +36,10 @@ typedef enum NodeKind {
   N_DESTROY,    /* apply: deletes of a configured resource's instances
                    (removed keys, the first half of -/+), run before the
                    resource node and after the deletes of its dependents */
-  N_DEPOSED     /* apply: deletes of the objects a +/- replace deposed,
+  N_DEPOSED,    /* apply: deletes of the objects a +/- replace deposed,
                    run after the dependents have moved to the new ones */
+  N_EPHEMERAL   /* an ephemeral block: its instances are opened in every
+                   walk and closed after it (engine_ephemeral.c) */
 } NodeKind;
 
 /* count/for_each data of one instance (resource or module). */
@@ -110,6 +112,8 @@ typedef struct Inst {
   Diags diags;
   bool diags_ready;
   bool failed;
+  bool eph_open;            /* ephemeral: opened, not yet closed */
+  ProvBytes eph_priv;       /* ephemeral: the provider's private data */
 } Inst;
 
 typedef struct Node {
@@ -326,6 +330,21 @@ void eng_scope_ctx(EvalCtx *ctx, Scope *s, Engine *e, const Node *n,
 /* eng_scope_ctx for instance in of resource node n. */
 void eng_inst_scope(EvalCtx *ctx, Scope *s, Engine *e, const Node *n,
                     const Inst *in, Arena *a, Diags *d);
+
+/* ---- engine_ephemeral.c: ephemeral resources ---------------------------- */
+
+/* Opens ephemeral instance in (preconditions, OpenEphemeralResource,
+** postconditions) and publishes its value; an unknown configuration gives
+** an unknown value and opens nothing.  false with diagnostics. */
+bool eng_open_ephemeral(Engine *e, Node *n, Inst *in, Arena *a, Diags *d);
+/* Closes every instance the walk opened, in graph order, with the
+** Closing events; owner thread, after the walk. */
+void eng_close_ephemerals(Engine *e, Diags *d);
+/* Terraform's "Invalid use of ephemeral value" for every attribute of a
+** managed or data resource configuration that holds an ephemeral value
+** and is not write-only.  false with diagnostics. */
+bool eng_check_ephemeral_config(const Node *n, const Inst *in, Value config,
+                                Diags *d);
 
 /* ---- engine_move.c: moves across resource types ------------------------ */
 

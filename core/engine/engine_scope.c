@@ -175,20 +175,27 @@ static EvalResolveResult resolve(EvalCtx *ctx, const HclTraversal *t,
   case EVAL_REF_MODULE_OUT:
     return resolve_module(ctx, s, &r, consumed, out);
   case EVAL_REF_RESOURCE:
-  case EVAL_REF_DATA: {
+  case EVAL_REF_DATA:
+  case EVAL_REF_EPHEMERAL: {
+    bool eph = r.kind == EVAL_REF_EPHEMERAL;
     const char *nm = arena_printf(ctx->arena, "%s%s.%s",
-                                  r.kind == EVAL_REF_DATA ? "data." : "",
+                                  r.kind == EVAL_REF_DATA ? "data."
+                                  : eph                   ? "ephemeral."
+                                                          : "",
                                   r.type, r.name);
     if (!eng_find_node(e, s->mod, nm, &idx) ||
-        e->nodes[idx].kind != N_RESOURCE) {
+        e->nodes[idx].kind != (eph ? N_EPHEMERAL : N_RESOURCE)) {
       diag_error(ctx->diags, &r.range, "Reference to undeclared resource",
-                 "A %sresource \"%s\" \"%s\" has not been declared in %s.",
-                 r.kind == EVAL_REF_DATA ? "data " : "managed ", r.type,
-                 r.name, s->mod->parent ? s->mod->t->path : "the root module");
+                 "%s resource \"%s\" \"%s\" has not been declared in %s.",
+                 r.kind == EVAL_REF_DATA ? "A data"
+                 : eph                   ? "An ephemeral"
+                                         : "A managed",
+                 r.type, r.name,
+                 s->mod->parent ? s->mod->t->path : "the root module");
       return EVAL_RES_ERROR;
     }
     *out = node_val(&e->nodes[idx], s->mi);
-    *consumed = r.kind == EVAL_REF_DATA ? 3 : 2;
+    *consumed = r.kind == EVAL_REF_RESOURCE ? 2 : 3;
     return EVAL_RES_OK;
   }
   case EVAL_REF_COUNT:

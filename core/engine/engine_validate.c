@@ -85,7 +85,9 @@ static void check_resource_body(Vw *w, const CfgTree *t,
   if (!ps || !ps->schema || !ps->prov || !r->body)
     return;   /* eng_new reported an unavailable provider */
   StMode mode = r->mode == CFG_DATA ? ST_DATA : ST_MANAGED;
-  const ProvTypeSchema *ts = eng_type_schema(ps, mode, r->type);
+  bool eph = r->mode == CFG_EPHEMERAL;
+  const ProvTypeSchema *ts = eph ? prov_schema_ephemeral(ps->schema, r->type)
+                                 : eng_type_schema(ps, mode, r->type);
   if (!ts)
     return;   /* "Invalid resource type", reported by eng_new */
   EvalCtx ctx;
@@ -97,7 +99,9 @@ static void check_resource_body(Vw *w, const CfgTree *t,
     return;
   ProvCall c = {w->a, w->d, NULL};
   Diag *mark = w->d->tail;
-  if (mode == ST_MANAGED)
+  if (eph)
+    prov_validate_ephemeral(ps->prov, &c, r->type, val_unmark_deep(w->a, cfg));
+  else if (mode == ST_MANAGED)
     ps->prov->ops->validate_resource_config(ps->prov, &c, r->type,
                                             val_unmark_deep(w->a, cfg));
   else
@@ -107,8 +111,10 @@ static void check_resource_body(Vw *w, const CfgTree *t,
     return;   /* nothing to place or address */
   const char *addr = arena_printf(w->a, "%s%s%s%s.%s", t->path,
                                   t->path[0] ? "." : "",
-                                  mode == ST_DATA ? "data." : "", r->type,
-                                  r->name);
+                                  eph               ? "ephemeral."
+                                  : mode == ST_DATA ? "data."
+                                                    : "",
+                                  r->type, r->name);
   /* Terraform names the resource (not an instance) in validate's
   ** diagnostics: "with pytest_thing.a" */
   Node nd;

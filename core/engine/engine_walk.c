@@ -120,6 +120,14 @@ static bool visit_var(Engine *e, Node *n, Arena *a, Diags *d)
         return false;
       }
     }
+    if (cv->ephemeral) {
+      v = val_ephemeral(v);
+    } else if (at && (val_marks_deep(v) & VF_EPHEMERAL)) {
+      diag_error(d, &at->expr->range, "Ephemeral value not allowed",
+                 "The input variable \"%s\" does not accept ephemeral "
+                 "values.", cv->name);
+      return false;
+    }
     if (cv->sensitive)
       v = val_sensitive(v);
     vals[m] = v;
@@ -141,6 +149,21 @@ static bool visit_output(Engine *e, Node *n, Arena *a, Diags *d)
       return false;
     if (!eval_expr(&ctx, n->out->expr, &vals[m]))
       return false;
+    if (n->out->ephemeral && !n->mod->parent) {
+      diag_error(d, &n->out->range, "Ephemeral output not allowed",
+                 "Ephemeral outputs are not allowed in context of a root "
+                 "module");
+      return false;
+    }
+    if (n->out->ephemeral) {
+      vals[m] = val_ephemeral(vals[m]);
+    } else if (val_marks_deep(vals[m]) & VF_EPHEMERAL) {
+      diag_error(d, &n->out->expr->range, "Ephemeral value not allowed",
+                 "This output value is not declared as returning an "
+                 "ephemeral value, so it cannot be set to a result derived "
+                 "from an ephemeral value.");
+      return false;
+    }
     if (val_has_sensitive(vals[m]) && !n->out->sensitive)
       break;
   }
@@ -218,6 +241,23 @@ static bool visit(void *ctx, uint32_t v, PoolWorker *w)
       return true;
     }
     return eng_expand(e, n, a, d);
+  case N_EPHEMERAL:
+    if (n->untargeted) {   /* not needed by a target: never opened */
+      n->inst = eng_new_insts(a, 0);
+      n->ninst = 0;
+      return true;
+    }
+    if (e->o.mode == PL_MODE_DESTROY) {
+      /* leniently, as locals: what depends on resources is unknown */
+      Diags quiet;
+      diag_init(&quiet, a);
+      if (!eng_expand(e, n, a, &quiet)) {
+        n->inst = eng_new_insts(a, 0);
+        n->ninst = 0;
+      }
+      return true;
+    }
+    return eng_expand(e, n, a, d);
   case N_ORPHAN:
     eng_expand_state(n, a);
     return true;
@@ -234,7 +274,7 @@ static uint32_t fanout(void *ctx, uint32_t v)
   Engine *e = ctx;
   Node *n = &e->nodes[v];
   if (n->kind != N_RESOURCE && n->kind != N_ORPHAN && n->kind != N_DESTROY &&
-      n->kind != N_DEPOSED)
+      n->kind != N_DEPOSED && n->kind != N_EPHEMERAL)
     return 0;
   /* pieces small enough to keep every worker busy on a few hundred
   ** instances (slow remote providers), at most CHUNK to amortise the pool
@@ -257,7 +297,9 @@ static bool run_inst(Engine *e, Node *n, Inst *in, Arena *a)
 {
   Diags *d = eng_inst_diags(in, a);
   bool ok;
-  if (e->ntg && !eng_inst_targeted(e, n, in)) {
+  if (n->kind == N_EPHEMERAL) {
+    ok = eng_open_ephemeral(e, n, in, a, d);
+  } else if (e->ntg && !eng_inst_targeted(e, n, in)) {
     ok = skip_inst(e, n, in, a, d);
   } else if (e->phase == PH_PLAN) {
     if (e->o.mode == PL_MODE_DESTROY || n->kind == N_ORPHAN) {
@@ -367,8 +409,9 @@ static void done(void *ctx, uint32_t v, DagStatus st)
   Node *n = &e->nodes[v];
   n->finished = true;
   n->errored = st == DAG_FAILED || st == DAG_SKIPPED;
-  if (st == DAG_OK && (n->kind == N_RESOURCE || n->kind == N_ORPHAN)) {
-    if (n->kind == N_RESOURCE) {
+  if (st == DAG_OK && (n->kind == N_RESOURCE || n->kind == N_ORPHAN ||
+                       n->kind == N_EPHEMERAL)) {
+    if (n->kind != N_ORPHAN) {
       /* e->a may also be the state's arena, which workers allocate from
       ** under e->mu (state_res in engine_apply.c) */
       pthread_mutex_lock(&e->mu);
@@ -401,6 +444,7 @@ bool eng_walk(Engine *e, Diags *d)
   /* a stopped walk leaves nodes unfinished: deliver what exists */
   for (uint32_t i = 0; i < e->nnodes; i++)
     emit_node(e, &e->nodes[e->topo[i]]);
+  eng_close_ephemerals(e, d);
   for (uint32_t i = 0; i < e->nnodes; i++) {
     Node *n = &e->nodes[e->topo[i]];
     if (n->diags_ready)

@@ -119,7 +119,7 @@ static bool step_equal(const CStep *x, const CStep *y)
 ** on marked values do. */
 static bool step_apply(Value v, const CStep *s, Value *out)
 {
-  uint16_t mk = (uint16_t)(v.flags & VF_SENSITIVE);
+  uint16_t mk = (uint16_t)(v.flags & VF_MARKS);
   if (!v.type || val_is_null(v))
     return false;
   const Type *t = v.type;
@@ -312,7 +312,7 @@ static Value xf_children(Xf *x, Value v)
       out = val_map(a, t->elem, ne, v.len);
   }
   if (changed)
-    out = val_mark(out, (uint16_t)(v.flags & VF_SENSITIVE));
+    out = val_mark(out, (uint16_t)(v.flags & VF_MARKS));
   return out;
 }
 
@@ -322,7 +322,7 @@ static Value xf_map(Xf *x, Value v)
   if (!val_is_null(v) && val_is_unknown(v))
     return v;
   Arena *a = x->a;
-  uint16_t vmarks = (uint16_t)(v.flags & VF_SENSITIVE);
+  uint16_t vmarks = (uint16_t)(v.flags & VF_MARKS);
   bool any = false;
   for (uint32_t k = 0; k < x->nign; k++)
     if (cur_equals(x, &x->ign[k].path))
@@ -474,7 +474,7 @@ static Value strip_nested(Arena *a, ProvNesting nest,
       return v;
     out = val_map(a, t->elem, ne, v.len);
   }
-  return val_mark(out, (uint16_t)(v.flags & VF_SENSITIVE));
+  return val_mark(out, (uint16_t)(v.flags & VF_MARKS));
 }
 
 /* Nulls every computed-only attribute of an object of this schema, at any
@@ -516,7 +516,7 @@ static Value strip_attrs(Arena *a, const ProvAttrSchema *attrs, uint32_t na,
   if (!nv)
     return v;
   Value out = val_object_typed(t, nv);
-  return val_mark(out, (uint16_t)(v.flags & VF_SENSITIVE));
+  return val_mark(out, (uint16_t)(v.flags & VF_MARKS));
 }
 
 Value lc_ignore_changes(Arena *a, Value config, Value prior,

@@ -11,6 +11,7 @@
 #include "providers/decode.h"
 
 #define SUPPRESSED "(output suppressed due to sensitive value in config)"
+#define SUPPRESSED_EPH "(output suppressed due to ephemeral value in config)"
 #define QUIET_ECHO "local-exec: Executing: Suppressed by quiet=true"
 /* Terraform keeps the last 8 KiB of output for the error (circbuf). */
 #define OUT_KEEP 8192
@@ -82,6 +83,7 @@ bool prv_decode(EvalCtx *ctx, const CfgProvisioner *p, bool allow_unknown,
     return false;
   Arena *a = ctx->arena;
   out->sensitive = val_has_sensitive(obj);
+  out->ephemeral = val_has_ephemeral(obj);
   obj = val_unmark_deep(a, obj);
   if (!allow_unknown && !val_is_wholly_known(obj)) {
     Buf names;
@@ -164,7 +166,9 @@ typedef struct Run {
 
 static void emit(Run *r, const char *msg)
 {
-  r->line(r->line_ctx, r->x->sensitive ? SUPPRESSED : msg);
+  r->line(r->line_ctx, r->x->sensitive   ? SUPPRESSED
+                      : r->x->ephemeral ? SUPPRESSED_EPH
+                                        : msg);
 }
 
 static void flush_line(Run *r)

@@ -75,6 +75,7 @@ typedef struct PrvLocalExec {
   uint32_t nenv;
   bool quiet;
   bool sensitive;             /* some argument was marked sensitive */
+  bool ephemeral;             /* some argument was marked ephemeral */
   bool nul_arg;               /* command/interpreter/working_dir hold a
                                  NUL byte: the spawn fails, as in Go */
   bool nul_env;               /* an environment entry holds a NUL byte */

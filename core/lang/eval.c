@@ -261,7 +261,7 @@ bool eval_index(EvalCtx *c, Value coll, Value key, const SrcRange *where,
     uint32_t len = eval_count_of(coll);
     if ((uint64_t)i >= len) {
       /* HCL's specialised messages only cover index == length. */
-      if (eval_smark(coll) || (uint64_t)i != len) {
+      if ((eval_smark(coll) & VF_SENSITIVE) || (uint64_t)i != len) {
         eval_err(c, where, NULL, ii, "%s.", nid);
       } else if (len == 0) {
         eval_err(c, where, NULL, ii, "%s: the collection has no elements.",

@@ -216,7 +216,7 @@ static bool eval_args(EvalCtx *c, const HclExpr *e, const FnDef *def,
     eval_expr(c, args[i], &al->vals[i]);
     al->ranges[i] = eval_start_range(args[i]);
   }
-  uint16_t xm = (uint16_t)(xv.flags & VF_SENSITIVE);
+  uint16_t xm = (uint16_t)(xv.flags & VF_MARKS);
   for (uint32_t i = 0; i < nx; i++) {
     al->vals[fixed + i] = val_mark(xv.u.elems[i], xm);
     al->ranges[fixed + i] = args[n - 1]->range;
@@ -408,7 +408,7 @@ bool eval_render_template(FnCall *fc, const char *name, const char *src,
   uint32_t nv = 0;
   EvalVar *ev = NULL;
   if (has_vars) {
-    uint16_t m = (uint16_t)(vars.flags & VF_SENSITIVE);
+    uint16_t m = (uint16_t)(vars.flags & VF_MARKS);
     if (vars.type->kind == TY_OBJECT) {
       nv = vars.type->n;
       ev = ARENA_NEW(a, EvalVar, nv ? nv : 1);

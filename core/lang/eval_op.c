@@ -96,7 +96,7 @@ static int val_equals(Value a, Value b)
 
 static uint16_t deep_mark(Value v)
 {
-  return val_has_sensitive(v) ? VF_SENSITIVE : 0;
+  return val_marks_deep(v);
 }
 
 static bool op_failed(EvalCtx *c, const HclExpr *e, const char *msg,

@@ -48,10 +48,10 @@ SrcRange eval_start_range(const HclExpr *e);
 /* Unknown of dynamic type: the result of an operation on unknowns. */
 static inline Value eval_dyn(void) { return val_dynamic_unknown; }
 
-/* The sensitive mark of v, to carry over to a result. */
+/* The marks of v (sensitive, ephemeral), to carry over to a result. */
 static inline uint16_t eval_smark(Value v)
 {
-  return (uint16_t)(v.flags & VF_SENSITIVE);
+  return (uint16_t)(v.flags & VF_MARKS);
 }
 
 /* Number of elements of a collection or tuple, attributes of an object. */

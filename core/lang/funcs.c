@@ -471,11 +471,12 @@ bool fn_call(const FnDef *f, FnCall *c, const Value *args, uint32_t nargs,
     ret = &ty_dynamic;
 
   /* Marks: the impl sees unmarked values unless it handles them. */
-  bool sens = false;
+  uint16_t marks = 0;
   for (uint32_t i = 0; i < nargs; i++) {
     const FnParam *p = param_at(f, i);
-    if (!(p->flags & FP_MARKED) && val_has_sensitive(cv[i])) {
-      sens = true;
+    uint16_t m = (p->flags & FP_MARKED) ? 0 : val_marks_deep(cv[i]);
+    if (m) {
+      marks = (uint16_t)(marks | m);
       cv[i] = val_unmark_deep(a, cv[i]);
     }
   }
@@ -498,8 +499,7 @@ bool fn_call(const FnDef *f, FnCall *c, const Value *args, uint32_t nargs,
     *out = val_unknown(ret);
     if (refine)
       *out = val_mark(*out, VF_NOTNULL);
-    if (sens)
-      *out = val_sensitive(*out);
+    *out = val_mark(*out, marks);
     return true;
   }
   if (!f->impl(c, cv, nargs, out)) {
@@ -508,8 +508,7 @@ bool fn_call(const FnDef *f, FnCall *c, const Value *args, uint32_t nargs,
   }
   if (refine && val_is_unknown(*out))
     *out = val_mark(*out, VF_NOTNULL);
-  if (sens)
-    *out = val_sensitive(*out);
+  *out = val_mark(*out, marks);
   return true;
 }
 

@@ -591,7 +591,7 @@ bool fn_length(FnCall *c, const Value *a, uint32_t n, Value *out)
 {
   (void)n;
   Value v = a[0];
-  uint16_t marks = v.flags & VF_SENSITIVE;
+  uint16_t marks = v.flags & VF_MARKS;
   v = val_unmark(v);
   switch (v.type->kind) {
   case TY_DYNAMIC:
@@ -1299,7 +1299,8 @@ bool fn_nonsensitive(FnCall *c, const Value *a, uint32_t n, Value *out)
 {
   (void)c;
   (void)n;
-  *out = val_unmark(a[0]);
+  *out = a[0];
+  out->flags = (uint16_t)(out->flags & ~VF_SENSITIVE);
   return true;
 }
 
@@ -1311,12 +1312,38 @@ bool fn_issensitive(FnCall *c, const Value *a, uint32_t n, Value *out)
   return true;
 }
 
-/* cairn has no ephemeral values yet: nothing to null out. */
+/* Terraform's ephemeralasnull: every ephemeral value (at any depth)
+** becomes a null of its type without marks; other values keep their
+** sensitive marks.  An unknown ephemeral value is null too. */
+static Value eph_null(Arena *a, Value v)
+{
+  if (v.flags & VF_EPHEMERAL)
+    return val_null(v.type);
+  if (!(val_marks_deep(v) & VF_EPHEMERAL) || val_is_null(v) ||
+      val_is_unknown(v))
+    return v;
+  TypeKind k = v.type->kind;
+  if (k == TY_MAP) {
+    MapEntry *e = ARENA_NEW(a, MapEntry, v.len);
+    for (uint32_t i = 0; i < v.len; i++) {
+      e[i] = v.u.entries[i];
+      e[i].val = eph_null(a, e[i].val);
+    }
+    v.u.entries = e;
+  } else if (k == TY_LIST || k == TY_SET || k == TY_TUPLE ||
+             k == TY_OBJECT) {
+    Value *el = ARENA_NEW(a, Value, v.len);
+    for (uint32_t i = 0; i < v.len; i++)
+      el[i] = eph_null(a, v.u.elems[i]);
+    v.u.elems = el;
+  }
+  return v;
+}
+
 bool fn_ephemeralasnull(FnCall *c, const Value *a, uint32_t n, Value *out)
 {
-  (void)c;
   (void)n;
-  *out = a[0];
+  *out = eph_null(c->arena, a[0]);
   return true;
 }
 

@@ -239,7 +239,7 @@ static void expand_dynamic(EvalCtx *ctx, const HclBlock *raw,
   eval_expr(ctx, fe->expr, &each);
   if (d->errors > e0)
     return;
-  uint16_t marks = (uint16_t)(each.flags & VF_SENSITIVE);
+  uint16_t marks = (uint16_t)(each.flags & VF_MARKS);
   if (!iterable(each.type) && each.type->kind != TY_DYNAMIC) {
     Buf fn;
     buf_init(&fn, a);

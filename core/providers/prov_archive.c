@@ -142,6 +142,8 @@ static const ProvProviderSchema schema = {
   .provider = {0, &empty_block},
   .resources = resources, .nresources = 1,
   .data_sources = data_sources, .ndata_sources = 1,
+  /* ephemeral archive_file: the data source's schema and read */
+  .ephemeral_resources = data_sources, .nephemeral_resources = 1,
 };
 
 static const ProvProviderSchema *sch(Prov *p) { return p->impl; }
@@ -809,7 +811,11 @@ static void read_resource(Prov *p, ProvCall *c, const ProvReadReq *req,
     resp->new_state = v;
 }
 
+static const ProvEphOps eph_ops = {validate, prov_open_ephemeral_as_data,
+                                   NULL, NULL};
+
 static const ProvOps ops = {
+  .eph = &eph_ops,
   .get_schema = get_schema,
   .validate_provider_config = prov_default_validate,
   .validate_resource_config = validate,

@@ -120,6 +120,9 @@ static const ProvProviderSchema schema = {
   .provider = {0, &empty_block},
   .resources = resources, .nresources = NATTRS(resources),
   .data_sources = data_sources, .ndata_sources = NATTRS(data_sources),
+  /* ephemeral cloudinit_config: the data source's schema and read */
+  .ephemeral_resources = data_sources,
+  .nephemeral_resources = NATTRS(data_sources),
   .plan_destroy = true,
 };
 
@@ -532,7 +535,11 @@ static void validate_resource(Prov *p, ProvCall *c, const char *type_name,
   validate(p, c, type_name, cfg);
 }
 
+static const ProvEphOps eph_ops = {validate, prov_open_ephemeral_as_data,
+                                   NULL, NULL};
+
 static const ProvOps ops = {
+  .eph = &eph_ops,
   .get_schema = get_schema,
   .validate_provider_config = prov_default_validate,
   .validate_resource_config = validate_resource,

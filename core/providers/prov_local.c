@@ -244,6 +244,7 @@ static const ProvProviderSchema schema = {
   .provider = {0, &empty_block},
   .resources = resources, .nresources = 2,
   .data_sources = data_sources, .ndata_sources = 3,
+  .ephemeral_resources = data_sources, .nephemeral_resources = 1,
   .functions = functions, .nfunctions = 1,
   .plan_destroy = true,
 };
@@ -697,9 +698,11 @@ static Value utf8_value(Arena *a, const char *s, size_t n)
   return val_str(a, buf_str(&b), b.len);
 }
 
+/* After "The WHO received an unexpected error while attempting to find
+** the command." (WHO: "data source" or "ephemeral resource": upstream's
+** two implementations differ only in that word). */
 static const char lookup_detail[] =
-    "The data source received an unexpected error while attempting to find "
-    "the command.\n\nThe command must be accessible according to the "
+    "\n\nThe command must be accessible according to the "
     "platform where Terraform is running.\n\nIf the expected command "
     "should be automatically found on the platform where Terraform is "
     "running, ensure that the command is in an expected directory. On "
@@ -719,7 +722,7 @@ static const char lookup_detail[] =
 /* data local_command: upstream's Read.  stdout/stderr stay null when the
 ** command printed nothing; exit_code is null when it never started. */
 static void read_command(Prov *p, ProvCall *c, const ProvReadDataReq *req,
-                         ProvReadDataResp *resp)
+                         ProvReadDataResp *resp, const char *who)
 {
   Arena *a = c->arena;
   Value v = req->config;
@@ -729,8 +732,9 @@ static void read_command(Prov *p, ProvCall *c, const ProvReadDataReq *req,
   const char *path = prov_look_path(a, command, &err);
   if (!path) {
     prov_diag_attr(c, DIAG_ERROR, cpath, "Command Lookup Failed",
-                   "%sPlatform: linux\nCommand: %s\nError: %s",
-                   lookup_detail, command, err);
+                   "The %s received an unexpected error while attempting to "
+                   "find the command.%sPlatform: linux\nCommand: %s\n"
+                   "Error: %s", who, lookup_detail, command, err);
     return;
   }
   Value args = prov_get(v, "arguments");
@@ -770,25 +774,25 @@ static void read_command(Prov *p, ProvCall *c, const ProvReadDataReq *req,
       return;
     }
     prov_diag_attr(c, DIAG_ERROR, cpath, "Command Execution Failed",
-                   "The data source executed the command but received a "
+                   "The %s executed the command but received a "
                    "non-zero exit code. If a non-zero exit code is expected "
                    "and can be handled in configuration, set "
                    "\"allow_non_zero_exit_code\" to true.\n\nCommand: %s\n"
                    "Command Error: %s\nState: %s",
-                   cmdline, res.err, res.error);
+                   who, cmdline, res.err, res.error);
     return;
   }
   prov_diag_attr(c, DIAG_ERROR, cpath, "Command Execution Failed",
-                 "The data source received an unexpected error while "
+                 "The %s received an unexpected error while "
                  "attempting to execute the command.\n\nCommand: %s\n"
-                 "State: %s", cmdline, res.error);
+                 "State: %s", who, cmdline, res.error);
 }
 
 static void read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
                       ProvReadDataResp *resp)
 {
   if (strcmp(req->type_name, "local_command") == 0) {
-    read_command(p, c, req, resp);
+    read_command(p, c, req, resp, "data source");
     return;
   }
   Arena *a = c->arena;
@@ -917,7 +921,22 @@ static void call_function(Prov *p, ProvCall *c, const ProvCallFuncReq *req,
   prov_default_call_function(p, c, req, resp);
 }
 
+/* Ephemeral local_command (local v2.7.0): the data source's schema and
+** run. */
+static void open_eph(Prov *p, ProvCall *c, const ProvOpenEphReq *req,
+                     ProvOpenEphResp *resp)
+{
+  ProvReadDataReq rq = {req->type_name, req->config};
+  ProvReadDataResp rr;
+  memset(&rr, 0, sizeof rr);
+  read_command(p, c, &rq, &rr, "ephemeral resource");
+  resp->result = rr.state;
+}
+
+static const ProvEphOps eph_ops = {NULL, open_eph, NULL, NULL};
+
 static const ProvOps ops = {
+  .eph = &eph_ops,
   .get_schema = get_schema,
   .validate_provider_config = prov_default_validate,
   .validate_resource_config = validate_resource,

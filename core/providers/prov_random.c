@@ -215,6 +215,35 @@ static const ProvAttrSchema uuid7_attrs[] = {
   UUIDN_ATTRS("the [main provider documentation](../index.html)"),
 };
 
+/* The ephemeral twins (random v3.7.0 password, v3.9.0 bytes). */
+static const ProvAttrSchema eph_password_attrs[] = {
+  {.name = "bcrypt_hash", .type = &ty_string, .flags = COMP | PROV_SENSITIVE},
+  {.name = "length", .type = &ty_number, .flags = REQ},
+  {.name = "lower", .type = &ty_bool, .flags = OC},
+  {.name = "min_lower", .type = &ty_number, .flags = OC},
+  {.name = "min_numeric", .type = &ty_number, .flags = OC},
+  {.name = "min_special", .type = &ty_number, .flags = OC},
+  {.name = "min_upper", .type = &ty_number, .flags = OC},
+  {.name = "numeric", .type = &ty_bool, .flags = OC},
+  {.name = "override_special", .type = &ty_string, .flags = OPT},
+  {.name = "result", .type = &ty_string, .flags = COMP | PROV_SENSITIVE},
+  {.name = "special", .type = &ty_bool, .flags = OC},
+  {.name = "upper", .type = &ty_bool, .flags = OC},
+};
+static const ProvAttrSchema eph_bytes_attrs[] = {
+  {.name = "base64", .type = &ty_string, .flags = COMP | PROV_SENSITIVE},
+  {.name = "hex", .type = &ty_string, .flags = COMP | PROV_SENSITIVE},
+  {.name = "length", .type = &ty_number, .flags = REQ},
+};
+static const ProvBlockSchema eph_password_block = {
+  .attrs = eph_password_attrs, .nattrs = NATTRS(eph_password_attrs)};
+static const ProvBlockSchema eph_bytes_block = {
+  .attrs = eph_bytes_attrs, .nattrs = NATTRS(eph_bytes_attrs)};
+static const ProvTypeSchema ephemerals[] = {
+  {"random_bytes", {0, &eph_bytes_block}},
+  {"random_password", {0, &eph_password_block}},
+};
+
 static const ProvBlockSchema bytes_block = {
   .attrs = bytes_attrs, .nattrs = NATTRS(bytes_attrs)};
 static const ProvBlockSchema uuid4_block = {
@@ -257,6 +286,8 @@ static const ProvTypeSchema resources[] = {
 static const ProvProviderSchema schema = {
   .provider = {0, &empty_block},
   .resources = resources, .nresources = NATTRS(resources),
+  .ephemeral_resources = ephemerals,
+  .nephemeral_resources = NATTRS(ephemerals),
   .plan_destroy = true,
 };
 
@@ -1325,7 +1356,34 @@ static void upgrade(Prov *p, ProvCall *c, const ProvUpgradeReq *req,
   resp->upgraded_state = v;
 }
 
+/* OpenEphemeralResource: upstream's Open draws as the managed create does
+** (the same defaults: every class on, no minimum). */
+static void open_eph(Prov *p, ProvCall *c, const ProvOpenEphReq *req,
+                     ProvOpenEphResp *resp)
+{
+  Arena *a = c->arena;
+  int t = type_index(req->type_name);
+  Value v = req->config;
+  if (t == R_PASSWORD) {
+    for (const Default *d = string_defaults; d->name; d++)
+      if (val_is_null(prov_get(v, d->name)))
+        v = prov_set(a, v, d->name, default_value(a, d));
+    if (val_is_null(prov_get(v, "numeric")))
+      v = prov_set(a, v, "numeric", val_true);
+  }
+  ProvApplyResp ar;
+  memset(&ar, 0, sizeof ar);
+  create(c, t, v, &ar);
+  if (ar.new_state.type)
+    resp->result = prov_object_of(
+        a, prov_schema_ephemeral(sch(p), req->type_name)->schema.block,
+        ar.new_state);
+}
+
+static const ProvEphOps eph_ops = {validate_resource, open_eph, NULL, NULL};
+
 static const ProvOps ops = {
+  .eph = &eph_ops,
   .get_schema = get_schema,
   .validate_provider_config = prov_default_validate,
   .validate_resource_config = validate_resource,

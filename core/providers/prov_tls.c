@@ -443,10 +443,44 @@ static const ProvTypeSchema data_sources[] = {
   [D_CERTIFICATE] = {"tls_certificate", {0, &certificate_block}},
   [D_PUBLIC_KEY] = {"tls_public_key", {0, &public_key_block}},
 };
+/* The ephemeral twins (tls v4.1.0): the managed key and the data source
+** without `id`. */
+#define PUBLIC_OUT                                                         \
+  {.name = "public_key_fingerprint_md5", .type = &ty_string, .flags = COMP}, \
+  {.name = "public_key_fingerprint_sha256", .type = &ty_string,            \
+   .flags = COMP},                                                         \
+  {.name = "public_key_openssh", .type = &ty_string, .flags = COMP},       \
+  {.name = "public_key_pem", .type = &ty_string, .flags = COMP}
+static const ProvAttrSchema eph_private_attrs[] = {
+  {.name = "algorithm", .type = &ty_string, .flags = REQ},
+  {.name = "ecdsa_curve", .type = &ty_string, .flags = OC},
+  {.name = "private_key_openssh", .type = &ty_string, .flags = COMP | SENS},
+  {.name = "private_key_pem", .type = &ty_string, .flags = COMP | SENS},
+  {.name = "private_key_pem_pkcs8", .type = &ty_string, .flags = COMP | SENS},
+  PUBLIC_OUT,
+  {.name = "rsa_bits", .type = &ty_number, .flags = OC},
+};
+static const ProvAttrSchema eph_public_attrs[] = {
+  {.name = "algorithm", .type = &ty_string, .flags = COMP},
+  {.name = "private_key_openssh", .type = &ty_string, .flags = OPT | SENS},
+  {.name = "private_key_pem", .type = &ty_string, .flags = OPT | SENS},
+  PUBLIC_OUT,
+};
+static const ProvBlockSchema eph_private_block = {
+  .attrs = eph_private_attrs, .nattrs = NATTRS(eph_private_attrs)};
+static const ProvBlockSchema eph_public_block = {
+  .attrs = eph_public_attrs, .nattrs = NATTRS(eph_public_attrs)};
+static const ProvTypeSchema ephemerals[] = {
+  {"tls_private_key", {0, &eph_private_block}},
+  {"tls_public_key", {0, &eph_public_block}},
+};
+
 static const ProvProviderSchema schema = {
   .provider = {0, &provider_block},
   .resources = resources, .nresources = NATTRS(resources),
   .data_sources = data_sources, .ndata_sources = NATTRS(data_sources),
+  .ephemeral_resources = ephemerals,
+  .nephemeral_resources = NATTRS(ephemerals),
 };
 
 static const ProvProviderSchema *sch(Prov *p)
@@ -1353,7 +1387,51 @@ static void read_data(Prov *p, ProvCall *c, const ProvReadDataReq *req,
   tlskey_free(&k);
 }
 
+/* Ephemeral tls_private_key is the managed create, tls_public_key the
+** data source read, as upstream's Open functions are. */
+static bool eph_key(const char *type_name)
+{
+  return strcmp(type_name, "tls_private_key") == 0;
+}
+
+static void validate_eph(Prov *p, ProvCall *c, const char *type_name,
+                         Value cfg)
+{
+  if (eph_key(type_name))
+    validate_resource(p, c, type_name, cfg);
+  else
+    validate_data(p, c, type_name, cfg);
+}
+
+static void open_eph(Prov *p, ProvCall *c, const ProvOpenEphReq *req,
+                     ProvOpenEphResp *resp)
+{
+  Arena *a = c->arena;
+  Value cfg = req->config, out = {0};
+  if (eph_key(req->type_name)) {
+    for (const Default *d = key_defaults; d->name; d++)
+      if (val_is_null(prov_get(cfg, d->name)))
+        cfg = prov_set(a, cfg, d->name, default_value(a, d));
+    ProvApplyResp ar;
+    memset(&ar, 0, sizeof ar);
+    create_key(c, cfg, &ar);
+    out = ar.new_state;
+  } else {
+    ProvReadDataReq rq = {req->type_name, cfg};
+    ProvReadDataResp rr;
+    memset(&rr, 0, sizeof rr);
+    read_data(p, c, &rq, &rr);
+    out = rr.state;
+  }
+  if (out.type)
+    resp->result = prov_object_of(
+        a, prov_schema_ephemeral(sch(p), req->type_name)->schema.block, out);
+}
+
+static const ProvEphOps eph_ops = {validate_eph, open_eph, NULL, NULL};
+
 static const ProvOps ops = {
+  .eph = &eph_ops,
   .get_schema = get_schema,
   .validate_provider_config = prov_tls_validate_provider,
   .validate_resource_config = validate_resource,

@@ -41,6 +41,13 @@ const ProvTypeSchema *prov_schema_data_source(const ProvProviderSchema *s,
   return find_type(s->data_sources, s->ndata_sources, type_name);
 }
 
+const ProvTypeSchema *prov_schema_ephemeral(const ProvProviderSchema *s,
+                                            const char *type_name)
+{
+  return find_type(s->ephemeral_resources, s->nephemeral_resources,
+                   type_name);
+}
+
 const ProvFunction *prov_schema_function(const ProvProviderSchema *s,
                                          const char *name)
 {
@@ -151,6 +158,9 @@ void prov_schema_prepare(Arena *a, ProvProviderSchema *s)
     prepare_block(a, (ProvBlockSchema *)s->resources[i].schema.block);
   for (uint32_t i = 0; i < s->ndata_sources; i++)
     prepare_block(a, (ProvBlockSchema *)s->data_sources[i].schema.block);
+  for (uint32_t i = 0; i < s->nephemeral_resources; i++)
+    prepare_block(a,
+                  (ProvBlockSchema *)s->ephemeral_resources[i].schema.block);
 }
 
 /* Deep copy of the block structures (names, types and strings are
@@ -191,6 +201,8 @@ ProvProviderSchema *prov_schema_clone(Arena *a, const ProvProviderSchema *s)
   c->provider.block = clone_block(a, s->provider.block);
   c->resources = clone_types(a, s->resources, s->nresources);
   c->data_sources = clone_types(a, s->data_sources, s->ndata_sources);
+  c->ephemeral_resources = clone_types(a, s->ephemeral_resources,
+                                       s->nephemeral_resources);
   prov_schema_prepare(a, c);
   return c;
 }
@@ -589,6 +601,49 @@ void prov_move_resource_state(Prov *p, ProvCall *c, const ProvMoveReq *req,
              (long long)req->source_schema_version, req->target_type);
 }
 
+void prov_validate_ephemeral(Prov *p, ProvCall *c, const char *type_name,
+                             Value config)
+{
+  if (p->ops->eph && p->ops->eph->validate)
+    p->ops->eph->validate(p, c, type_name, config);
+}
+
+void prov_open_ephemeral(Prov *p, ProvCall *c, const ProvOpenEphReq *req,
+                         ProvOpenEphResp *resp)
+{
+  if (p->ops->eph && p->ops->eph->open) {
+    p->ops->eph->open(p, c, req, resp);
+    return;
+  }
+  diag_error(c->diags, NULL, "Ephemeral resources not supported",
+             "The provider %s does not support ephemeral resource type "
+             "\"%s\".", p->addr ? p->addr : "(unknown)", req->type_name);
+}
+
+void prov_open_ephemeral_as_data(Prov *p, ProvCall *c,
+                                 const ProvOpenEphReq *req,
+                                 ProvOpenEphResp *resp)
+{
+  ProvReadDataReq rq = {req->type_name, req->config};
+  ProvReadDataResp rr;
+  memset(&rr, 0, sizeof rr);
+  p->ops->read_data_source(p, c, &rq, &rr);
+  resp->result = rr.state;
+}
+
+void prov_renew_ephemeral(Prov *p, ProvCall *c, const ProvEphReq *req,
+                          ProvRenewEphResp *resp)
+{
+  if (p->ops->eph && p->ops->eph->renew)
+    p->ops->eph->renew(p, c, req, resp);
+}
+
+void prov_close_ephemeral(Prov *p, ProvCall *c, const ProvEphReq *req)
+{
+  if (p->ops->eph && p->ops->eph->close)
+    p->ops->eph->close(p, c, req);
+}
+
 void prov_warn_deprecated(ProvCall *c, const ProvBlockSchema *b, Value config)
 {
   if (val_is_null(config) || !val_is_known(config))
@@ -704,6 +759,20 @@ Value prov_get(Value obj, const char *name)
   return val_attr(obj, name, NULL);
 }
 
+Value prov_object_of(Arena *a, const ProvBlockSchema *b, Value src)
+{
+  const char **names = ARENA_NEW(a, const char *, b->nattrs + 1);
+  Value *vals = ARENA_NEW(a, Value, b->nattrs + 1);
+  for (uint32_t i = 0; i < b->nattrs; i++) {
+    names[i] = b->attrs[i].name;
+    bool f = false;
+    vals[i] = val_attr(src, names[i], &f);
+    if (!f || !vals[i].type)
+      vals[i] = val_null(prov_attr_type(a, &b->attrs[i]));
+  }
+  return val_object(a, b->nattrs, names, vals);
+}
+
 Value prov_set(Arena *a, Value obj, const char *name, Value v)
 {
   int idx = ty_attr_index(obj.type, name);
@@ -733,7 +802,7 @@ Value prov_set(Arena *a, Value obj, const char *name, Value v)
     vals[idx] = v;
   }
   Value r = val_object(a, m, names, vals);
-  r.flags = (uint16_t)(r.flags | (obj.flags & VF_SENSITIVE));
+  r.flags = (uint16_t)(r.flags | (obj.flags & VF_MARKS));
   return r;
 }
 

@@ -169,6 +169,11 @@ typedef struct ProvProviderSchema {
   uint32_t ndata_sources;
   const ProvFunction *functions;   /* sorted by name; may be NULL */
   uint32_t nfunctions;
+  /* Ephemeral resource types (protocol 5.7/6.7, Terraform 1.10); NULL and
+  ** 0 for providers without any.  Last, so positional initialisers of
+  ** the fields above stay valid. */
+  const ProvTypeSchema *ephemeral_resources;
+  uint32_t nephemeral_resources;
   /* Server capabilities. */
   bool plan_destroy;               /* wants PlanResourceChange for deletes */
 } ProvProviderSchema;
@@ -178,6 +183,8 @@ const ProvTypeSchema *prov_schema_resource(const ProvProviderSchema *s,
                                            const char *type_name);
 const ProvTypeSchema *prov_schema_data_source(const ProvProviderSchema *s,
                                               const char *type_name);
+const ProvTypeSchema *prov_schema_ephemeral(const ProvProviderSchema *s,
+                                            const char *type_name);
 
 /* The signature of provider function name, or NULL. */
 const ProvFunction *prov_schema_function(const ProvProviderSchema *s,
@@ -372,7 +379,42 @@ typedef struct ProvCallFuncResp {
   int64_t error_arg;         /* -1: none */
 } ProvCallFuncResp;
 
+/* OpenEphemeralResource: config is wholly known (the core does not open
+** a resource whose configuration is unknown: its result is then unknown,
+** as Terraform defers it).  result is an object of the type's implied
+** type; private_data goes back to the provider in Renew and Close. */
+typedef struct ProvOpenEphReq {
+  const char *type_name;
+  Value config;
+} ProvOpenEphReq;
+typedef struct ProvOpenEphResp {
+  Value result;
+  ProvBytes private_data;
+  int64_t renew_at;          /* unix seconds to renew by; 0: never */
+} ProvOpenEphResp;
+/* RenewEphemeralResource and CloseEphemeralResource. */
+typedef struct ProvEphReq {
+  const char *type_name;
+  ProvBytes private_data;
+} ProvEphReq;
+typedef struct ProvRenewEphResp {
+  ProvBytes private_data;
+  int64_t renew_at;
+} ProvRenewEphResp;
+
+/* The ephemeral-resource entries of a provider's vtable (ProvOps.eph):
+** NULL for a provider without ephemeral resources; the prov_*_ephemeral
+** wrappers below then refuse with a clear error.  renew and close may be
+** NULL (nothing to do). */
 typedef struct Prov Prov;
+typedef struct ProvEphOps {
+  void (*validate)(Prov *p, ProvCall *c, const char *type_name, Value config);
+  void (*open)(Prov *p, ProvCall *c, const ProvOpenEphReq *req,
+               ProvOpenEphResp *resp);
+  void (*renew)(Prov *p, ProvCall *c, const ProvEphReq *req,
+                ProvRenewEphResp *resp);
+  void (*close)(Prov *p, ProvCall *c, const ProvEphReq *req);
+} ProvEphOps;
 
 /* The vtable.  Every entry but call_function and move_resource_state is mandatory (use the
 ** prov_default_* helpers below where a provider has nothing to do).  `type_name` arguments are
@@ -419,6 +461,8 @@ typedef struct ProvOps {
   ** it themselves (or "Unsupported plugin method" when they are older). */
   void (*move_resource_state)(Prov *p, ProvCall *c, const ProvMoveReq *req,
                               ProvMoveResp *resp);
+  /* Ephemeral resources (optional, NULL: none; see ProvEphOps). */
+  const ProvEphOps *eph;
 } ProvOps;
 
 /* One provider instance (one `provider` configuration, alias included). */
@@ -612,6 +656,24 @@ void prov_default_configure(Prov *p, ProvCall *c,
 void prov_move_resource_state(Prov *p, ProvCall *c, const ProvMoveReq *req,
                               ProvMoveResp *resp);
 
+/* The ephemeral-resource calls through p->ops->eph.  Without them (a
+** provider that lists no ephemeral types, or a protocol that cannot carry
+** them) open gives "Ephemeral resources not supported": "The provider
+** ADDR does not support ephemeral resource type "T"."; validate, renew
+** and close then do nothing. */
+void prov_validate_ephemeral(Prov *p, ProvCall *c, const char *type_name,
+                             Value config);
+void prov_open_ephemeral(Prov *p, ProvCall *c, const ProvOpenEphReq *req,
+                         ProvOpenEphResp *resp);
+void prov_renew_ephemeral(Prov *p, ProvCall *c, const ProvEphReq *req,
+                          ProvRenewEphResp *resp);
+void prov_close_ephemeral(Prov *p, ProvCall *c, const ProvEphReq *req);
+/* ProvEphOps.open of an ephemeral type that is its data source twin
+** (same name and schema): ReadDataSource's state is the result. */
+void prov_open_ephemeral_as_data(Prov *p, ProvCall *c,
+                                 const ProvOpenEphReq *req,
+                                 ProvOpenEphResp *resp);
+
 /* ImportResourceState for types without import: Terraform's
 ** "Resource Import Not Implemented" error. */
 void prov_default_import(Prov *p, ProvCall *c, const ProvImportReq *req,
@@ -761,5 +823,9 @@ const char *prov_cmd_string(Arena *a, const ProvRun *r);
 ** of dynamic when absent), and a copy of obj with attribute name set. */
 Value prov_get(Value obj, const char *name);
 Value prov_set(Arena *a, Value obj, const char *name, Value v);
+/* An object of block b's top-level attributes taken from src by name
+** (absent ones null), in a: an ephemeral resource's result built from
+** the object its managed or data twin produced. */
+Value prov_object_of(Arena *a, const ProvBlockSchema *b, Value src);
 
 #endif

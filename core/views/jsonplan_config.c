@@ -833,19 +833,24 @@ static void write_cfg_module(Ctx *c, CfgCtx *cc, const CfgTree *t,
     /* (address, resource) pairs sorted by address. */
     typedef struct { const char *addr; const CfgResource *r; } RA;
     RA *ra = ARENA_NEW(c->a, RA, m->nresources);
+    uint32_t nra = 0;
     for (uint32_t i = 0; i < m->nresources; i++) {
       const CfgResource *r = &m->resources[i];
-      ra[i].addr = arena_printf(c->a, "%s%s.%s",
-                                r->mode == CFG_DATA ? "data." : "", r->type,
-                                r->name);
-      ra[i].r = r;
+      if (r->mode == CFG_EPHEMERAL)
+        continue;   /* not part of the JSON configuration (docs/ephemeral.md) */
+      ra[nra].addr = arena_printf(c->a, "%s%s.%s",
+                                  r->mode == CFG_DATA ? "data." : "", r->type,
+                                  r->name);
+      ra[nra++].r = r;
     }
-    qsort(ra, m->nresources, sizeof(RA), jplan_cmp_cfgres);
-    json_w_keyz(w, "resources");
-    json_w_begin_array(w);
-    for (uint32_t i = 0; i < m->nresources; i++)
-      write_cfg_resource(c, cc, m, path, ra[i].r, ra[i].addr);
-    json_w_end_array(w);
+    qsort(ra, nra, sizeof(RA), jplan_cmp_cfgres);
+    if (nra) {
+      json_w_keyz(w, "resources");
+      json_w_begin_array(w);
+      for (uint32_t i = 0; i < nra; i++)
+        write_cfg_resource(c, cc, m, path, ra[i].r, ra[i].addr);
+      json_w_end_array(w);
+    }
   }
   if (m->ncalls > 0) {
     uint32_t *ix = calls_sorted(c, m);

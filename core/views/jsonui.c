@@ -93,6 +93,9 @@ typedef struct RAddr {
   StKey key;
 } RAddr;
 
+/* RAddr.mode of an ephemeral resource (no StMode: never in a state). */
+enum { RADDR_EPH = 2 };
+
 static RAddr raddr_change(const PlChange *c)
 {
   RAddr r = {c->addr ? c->addr : "", c->module ? c->module : "", c->mode,
@@ -112,8 +115,11 @@ static void w_raddr(Msg *m, const RAddr *r)
   json_w_stringz(w, r->module);
   Buf res;
   buf_init(&res, &m->a);
-  buf_printf(&res, "%s%s.%s", r->mode == ST_DATA ? "data." : "", r->type,
-             r->name);
+  buf_printf(&res, "%s%s.%s",
+             r->mode == ST_DATA           ? "data."
+             : (int)r->mode == RADDR_EPH ? "ephemeral."
+                                          : "",
+             r->type, r->name);
   st_format_key(&res, r->key);
   json_w_keyz(w, "resource");
   json_w_stringz(w, buf_str(&res));
@@ -478,6 +484,35 @@ void jui_apply_start(JUi *u, const PlChange *c, const char *id_key,
   hook_begin(&m, &r, c);
   w_ids(&m.w, id_key, id_value);
   hook_end(&m, "apply_start");
+  arena_release(&a);
+}
+
+void jui_ephemeral_op(JUi *u, const char *addr, const char *module,
+                      const char *type, const char *name, StKey key,
+                      bool close, bool done, int elapsed)
+{
+  Arena a;
+  arena_init(&a, 4096);
+  Buf t;
+  buf_init(&t, &a);
+  buf_printf(&t, "%s: %s", addr, close ? "Closing" : "Opening");
+  if (done) {
+    buf_puts(&t, " complete after ");
+    jui_duration(&t, elapsed);
+  } else {
+    buf_puts(&t, "...");
+  }
+  Msg m;
+  msg_begin(&m, u, "info", buf_str(&t));
+  RAddr r = {addr, module, (StMode)RADDR_EPH, type, name, key};
+  hook_begin(&m, &r, NULL);
+  json_w_keyz(&m.w, "action");
+  json_w_stringz(&m.w, close ? "close" : "open");
+  if (done) {
+    json_w_keyz(&m.w, "elapsed_seconds");
+    json_w_int(&m.w, elapsed < 0 ? 0 : elapsed);
+  }
+  hook_end(&m, done ? "ephemeral_op_complete" : "ephemeral_op_start");
   arena_release(&a);
 }
 

@@ -90,6 +90,14 @@ void jui_apply_complete(JUi *u, const PlChange *c, const char *id_key,
                         const char *id_value, int elapsed_seconds);
 void jui_apply_errored(JUi *u, const PlChange *c, int elapsed_seconds);
 
+/* Ephemeral resource hooks (Terraform's ephemeral_op_start and
+** ephemeral_op_complete, action "open" or "close"): "<addr>: Opening...",
+** "<addr>: Opening complete after 0s", "<addr>: Closing...",
+** "<addr>: Closing complete after 0s". */
+void jui_ephemeral_op(JUi *u, const char *addr, const char *module,
+                      const char *type, const char *name, StKey key,
+                      bool close, bool done, int elapsed_seconds);
+
 /* Provisioner hooks: "<addr>: Provisioning with 'local-exec'...",
 ** "<addr>: (local-exec): <line>", "<addr>: (local-exec) Provisioning
 ** complete", "<addr>: (local-exec) Provisioning errored". */

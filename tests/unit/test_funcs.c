@@ -551,6 +551,43 @@ static void test_machinery(void)
   T_CHECK(!fn_call(fn_lookup("templatestring"), &fc, targs, 2, &out));
 }
 
+/* Ephemeral marks: carried through calls like sensitive ones, nulled by
+** ephemeralasnull at any depth (other values and marks kept). */
+static void test_ephemeral_marks(void)
+{
+  FnCall fc;
+  fn_call_init(&fc, &A);
+  Value out;
+  Value e = val_ephemeral(val_cstr(&A, "x"));
+  T_CHECK(fn_call(fn_lookup("upper"), &fc, &e, 1, &out));
+  T_CHECK((out.flags & VF_EPHEMERAL) && !val_is_sensitive(out));
+  T_EQ_STR(val_unmark(out).u.s, "X");
+  /* nonsensitive removes only the sensitive mark */
+  Value se = val_sensitive(e);
+  T_CHECK(fn_call(fn_lookup("nonsensitive"), &fc, &se, 1, &out));
+  T_CHECK(!val_is_sensitive(out) && (out.flags & VF_EPHEMERAL));
+  T_CHECK(fn_call(fn_lookup("ephemeralasnull"), &fc, &e, 1, &out));
+  T_CHECK(val_is_null(out) && out.type->kind == TY_STRING &&
+          !(out.flags & VF_MARKS));
+  const char *names[2] = {"a", "b"};
+  Value vals[2] = {val_sensitive(val_cstr(&A, "keep")),
+                   val_ephemeral(val_int(7))};
+  Value obj = val_object(&A, 2, names, vals);
+  T_CHECK(val_has_ephemeral(obj));
+  T_CHECK(fn_call(fn_lookup("ephemeralasnull"), &fc, &obj, 1, &out));
+  T_CHECK(!val_has_ephemeral(out));
+  T_CHECK(val_is_sensitive(val_attr(out, "a", NULL)));
+  T_EQ_STR(val_unmark(val_attr(out, "a", NULL)).u.s, "keep");
+  T_CHECK(val_is_null(val_attr(out, "b", NULL)));
+  /* an unknown ephemeral value is null too, and plain values pass */
+  Value ue = val_ephemeral(val_unknown(&ty_number));
+  T_CHECK(fn_call(fn_lookup("ephemeralasnull"), &fc, &ue, 1, &out));
+  T_CHECK(val_is_null(out) && val_is_known(out));
+  Value plain = val_int(3);
+  T_CHECK(fn_call(fn_lookup("ephemeralasnull"), &fc, &plain, 1, &out));
+  T_CHECK(val_is_known(out) && !val_is_null(out) && out.u.i == 3);
+}
+
 static void test_random(void)
 {
   FnCall fc;
@@ -592,6 +629,7 @@ int main(void)
   T_RUN(test_table_sorted);
   T_RUN(test_machinery);
   T_RUN(test_random);
+  T_RUN(test_ephemeral_marks);
   T_RUN(test_bcrypt_vector);
   T_RUN(test_case_files);
   arena_release(&A);

@@ -173,6 +173,104 @@ static void test_random_upstream_details(void)
   T_CHECK(val_is_null(prov_get(is.imported[0].state, "keepers")));
 }
 
+/* The ephemeral twins: their schemas (no id, keepers or number), the
+** validators of their managed or data twins, and Open producing an object
+** of the ephemeral type. */
+static Value open_eph(Prov *p, const char *type, int n, const char **names,
+                      const Value *vals, Ctx *x)
+{
+  const ProvProviderSchema *s = NULL;
+  p->ops->get_schema(p, call(x), &s);
+  const ProvTypeSchema *t = prov_schema_ephemeral(s, type);
+  T_CHECK(t != NULL);
+  if (!t)
+    return val_dynamic_null;
+  Value cfg = mk(t->schema.block, n, names, vals);
+  prov_validate_ephemeral(p, call(x), type, cfg);
+  if (x->d.errors)
+    return val_dynamic_null;
+  ProvOpenEphReq rq = {type, cfg};
+  ProvOpenEphResp rs = {0};
+  prov_open_ephemeral(p, call(x), &rq, &rs);
+  T_CHECK(!rs.result.type ||
+          ty_equal(rs.result.type,
+                   prov_schema_implied_type(&A, t->schema.block)));
+  return rs.result;
+}
+
+static void test_ephemeral_types(void)
+{
+  Ctx x;
+  Prov *rp = open_b("random");
+  const char *pn[] = {"length", "special", "min_numeric"};
+  Value pv[] = {val_int(20), val_false, val_int(4)};
+  Value pw = open_eph(rp, "random_password", 3, pn, pv, &x);
+  T_EQ_INT(x.d.errors, 0);
+  Value res = prov_get(pw, "result");
+  T_EQ_INT(res.len, 20);
+  T_CHECK(strpbrk(res.u.s, "!@#$%&*()-_=+[]{}<>:?") == NULL);
+  int digits = 0;
+  for (uint32_t i = 0; i < res.len; i++)
+    digits += res.u.s[i] >= '0' && res.u.s[i] <= '9';
+  T_CHECK(digits >= 4);
+  T_CHECK(strncmp(prov_get(pw, "bcrypt_hash").u.s, "$2a$10$", 7) == 0);
+  T_CHECK(prov_get(pw, "upper").u.b && !prov_get(pw, "special").u.b);
+  T_CHECK(val_is_null(prov_get(pw, "id")));
+  /* the managed resource's validators */
+  Value bad[] = {val_int(2), val_false, val_int(4)};
+  open_eph(rp, "random_password", 3, pn, bad, &x);
+  T_EQ_INT(x.d.errors, 1);
+  T_CHECK(strstr(x.d.head->detail, "at least sum of") != NULL);
+  const char *bn[] = {"length"};
+  Value bv[] = {val_int(8)};
+  Value by = open_eph(rp, "random_bytes", 1, bn, bv, &x);
+  T_EQ_INT(x.d.errors, 0);
+  T_EQ_INT(prov_get(by, "hex").len, 16);
+  T_EQ_INT(prov_get(by, "base64").len, 12);
+  Value zero[] = {val_int(0)};
+  open_eph(rp, "random_bytes", 1, bn, zero, &x);
+  T_EQ_STR(x.d.head->detail,
+           "Attribute length value must be at least 1, got: 0");
+
+  Prov *tp = open_b("tls");
+  const char *kn[] = {"algorithm"};
+  Value kv[] = {S("ED25519")};
+  Value key = open_eph(tp, "tls_private_key", 1, kn, kv, &x);
+  T_EQ_INT(x.d.errors, 0);
+  T_CHECK(strstr(prov_get(key, "private_key_pem").u.s,
+                 "BEGIN PRIVATE KEY") != NULL);
+  T_EQ_STR(prov_get(key, "ecdsa_curve").u.s, "P224");
+  const char *un[] = {"private_key_pem"};
+  Value uv[] = {prov_get(key, "private_key_pem")};
+  Value pub = open_eph(tp, "tls_public_key", 1, un, uv, &x);
+  T_EQ_INT(x.d.errors, 0);
+  T_EQ_STR(prov_get(pub, "algorithm").u.s, "ED25519");
+  T_EQ_STR(prov_get(pub, "public_key_openssh").u.s,
+           prov_get(key, "public_key_openssh").u.s);
+  Value badalg[] = {S("DSA")};
+  open_eph(tp, "tls_private_key", 1, kn, badalg, &x);
+  T_EQ_INT(x.d.errors, 1);
+
+  Prov *lp = open_b("local");
+  const char *cn[] = {"command", "arguments"};
+  Value args[] = {S("-c"), S("echo out; exit 3")};
+  Value cv[] = {S("sh"), val_list(&A, &ty_string, args, 2)};
+  open_eph(lp, "local_command", 2, cn, cv, &x);
+  T_EQ_INT(x.d.errors, 1);
+  T_CHECK(strncmp(x.d.head->detail, "The ephemeral resource executed the "
+                  "command", 40) == 0);
+
+  /* a provider without ephemeral types refuses clearly */
+  Prov *np = open_b("null");
+  ProvOpenEphReq rq = {"null_thing", val_dynamic_null};
+  ProvOpenEphResp rs = {0};
+  prov_open_ephemeral(np, call(&x), &rq, &rs);
+  T_EQ_STR(x.d.head->summary, "Ephemeral resources not supported");
+  T_EQ_STR(x.d.head->detail, "The provider registry.terraform.io/hashicorp/"
+                             "null does not support ephemeral resource "
+                             "type \"null_thing\".");
+}
+
 static void test_local_deprecated(void)
 {
   Prov *p = open_b("registry.terraform.io/hashicorp/local");
@@ -194,6 +292,7 @@ int main(void)
   arena_init(&A, 0);
   T_RUN(test_random_upstream_details);
   T_RUN(test_local_deprecated);
+  T_RUN(test_ephemeral_types);
   int rc = t_done("prov_random");
   arena_release(&A);
   return rc;

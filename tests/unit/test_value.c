@@ -507,6 +507,34 @@ static void test_marks_deep(void)
   T_CHECK(val_is_wholly_known(val_null(ty_list(&A, &ty_string))));
 }
 
+/* The ephemeral mark: found at any depth, marked at every depth by
+** val_ephemeral_deep, removed with the sensitive one by the unmark
+** functions, carried by arithmetic and kept apart by raw equality. */
+static void test_ephemeral_marks(void)
+{
+  Value *el = ARENA_NEW(&A, Value, 2);
+  el[0] = S("a");
+  el[1] = val_ephemeral(S("b"));
+  Value l = val_list(&A, &ty_string, el, 2);
+  T_EQ_INT(val_marks_deep(l), VF_EPHEMERAL);
+  T_CHECK(val_has_ephemeral(l) && !val_has_sensitive(l));
+  el[0] = val_sensitive(S("a"));
+  T_EQ_INT(val_marks_deep(l), VF_MARKS);
+  Value u = val_unmark_deep(&A, l);
+  T_EQ_INT(val_marks_deep(u), 0);
+  T_EQ_INT(val_marks_deep(l), VF_MARKS);   /* the original is untouched */
+  Value d = val_ephemeral_deep(&A, u);
+  T_CHECK((d.flags & VF_EPHEMERAL) && (d.u.elems[0].flags & VF_EPHEMERAL) &&
+          (d.u.elems[1].flags & VF_EPHEMERAL));
+  T_CHECK(!val_has_ephemeral(u));
+  Value sum = val_num_add(val_ephemeral(val_int(1)), val_int(2));
+  T_CHECK((sum.flags & VF_EPHEMERAL) && sum.u.i == 3);
+  T_CHECK(val_raw_equal(val_int(1), val_ephemeral(val_int(1)), false));
+  T_CHECK(!val_raw_equal(val_int(1), val_ephemeral(val_int(1)), true));
+  T_CHECK(!(val_unmark(val_ephemeral(val_sensitive(S("x")))).flags &
+            VF_MARKS));
+}
+
 static void test_paths(void)
 {
   Value *li = ARENA_NEW(&A, Value, 2);
@@ -570,6 +598,7 @@ int main(void)
   T_RUN(test_compare);
   T_RUN(test_raw_equal);
   T_RUN(test_marks_deep);
+  T_RUN(test_ephemeral_marks);
   T_RUN(test_paths);
   arena_release(&A);
   return t_done("value");

@@ -1,0 +1,7 @@
+variable "plain" {
+  type = string
+}
+
+output "o" {
+  value = var.plain
+}

@@ -1,0 +1,13 @@
+module "child" {
+  source = "./child"
+  plain  = ephemeral.random_password.p.result
+}
+
+ephemeral "random_password" "p" {
+  length = 8
+}
+
+output "eph" {
+  ephemeral = true
+  value     = "x"
+}
