@@ -193,7 +193,10 @@ SIZE_SRC := core/providers/prov_tls.c core/providers/tlscert.c \
   net/tlspeer.c net/be_pg.c net/pgwire.c net/be_http.c net/mirror.c \
   cmd/cmd_state_edit.c cmd/cmd_state_push.c cmd/cmd_workspace.c \
   cmd/cmd_init.c cmd/cmd_providers.c cmd/cmd_taint.c cmd/cmd_fmt.c \
-  cmd/cmd_graph.c cmd/cmd_metadata.c cmd/cmd_force_unlock.c
+  cmd/cmd_graph.c cmd/cmd_metadata.c cmd/cmd_force_unlock.c \
+  cmd/cmd_backend.c cmd/cmd_console.c cmd/cmd_import.c cmd/cmd_output.c \
+  cmd/cmd_state_read.c cmd/cmd_version.c cmd/cmd_help.c net/gateway_conf.c \
+  core/engine/engine_ephemeral.c
 $(patsubst %.c,build/rel/obj/%.o,$(SIZE_SRC)): REL_CFLAGS += -Os
 $(patsubst %.c,build/tst/obj/%.o,$(SIZE_SRC)): TST_CFLAGS += -Os
 $(patsubst %.c,build/aarch64/obj/%.o,$(SIZE_SRC)): aarch64_CFLAGS += -Os
