@@ -280,10 +280,12 @@ static HclBody *parse_body_inner(P *p, HclTokenKind end)
   uint32_t nitems = 0, icap = 0;
   Vec attrs = {0}, blocks = {0};
   NameSet names = {0};
-  /* The file's own body grows across items in the tree's arena, so that
-  ** the scratch arena can be rewound after each top-level item. */
+  /* The file's own body grows across items in an arena of its own, so
+  ** that the scratch arena can be rewound after each top-level item; the
+  ** tree gets exact copies.  (Grown in the tree's arena, every outgrown
+  ** copy stayed: about 1 MB in bench-parse's 21 files.) */
   bool top = end == HCL_TOK_EOF && p->depth == 0;
-  Arena *coll = top ? p->a : p->s;
+  Arena *coll = top ? &p->top : p->s;
   ArenaMark item_mark = arena_mark(p->s);
   for (;;) {
     if (top)
