@@ -279,8 +279,8 @@ struct HclExpr {
       HclExpr *cond;            /* NULL when no `if` */
       bool group;               /* `...` after the value */
       bool object;              /* {for ...} vs [for ...] */
-      SrcRange open_range;
-      SrcRange close_range;
+      SrcRange open_range;      /* no close range: nothing reports
+                                   at the closing bracket */
     } forx;
     struct {
       HclExpr *src;
@@ -372,7 +372,8 @@ struct HclBody {
   uint32_t nhidden_blocks;
   bool json;               /* JSON body: use hcl_body_content */
   SrcRange range;
-  SrcRange end_range;      /* empty range at the closing brace / EOF */
+  /* No end range (HCL's EndRange): nothing reads it, and a large
+  ** configuration has a body per block. */
 };
 
 typedef struct HclFile {

@@ -362,8 +362,6 @@ static HclBody *json_body(Arena *a, const HclJsonValue *v)
   b->json = true;
   b->jv = v;
   b->range = v->range;
-  b->end_range = v->range;
-  b->end_range.start = b->end_range.end;
   return b;
 }
 

@@ -610,8 +610,6 @@ HclFile *hcl_parse_json_file(Arena *a, const char *file, const char *src,
   b->json = true;
   b->jv = root;
   b->range = root->range;
-  b->end_range = root->range;
-  b->end_range.start = b->end_range.end;
   f->body = b;
   return f;
 }

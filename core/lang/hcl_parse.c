@@ -381,6 +381,7 @@ static void init_p(P *p, Arena *a, Arena *scratch, const char *file,
   p->a = a;
   arena_init(scratch, len < 4096 ? 16 * 1024 : 256 * 1024);
   p->s = scratch;
+  arena_init(&p->top, 0);
   p->file = file;
   p->src = src;
   p->base = start.byte;
@@ -403,6 +404,7 @@ static void finish_p(P *p, Diags *d, Arena *scratch)
   diag_move(d, &p->lexd);
   diag_move(d, p->d);
   arena_release(scratch);
+  arena_release(&p->top);
 }
 
 static const char *copy_name(Arena *a, const char *file)

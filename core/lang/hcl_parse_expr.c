@@ -247,7 +247,6 @@ static HclExpr *parse_for(P *p, Tok open)
     e->u.forx.group = group;
     e->u.forx.object = obj;
     e->u.forx.open_range = open.r;
-    e->u.forx.close_range = close.r;
     hcl_pop_nl(p);
     return e;
   }

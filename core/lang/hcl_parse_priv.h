@@ -29,6 +29,8 @@ typedef struct P {
   Arena *a;                /* the tree */
   Arena *s;                /* temporaries (vectors under construction),
                               rewound after each top-level body item */
+  Arena top;               /* the file body's vectors while they grow (they
+                              outlive items); released after the parse */
   const char *file;
   const char *src;         /* text of byte offset `base` */
   uint32_t base;

@@ -686,7 +686,6 @@ static HclExpr *tt_for(P *p, TTVec *v)
   f->u.forx.coll = open->expr;
   f->u.forx.val = content;
   f->u.forx.open_range = open->r;
-  f->u.forx.close_range = endfor_r;
   HclExpr *j = hcl_new_expr(p, HCL_E_TEMPLATE_JOIN, f->range);
   j->u.wrap = f;
   return j;
