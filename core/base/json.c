@@ -738,7 +738,9 @@ static const char *scan_key(Parser *ps, const char *p, const char **key)
   const char *q = scan_string(ps, p, &s, &n, &borrowed);
   if (!q)
     return NULL;
-  if (memchr(s, 0, n))
+  /* A borrowed key has no escapes, and a raw NUL is a control character
+  ** scan_string refused: only a decoded key (\u0000) can hold one. */
+  if (!borrowed && memchr(s, 0, n))
     return perr(ps, p, "Invalid object key",
                 "object keys may not contain the NUL character."), NULL;
   *key = intern_key(ps, s, n);

@@ -202,6 +202,9 @@ int ty_attr_index(const Type *t, const char *name)
   uint32_t lo = 0, hi = t->n;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
+    /* names are often the same interned pointer (schemas, parsed keys) */
+    if (t->names[mid] == name)
+      return (int)mid;
     int c = strcmp(t->names[mid], name);
     if (c == 0)
       return (int)mid;

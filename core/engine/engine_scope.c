@@ -259,9 +259,22 @@ void eng_scope_ctx(EvalCtx *ctx, Scope *s, Engine *e, const Node *n,
   ctx->fn.pure_only = e->phase != PH_APPLY;
   if (e->plan && e->plan->timestamp) {
     ctx->fn.has_plan_time = true;
+    if (e->has_plan_time)
+      ctx->fn.plan_time_sec = e->plan_time_sec;
+  }
+}
+
+void eng_set_plan(Engine *e, Plan *p)
+{
+  e->plan = p;
+  e->has_plan_time = false;
+  e->plan_time_sec = 0;
+  if (p && p->timestamp) {
     struct tm tm = {0};
-    if (strptime(e->plan->timestamp, "%Y-%m-%dT%H:%M:%SZ", &tm))
-      ctx->fn.plan_time_sec = (int64_t)timegm(&tm);
+    if (strptime(p->timestamp, "%Y-%m-%dT%H:%M:%SZ", &tm)) {
+      e->has_plan_time = true;
+      e->plan_time_sec = (int64_t)timegm(&tm);
+    }
   }
 }
 
