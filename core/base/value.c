@@ -85,12 +85,16 @@ static int name_idx_cmp(const void *pa, const void *pb)
 ** count kept.  ni must hold n entries. */
 static uint32_t sort_names(NameIdx *ni, uint32_t n, const char *const *names)
 {
+  bool sorted = true;   /* strictly ascending: the sort is the identity */
   for (uint32_t i = 0; i < n; i++) {
     ni[i].name = names[i];
     ni[i].idx = i;
+    if (sorted && i > 0 && strcmp(names[i - 1], names[i]) >= 0)
+      sorted = false;
   }
-  if (n > 1)
-    qsort(ni, n, sizeof *ni, name_idx_cmp);
+  if (sorted)
+    return n;   /* and no two names are equal */
+  qsort(ni, n, sizeof *ni, name_idx_cmp);
   uint32_t k = 0;
   for (uint32_t i = 0; i < n; i++) {
     if (i + 1 < n && strcmp(ni[i].name, ni[i + 1].name) == 0)
@@ -202,10 +206,17 @@ int ty_attr_index(const Type *t, const char *name)
   uint32_t lo = 0, hi = t->n;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    /* names are often the same interned pointer (schemas, parsed keys) */
-    if (t->names[mid] == name)
+    /* names are often the same interned pointer (schemas, parsed keys);
+    ** otherwise an inline byte compare (strcmp's order), without a call:
+    ** about a hundred look-ups per planned instance, most of short names */
+    const char *x = t->names[mid], *y = name;
+    if (x == y)
       return (int)mid;
-    int c = strcmp(t->names[mid], name);
+    while (*x && *x == *y) {
+      x++;
+      y++;
+    }
+    int c = (int)(unsigned char)*x - (int)(unsigned char)*y;
     if (c == 0)
       return (int)mid;
     if (c < 0)

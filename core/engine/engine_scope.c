@@ -10,12 +10,30 @@
 #include "engine_priv.h"
 
 /* The node named prefix+name, or false. */
+/* The node named by the concatenation of parts[0..n), cut at 1,023 bytes
+** as snprintf into the key buffer cut it.  Without printf: a reference
+** to a resource is resolved once per referring instance. */
+static bool find_node_parts(const Engine *e, const char *const *parts,
+                            int n, uint32_t *idx)
+{
+  char key[1024];
+  size_t len = 0;
+  for (int i = 0; i < n; i++) {
+    size_t k = strlen(parts[i]);
+    if (k > sizeof key - 1 - len)
+      k = sizeof key - 1 - len;
+    memcpy(key + len, parts[i], k);
+    len += k;
+  }
+  key[len] = 0;
+  return eng_map_get(&e->by_name, key, idx);
+}
+
 bool eng_find_node(const Engine *e, const EMod *mod, const char *name,
                    uint32_t *idx)
 {
-  char key[1024];
-  snprintf(key, sizeof key, "%s%s", mod->prefix, name);
-  return eng_map_get(&e->by_name, key, idx);
+  const char *parts[2] = {mod->prefix, name};
+  return find_node_parts(e, parts, 2, idx);
 }
 
 static Value node_val(const Node *n, uint32_t mi)
@@ -176,10 +194,10 @@ static EvalResolveResult resolve(EvalCtx *ctx, const HclTraversal *t,
     return resolve_module(ctx, s, &r, consumed, out);
   case EVAL_REF_RESOURCE:
   case EVAL_REF_DATA: {
-    const char *nm = arena_printf(ctx->arena, "%s%s.%s",
-                                  r.kind == EVAL_REF_DATA ? "data." : "",
-                                  r.type, r.name);
-    if (!eng_find_node(e, s->mod, nm, &idx) ||
+    const char *parts[5] = {s->mod->prefix,
+                            r.kind == EVAL_REF_DATA ? "data." : "", r.type,
+                            ".", r.name};
+    if (!find_node_parts(e, parts, 5, &idx) ||
         e->nodes[idx].kind != N_RESOURCE) {
       diag_error(ctx->diags, &r.range, "Reference to undeclared resource",
                  "A %sresource \"%s\" \"%s\" has not been declared in %s.",
