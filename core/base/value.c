@@ -182,7 +182,8 @@ bool ty_equal(const Type *a, const Type *b)
     if (a->n != b->n)
       return false;
     for (uint32_t i = 0; i < a->n; i++) {
-      if (strcmp(a->names[i], b->names[i]) != 0 ||
+      if ((a->names[i] != b->names[i] &&
+           strcmp(a->names[i], b->names[i]) != 0) ||
           attr_optional(a, i) != attr_optional(b, i) ||
           !ty_equal(a->types[i], b->types[i]))
         return false;
@@ -1076,7 +1077,8 @@ bool val_raw_equal(Value a, Value b, bool cmp_marks)
   case TY_DYNAMIC:
     return true;
   case TY_STRING:
-    return a.len == b.len && memcmp(a.u.s, b.u.s, a.len) == 0;
+    return a.len == b.len &&
+           (a.u.s == b.u.s || memcmp(a.u.s, b.u.s, a.len) == 0);
   case TY_NUMBER:
     return num_cmp(a, b) == 0;
   case TY_BOOL:
@@ -1086,6 +1088,10 @@ bool val_raw_equal(Value a, Value b, bool cmp_marks)
   }
   if (a.len != b.len)
     return false;
+  /* Values are immutable: the same elements compare equal (a planned
+  ** object often shares its prior's arrays). */
+  if (a.u.elems == b.u.elems)
+    return true;
   for (uint32_t i = 0; i < a.len; i++) {
     if (a.type->kind == TY_MAP) {
       const MapEntry *x = &a.u.entries[i], *y = &b.u.entries[i];
