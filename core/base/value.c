@@ -200,24 +200,44 @@ bool ty_equal(const Type *a, const Type *b)
   return false;
 }
 
+/* strcmp's order, inline: about a hundred look-ups per planned instance,
+** most of short names. */
+static inline int name_cmp(const char *x, const char *y)
+{
+  while (*x && *x == *y) {
+    x++;
+    y++;
+  }
+  return (int)(unsigned char)*x - (int)(unsigned char)*y;
+}
+
 int ty_attr_index(const Type *t, const char *name)
 {
   if (t->kind != TY_OBJECT)
     return -1;
+  /* Small objects (most of them): a linear scan that only compares names
+  ** whose first byte matches, stopping at the first name past it (names
+  ** are sorted and unique, so it finds what the binary search finds). */
+  unsigned char c0 = (unsigned char)name[0];
+  if (t->n <= 8) {
+    for (uint32_t i = 0; i < t->n; i++) {
+      const char *x = t->names[i];
+      if (x == name)   /* often the same interned pointer */
+        return (int)i;
+      unsigned char x0 = (unsigned char)x[0];
+      if (x0 > c0)
+        return -1;
+      if (x0 == c0 && name_cmp(x, name) == 0)
+        return (int)i;
+    }
+    return -1;
+  }
   uint32_t lo = 0, hi = t->n;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    /* names are often the same interned pointer (schemas, parsed keys);
-    ** otherwise an inline byte compare (strcmp's order), without a call:
-    ** about a hundred look-ups per planned instance, most of short names */
-    const char *x = t->names[mid], *y = name;
-    if (x == y)
+    if (t->names[mid] == name)
       return (int)mid;
-    while (*x && *x == *y) {
-      x++;
-      y++;
-    }
-    int c = (int)(unsigned char)*x - (int)(unsigned char)*y;
+    int c = name_cmp(t->names[mid], name);
     if (c == 0)
       return (int)mid;
     if (c < 0)
