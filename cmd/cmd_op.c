@@ -666,8 +666,13 @@ static void show_event(Op *op, const EngEvent *ev, Arena *ta)
   case ENG_EV_PROVISION_ERRORED:
     return;   /* errors show as diagnostics at the end */
   }
-  if (idk && idv)
-    buf_printf(&b, " [%s=%s]", idk, idv);
+  if (idk && idv) {   /* " [%s=%s]", without printf: one per instance */
+    buf_puts(&b, " [");
+    buf_puts(&b, idk);
+    buf_putc(&b, '=');
+    buf_puts(&b, idv);
+    buf_putc(&b, ']');
+  }
   buf_putc(&b, '\n');
   if (op->cli->color)
     cli_out(op->cli, "\x1b[0m\x1b[1m%s\x1b[0m", buf_str(&b));

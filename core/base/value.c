@@ -85,12 +85,16 @@ static int name_idx_cmp(const void *pa, const void *pb)
 ** count kept.  ni must hold n entries. */
 static uint32_t sort_names(NameIdx *ni, uint32_t n, const char *const *names)
 {
+  bool sorted = true;   /* strictly ascending: the sort is the identity */
   for (uint32_t i = 0; i < n; i++) {
     ni[i].name = names[i];
     ni[i].idx = i;
+    if (sorted && i > 0 && strcmp(names[i - 1], names[i]) >= 0)
+      sorted = false;
   }
-  if (n > 1)
-    qsort(ni, n, sizeof *ni, name_idx_cmp);
+  if (sorted)
+    return n;   /* and no two names are equal */
+  qsort(ni, n, sizeof *ni, name_idx_cmp);
   uint32_t k = 0;
   for (uint32_t i = 0; i < n; i++) {
     if (i + 1 < n && strcmp(ni[i].name, ni[i + 1].name) == 0)
@@ -178,7 +182,8 @@ bool ty_equal(const Type *a, const Type *b)
     if (a->n != b->n)
       return false;
     for (uint32_t i = 0; i < a->n; i++) {
-      if (strcmp(a->names[i], b->names[i]) != 0 ||
+      if ((a->names[i] != b->names[i] &&
+           strcmp(a->names[i], b->names[i]) != 0) ||
           attr_optional(a, i) != attr_optional(b, i) ||
           !ty_equal(a->types[i], b->types[i]))
         return false;
@@ -195,14 +200,44 @@ bool ty_equal(const Type *a, const Type *b)
   return false;
 }
 
+/* strcmp's order, inline: about a hundred look-ups per planned instance,
+** most of short names. */
+static inline int name_cmp(const char *x, const char *y)
+{
+  while (*x && *x == *y) {
+    x++;
+    y++;
+  }
+  return (int)(unsigned char)*x - (int)(unsigned char)*y;
+}
+
 int ty_attr_index(const Type *t, const char *name)
 {
   if (t->kind != TY_OBJECT)
     return -1;
+  /* Small objects (most of them): a linear scan that only compares names
+  ** whose first byte matches, stopping at the first name past it (names
+  ** are sorted and unique, so it finds what the binary search finds). */
+  unsigned char c0 = (unsigned char)name[0];
+  if (t->n <= 8) {
+    for (uint32_t i = 0; i < t->n; i++) {
+      const char *x = t->names[i];
+      if (x == name)   /* often the same interned pointer */
+        return (int)i;
+      unsigned char x0 = (unsigned char)x[0];
+      if (x0 > c0)
+        return -1;
+      if (x0 == c0 && name_cmp(x, name) == 0)
+        return (int)i;
+    }
+    return -1;
+  }
   uint32_t lo = 0, hi = t->n;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    int c = strcmp(t->names[mid], name);
+    if (t->names[mid] == name)
+      return (int)mid;
+    int c = name_cmp(t->names[mid], name);
     if (c == 0)
       return (int)mid;
     if (c < 0)
@@ -1093,7 +1128,8 @@ bool val_raw_equal(Value a, Value b, bool cmp_marks)
   case TY_DYNAMIC:
     return true;
   case TY_STRING:
-    return a.len == b.len && memcmp(a.u.s, b.u.s, a.len) == 0;
+    return a.len == b.len &&
+           (a.u.s == b.u.s || memcmp(a.u.s, b.u.s, a.len) == 0);
   case TY_NUMBER:
     return num_cmp(a, b) == 0;
   case TY_BOOL:
@@ -1103,6 +1139,10 @@ bool val_raw_equal(Value a, Value b, bool cmp_marks)
   }
   if (a.len != b.len)
     return false;
+  /* Values are immutable: the same elements compare equal (a planned
+  ** object often shares its prior's arrays). */
+  if (a.u.elems == b.u.elems)
+    return true;
   for (uint32_t i = 0; i < a.len; i++) {
     if (a.type->kind == TY_MAP) {
       const MapEntry *x = &a.u.entries[i], *y = &b.u.entries[i];

@@ -691,7 +691,7 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
   p->vars = ARENA_NEW(a, PlVariable, e->o.nvars ? e->o.nvars : 1);
   if (e->o.nvars)
     memcpy(p->vars, e->o.vars, sizeof(PlVariable) * e->o.nvars);
-  e->plan = p;
+  eng_set_plan(e, p);
   e->phase = PH_PLAN;
   e->nfl = 0;   /* no heartbeats while planning */
   e->state = st_clone(a, prior);
@@ -859,7 +859,7 @@ bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
 {
   Arena *a = e->a;
   e->phase = PH_APPLY;
-  e->plan = p;
+  eng_set_plan(e, p);
   e->state = state;
   e->mgr = m;
   e->nfl = (uint32_t)e->nworkers;

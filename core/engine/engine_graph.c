@@ -896,8 +896,13 @@ bool eng_build_graph(Engine *e, const State *s, Diags *d)
     link_refs(e, &b, v, &l);
   }
   /* Destroy ordering: an orphan is deleted after everything that
-  ** depends on it (by its recorded dependencies) is deleted or updated. */
-  for (uint32_t v = 0; v < e->nnodes; v++) {
+  ** depends on it (by its recorded dependencies) is deleted or updated.
+  ** Without an orphan node no edge can be added: skip the look-ups, one
+  ** per recorded dependency of every instance in the state. */
+  bool orphans = false;
+  for (uint32_t v = 0; v < e->nnodes && !orphans; v++)
+    orphans = e->nodes[v].kind == N_ORPHAN;
+  for (uint32_t v = 0; orphans && v < e->nnodes; v++) {
     Node *n = &e->nodes[v];
     if (n->kind != N_ORPHAN && n->kind != N_RESOURCE)
       continue;

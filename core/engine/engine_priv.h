@@ -212,6 +212,8 @@ struct Engine {
   State *state;             /* plan: refreshed copy; apply: working state */
   StMgr *mgr;
   Plan *plan;
+  bool has_plan_time;       /* plan->timestamp parsed (eng_set_plan) */
+  int64_t plan_time_sec;    /* plantimestamp() in Unix seconds */
   StrMap changes;           /* apply: address(+deposed) -> change index */
   RfMoves moves;            /* moved blocks applied to the state */
   StrMap imports;           /* plan: instance address -> import id index */
@@ -323,6 +325,10 @@ StObject *eng_make_obj(Engine *e, Arena *a, const Node *n, Value v,
 /* The node named mod's prefix + name into *idx; false when none. */
 bool eng_find_node(const Engine *e, const EMod *mod, const char *name,
                    uint32_t *idx);
+/* Sets e->plan and parses its timestamp once for plantimestamp(): the
+** scopes of every instance read it (a strptime per scope cost about 550
+** instructions, twice per planned instance). Call before the walk. */
+void eng_set_plan(Engine *e, Plan *p);
 /* Sets up ctx to evaluate in instance mi of mod (rep: count/each). */
 void eng_scope_ctx(EvalCtx *ctx, Scope *s, Engine *e, const Node *n,
                    const EMod *mod, uint32_t mi, const Rep *rep, Arena *a,

@@ -10,12 +10,30 @@
 #include "engine_priv.h"
 
 /* The node named prefix+name, or false. */
+/* The node named by the concatenation of parts[0..n), cut at 1,023 bytes
+** as snprintf into the key buffer cut it.  Without printf: a reference
+** to a resource is resolved once per referring instance. */
+static bool find_node_parts(const Engine *e, const char *const *parts,
+                            int n, uint32_t *idx)
+{
+  char key[1024];
+  size_t len = 0;
+  for (int i = 0; i < n; i++) {
+    size_t k = strlen(parts[i]);
+    if (k > sizeof key - 1 - len)
+      k = sizeof key - 1 - len;
+    memcpy(key + len, parts[i], k);
+    len += k;
+  }
+  key[len] = 0;
+  return eng_map_get(&e->by_name, key, idx);
+}
+
 bool eng_find_node(const Engine *e, const EMod *mod, const char *name,
                    uint32_t *idx)
 {
-  char key[1024];
-  snprintf(key, sizeof key, "%s%s", mod->prefix, name);
-  return eng_map_get(&e->by_name, key, idx);
+  const char *parts[2] = {mod->prefix, name};
+  return find_node_parts(e, parts, 2, idx);
 }
 
 static Value node_val(const Node *n, uint32_t mi)
@@ -178,12 +196,12 @@ static EvalResolveResult resolve(EvalCtx *ctx, const HclTraversal *t,
   case EVAL_REF_DATA:
   case EVAL_REF_EPHEMERAL: {
     bool eph = r.kind == EVAL_REF_EPHEMERAL;
-    const char *nm = arena_printf(ctx->arena, "%s%s.%s",
-                                  r.kind == EVAL_REF_DATA ? "data."
-                                  : eph                   ? "ephemeral."
-                                                          : "",
-                                  r.type, r.name);
-    if (!eng_find_node(e, s->mod, nm, &idx) ||
+    const char *parts[5] = {s->mod->prefix,
+                            r.kind == EVAL_REF_DATA ? "data."
+                            : eph                   ? "ephemeral."
+                                                    : "",
+                            r.type, ".", r.name};
+    if (!find_node_parts(e, parts, 5, &idx) ||
         e->nodes[idx].kind != (eph ? N_EPHEMERAL : N_RESOURCE)) {
       diag_error(ctx->diags, &r.range, "Reference to undeclared resource",
                  "%s resource \"%s\" \"%s\" has not been declared in %s.",
@@ -266,9 +284,22 @@ void eng_scope_ctx(EvalCtx *ctx, Scope *s, Engine *e, const Node *n,
   ctx->fn.pure_only = e->phase != PH_APPLY;
   if (e->plan && e->plan->timestamp) {
     ctx->fn.has_plan_time = true;
+    if (e->has_plan_time)
+      ctx->fn.plan_time_sec = e->plan_time_sec;
+  }
+}
+
+void eng_set_plan(Engine *e, Plan *p)
+{
+  e->plan = p;
+  e->has_plan_time = false;
+  e->plan_time_sec = 0;
+  if (p && p->timestamp) {
     struct tm tm = {0};
-    if (strptime(e->plan->timestamp, "%Y-%m-%dT%H:%M:%SZ", &tm))
-      ctx->fn.plan_time_sec = (int64_t)timegm(&tm);
+    if (strptime(p->timestamp, "%Y-%m-%dT%H:%M:%SZ", &tm)) {
+      e->has_plan_time = true;
+      e->plan_time_sec = (int64_t)timegm(&tm);
+    }
   }
 }
 

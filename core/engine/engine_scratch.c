@@ -44,16 +44,19 @@ static bool same_value(Value a, Value b)
   case TY_DYNAMIC:
     return true;
   case TY_STRING:
-    return a.len == 0 || memcmp(a.u.s, b.u.s, a.len) == 0;
+    return a.len == 0 || a.u.s == b.u.s || memcmp(a.u.s, b.u.s, a.len) == 0;
   case TY_NUMBER:
     if (a.flags & VF_NUMLIT)
-      return a.len == 0 || memcmp(a.u.s, b.u.s, a.len) == 0;
+      return a.len == 0 || a.u.s == b.u.s ||
+             memcmp(a.u.s, b.u.s, a.len) == 0;
     if (a.flags & VF_FLOAT)
       return memcmp(&a.u.d, &b.u.d, sizeof a.u.d) == 0;
     return a.u.i == b.u.i;
   case TY_BOOL:
     return a.u.b == b.u.b;
   case TY_MAP:
+    if (a.u.entries == b.u.entries)
+      return true;   /* immutable: the same entries */
     for (uint32_t i = 0; i < a.len; i++) {
       const MapEntry *x = &a.u.entries[i], *y = &b.u.entries[i];
       if (x->keylen != y->keylen || memcmp(x->key, y->key, x->keylen) != 0 ||
@@ -62,6 +65,8 @@ static bool same_value(Value a, Value b)
     }
     return true;
   default:
+    if (a.u.elems == b.u.elems)
+      return true;   /* immutable: the same elements */
     for (uint32_t i = 0; i < a.len; i++)
       if (!same_value(a.u.elems[i], b.u.elems[i]))
         return false;

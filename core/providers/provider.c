@@ -308,6 +308,16 @@ static Value mark_attrs(Arena *a, const ProvAttrSchema *attrs, uint32_t n,
   if (!v.type || v.type->kind != TY_OBJECT || val_is_null(v) ||
       val_is_unknown(v))
     return v;
+  /* A schema with nothing to mark (no sensitive or nested attribute, no
+  ** nested block) leaves every value as it is: skip the name lookups,
+  ** three per planned instance of such a resource. */
+  if (!b || b->nblocks == 0) {
+    uint32_t j = 0;
+    while (j < n && !(attrs[j].flags & PROV_SENSITIVE) && !attrs[j].nested)
+      j++;
+    if (j == n)
+      return v;
+  }
   Value *e = NULL;
   for (uint32_t i = 0; i < v.type->n; i++) {
     const char *name = v.type->names[i];

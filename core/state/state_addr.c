@@ -52,10 +52,29 @@ static void hcl_quote(Buf *out, const char *s, size_t n)
   buf_putc(out, '"');
 }
 
+/* "[i]" in decimal: what "[%lld]" prints, without printf (two keys are
+** formatted per planned instance, at about 1,100 instructions each with
+** printf). */
+static void put_int_key(Buf *out, int64_t i)
+{
+  char t[24];
+  size_t n = sizeof t;
+  uint64_t u = i < 0 ? 0 - (uint64_t)i : (uint64_t)i;
+  t[--n] = ']';
+  do {
+    t[--n] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u);
+  if (i < 0)
+    t[--n] = '-';
+  t[--n] = '[';
+  buf_put(out, t + n, sizeof t - n);
+}
+
 void st_format_key(Buf *out, StKey key)
 {
   if (key.kind == ST_INTKEY) {
-    buf_printf(out, "[%lld]", (long long)key.i);
+    put_int_key(out, key.i);
   } else if (key.kind == ST_STRKEY) {
     buf_putc(out, '[');
     hcl_quote(out, key.s, key.slen);
