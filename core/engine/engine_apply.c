@@ -276,10 +276,14 @@ static bool provider_apply_op(Engine *e, Node *n, Inst *in, Arena *a,
   if (!stmgr_record_set(e->mgr, e->state, sr, in->key, dkey, o,
                         intent[0] ? intent : NULL, d))
     return false;
-  /* create-time provisioners, after the object is durable; a failure
-  ** taints it so the next plan replaces it */
-  if (act == PL_CREATE && !failed &&
-      !run_provisioners(e, n, in, a, d, marked, false)) {
+  /* create-time provisioners, after the object is durable (the record
+  ** did not wait: defer_sync, eng_apply); a failure taints it so the next
+  ** plan replaces it */
+  const CfgResource *pr = n->res ? n->res : n->lc_res;
+  bool provs = act == PL_CREATE && !failed && pr && pr->nprovisioners;
+  if (provs && !stmgr_sync(e->mgr, d))
+    return false;
+  if (provs && !run_provisioners(e, n, in, a, d, marked, false)) {
     failed = true;
     StObject *t = ARENA_NEW(a, StObject, 1);
     *t = *o;

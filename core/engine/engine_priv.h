@@ -15,6 +15,7 @@
 #define CAIRN_ENGINE_PRIV_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -136,6 +137,9 @@ typedef struct Node {
   Inst *inst;
   uint32_t ninst;
   uint32_t chunk;           /* instances per piece (fanout) */
+  atomic_uint pieces_left;  /* pieces not yet run: the worker that runs
+                               the last one makes the node's journal
+                               records durable (sub, engine_walk.c) */
   Value *vals;              /* per module instance: the local, variable or
                                output value, or the resource's aggregate */
   bool pending;             /* a planned change exists (data deferral) */

@@ -1132,7 +1132,18 @@ static bool record(StMgr *m, State *s, Buf *payload, const char *resolves,
     pthread_mutex_unlock(m->state_mu);
   if (resolves)
     intent_drop(m, resolves);
-  ok = ok && journal_wait(m, seq, d) && applied;
+  /* Deferred (m->defer_sync): written and applied now, made durable by
+  ** the caller's stmgr_sync or by the next intent's sync, which covers
+  ** every record written before it. */
+  ok = ok && (m->defer_sync || journal_wait(m, seq, d)) && applied;
+  pthread_mutex_unlock(&m->mu);
+  return ok;
+}
+
+bool stmgr_sync(StMgr *m, Diags *d)
+{
+  pthread_mutex_lock(&m->mu);
+  bool ok = journal_wait(m, m->seq_written, d);
   pthread_mutex_unlock(&m->mu);
   return ok;
 }
@@ -1466,6 +1477,10 @@ bool stmgr_commit(StMgr *m, State *s, Diags *d)
   m->journal_records = 0;
   ok = true;
 out:
+  /* The snapshot did not land: the journal is still the record, so
+  ** records written without waiting (defer_sync) are made durable now. */
+  if (!ok && m->journal_fd >= 0 && m->seq_synced < m->seq_written)
+    (void)journal_wait(m, m->seq_written, d);
   arena_release(&scratch);
   pthread_mutex_unlock(&m->mu);
   if (ok && m->remote)

@@ -182,6 +182,8 @@ typedef struct StMgr {
   Arena jarena;               /* scratch for record encoding */
 
   pthread_mutex_t *state_mu;  /* the caller's lock on the State, or NULL */
+  bool defer_sync;            /* set by the caller: stmgr_record_* do not
+                                 wait for durability (see stmgr_sync) */
 
   /* remote (stmgr_bind_remote): NULL for a plain local state */
   const StRemote *remote;
@@ -309,6 +311,25 @@ bool stmgr_record_output(StMgr *m, State *s, const char *name, Value value,
                          const Type *type, bool sensitive, Diags *d);
 bool stmgr_record_output_remove(StMgr *m, State *s, const char *name,
                                 Diags *d);
+
+/* Deferred durability (apply's walk, docs/state.md "Deferred sync").
+** While m->defer_sync is true, the four functions above return once their
+** record is written and applied, without waiting for an fdatasync: the
+** record survives the process being killed (it is in the kernel's page
+** cache), and only a machine crash can lose it before it is synced.  It
+** becomes durable at the next group sync: stmgr_sync, an intent (which
+** always waits, and whose sync covers every record written before it),
+** or a recorder that does wait.  The caller sets the flag while no record
+** is in progress and calls stmgr_sync before it reports an operation as
+** done, before anything outside the state depends on a record
+** (provisioners), and before it clears the flag.  A commit that fails
+** syncs what is pending, since the journal then stays the record.
+**
+** stmgr_sync: returns once every record written so far is durable (at
+** once when nothing is pending: no system call); false with a diagnostic
+** when the sync failed, or an earlier one did and records are pending.
+** Any thread. */
+bool stmgr_sync(StMgr *m, Diags *d);
 
 /* Records "about to create addr" with a fresh idempotency key, written to
 ** id_out (17 bytes), durably, before the provider is called. */
