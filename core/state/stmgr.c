@@ -1119,17 +1119,12 @@ static bool record(StMgr *m, State *s, Buf *payload, const char *resolves,
   /* Applied even when the journal failed: the operation happened, and
   ** the final snapshot (a separate durable write) can still save it. */
   StRecInfo info;
-  if (m->state_mu)
-    pthread_mutex_lock(m->state_mu);
   /* The State's own arena belongs to the caller's main thread: what the
-  ** record adds goes to m->rarena, which only holders of mu use. */
-  Arena *own = s->arena;
-  s->arena = &m->rarena;
-  bool applied = st_rec_apply(s->arena, s, payload->p, payload->len, &info,
-                              d);
-  s->arena = own;
-  if (m->state_mu)
-    pthread_mutex_unlock(m->state_mu);
+  ** record adds goes to m->rarena, which only holders of mu use.  The
+  ** record is decoded before state_mu is taken, so the caller's threads
+  ** wait for the State only while it changes. */
+  bool applied = st_rec_apply_mu(&m->rarena, s, payload->p, payload->len,
+                                 &info, m->state_mu, d);
   if (resolves)
     intent_drop(m, resolves);
   /* Deferred (m->defer_sync): written and applied now, made durable by

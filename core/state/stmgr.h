@@ -21,7 +21,8 @@
 **
 ** Journal: each completed resource operation appends one self-validating
 ** record ("J" + 8-hex length + " " + 8-hex CRC-32 + " " + JSON + "\n");
-** when the stmgr_record_* call returns, its record is durable.  Cost is
+** when the stmgr_record_* call returns, its record is durable (unless the
+** caller deferred that: defer_sync, stmgr_sync).  Cost is
 ** proportional to the change.  Concurrent recorders share fdatasyncs
 ** (group commit): a recorder appends its record under the mutex, then
 ** either becomes the leader and fdatasyncs everything appended so far
@@ -45,8 +46,8 @@
 ** closing its StMgr.  A caller whose other
 ** threads also touch the State (lookups, st_ensure_resource) sets
 ** StMgr.state_mu to the mutex it guards the State with: the record
-** functions then hold it while they apply a record, so both sides
-** exclude each other.  Lock order: m->mu, then *state_mu; so a thread
+** functions then hold it while a record changes the State (decoding it
+** comes before, under m->mu alone), so both sides exclude each other.  Lock order: m->mu, then *state_mu; so a thread
 ** holding *state_mu must not call stmgr_record_* or stmgr_intent_*.
 **
 ** Locking: the fcntl lock belongs to the process; closing any descriptor
