@@ -856,6 +856,8 @@ bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
   e->mgr = m;
   e->nfl = (uint32_t)e->nworkers;
   e->fl = ARENA_NEW(a, Flight, e->nfl);
+  for (uint32_t i = 0; i < e->nfl; i++)
+    pthread_mutex_init(&e->fl[i].mu, NULL);
   m->state_mu = &e->mu;   /* record applies and our state lookups exclude
                              each other (stmgr.h) */
   e->o.mode = p->mode;

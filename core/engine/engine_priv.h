@@ -174,9 +174,13 @@ typedef struct StrMap {
 typedef enum Phase { PH_PLAN, PH_APPLY } Phase;
 
 /* An apply operation in flight, for the "Still creating..." heartbeats:
-** written by its worker under Engine.mu, read by the owner's tick
-** (eng_tick). */
+** written by its worker under the slot's own mu, read by the owner's tick
+** (eng_tick) under Engine.mu and then the slot's mu.  A worker claims a
+** free slot with `taken` (no lock): slots are per operation, not per
+** engine, so workers never wait for each other here. */
 typedef struct Flight {
+  atomic_bool taken;        /* claimed by a worker (lock-free) */
+  pthread_mutex_t mu;       /* the fields below */
   bool used;
   Inst *in;
   PlAction act;
