@@ -238,7 +238,7 @@ typedef struct WalkState {
   uint32_t rhead, rtail;
   uint32_t *work;        /* finished nodes whose dependents need updating */
   uint32_t finished;
-  uint8_t *piece_failed; /* per node: some piece failed or was cancelled */
+  uint8_t *piece_failed; /* per node: some piece failed */
   FanNode *fan;          /* FIFO of fanned-out nodes that may need more
                             runners */
   uint32_t fhead, ftail;
@@ -383,7 +383,9 @@ bool dag_walk(const DagWalk *w, Arena *a, uint8_t *status)
     uint32_t v = wi->node;
     if (wi->fan) {                       /* a runner came back */
       FanNode *f = wi->fan;
-      if (it->cancelled || !wi->ok)
+      /* A runner the pool cancelled claimed nothing: what it would have
+      ** run is still unclaimed, and that is what keeps v unfinished. */
+      if (!it->cancelled && !wi->ok)
         s.piece_failed[v] = 1;
       /* Done when every runner is back and every piece was claimed (a
       ** runner returns only then, or on a stop, which leaves the node
