@@ -11,6 +11,7 @@
 */
 #include "dag.h"
 
+#include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 
@@ -207,20 +208,26 @@ bool dag_topo_order(const Dag *g, Arena *a, uint32_t *order)
 
 /* ---- the walk ------------------------------------------------------------ */
 
+/* A node whose pieces are being run.  Its pieces are not pool items of
+** their own: up to `parallelism` runners (pool items) claim them one at a
+** time from `next`, so a node of thousands of pieces costs a few pool
+** round trips (each a mutex, a wake-up and a sleep) instead of one per
+** piece, and the pieces still spread over the workers as they free up. */
+typedef struct FanNode {
+  uint32_t node;
+  atomic_uint next;      /* next piece to claim (runners, any thread) */
+  uint32_t total;
+  uint32_t runners;      /* owner only: runners submitted */
+  uint32_t back;         /* owner only: runners returned */
+} FanNode;
+
 typedef struct WalkItem {
   PoolItem it;
   const DagWalk *w;
   uint32_t node;
-  uint32_t sub;          /* piece index, or UINT32_MAX for the visit */
+  FanNode *fan;          /* a runner of this node's pieces; NULL: visit */
   bool ok;
 } WalkItem;
-
-/* A node whose pieces are being handed out. */
-typedef struct FanNode {
-  uint32_t node;
-  uint32_t next;         /* next piece to submit */
-  uint32_t total;
-} FanNode;
 
 typedef struct WalkState {
   const DagWalk *w;
@@ -231,9 +238,9 @@ typedef struct WalkState {
   uint32_t rhead, rtail;
   uint32_t *work;        /* finished nodes whose dependents need updating */
   uint32_t finished;
-  uint32_t *pieces_left; /* per node: pieces not yet returned */
-  uint8_t *piece_failed; /* per node: some piece failed or was cancelled */
-  FanNode *fan;          /* FIFO of fanned-out nodes with pieces to submit */
+  uint8_t *piece_failed; /* per node: some piece failed */
+  FanNode *fan;          /* FIFO of fanned-out nodes that may need more
+                            runners */
   uint32_t fhead, ftail;
 } WalkState;
 
@@ -247,10 +254,29 @@ static double mono_sec(void)
 static void run_item(PoolItem *it, PoolWorker *pw)
 {
   WalkItem *wi = (WalkItem *)it;
-  if (wi->sub == UINT32_MAX)
-    wi->ok = wi->w->visit(wi->w->ctx, wi->node, pw);
-  else
-    wi->ok = wi->w->sub(wi->w->ctx, wi->node, wi->sub, pw);
+  const DagWalk *w = wi->w;
+  if (!wi->fan) {
+    wi->ok = w->visit(w->ctx, wi->node, pw);
+    return;
+  }
+  /* A runner: pieces until none is left; a stop request leaves the rest
+  ** unclaimed (cancelled).  Every piece runs even after one failed, as
+  ** when each was an item of its own. */
+  bool ok = true;
+  for (;;) {
+    if (w->stop && *w->stop)
+      break;
+    uint32_t i = atomic_fetch_add(&wi->fan->next, 1);
+    if (i >= wi->fan->total)
+      break;
+    ok &= w->sub(w->ctx, wi->node, i, pw);
+  }
+  wi->ok = ok;
+}
+
+static bool all_claimed(FanNode *f)
+{
+  return atomic_load(&f->next) >= f->total;
 }
 
 /* v has its final status: report it and release its dependents, skipping
@@ -287,8 +313,7 @@ bool dag_walk(const DagWalk *w, Arena *a, uint8_t *status)
   uint32_t n = g->n, m = n ? n : 1;
   WalkState s = {w, status, ARENA_NEW(a, uint32_t, m), ARENA_NEW(a, uint8_t, m),
                  ARENA_NEW(a, uint32_t, m), 0, 0, ARENA_NEW(a, uint32_t, m), 0,
-                 ARENA_NEW(a, uint32_t, m), ARENA_NEW(a, uint8_t, m),
-                 ARENA_NEW(a, FanNode, m), 0, 0};
+                 ARENA_NEW(a, uint8_t, m), ARENA_NEW(a, FanNode, m), 0, 0};
   WalkItem *items = ARENA_NEW(a, WalkItem, m);
   int inflight = 0;
   for (uint32_t v = 0; v < n; v++) {
@@ -304,13 +329,17 @@ bool dag_walk(const DagWalk *w, Arena *a, uint8_t *status)
     ** user is waiting for and release dependents sooner. */
     while (!stopping && inflight < w->parallelism && s.fhead < s.ftail) {
       FanNode *f = &s.fan[s.fhead];
+      /* no runner more than pieces, none once all are claimed */
+      if (f->runners == f->total || all_claimed(f)) {
+        s.fhead++;
+        continue;
+      }
       WalkItem *wi = ARENA_NEW(a, WalkItem, 1);
       wi->it.run = run_item;
       wi->w = w;
       wi->node = f->node;
-      wi->sub = f->next++;
-      if (f->next == f->total)
-        s.fhead++;
+      wi->fan = f;
+      f->runners++;
       pool_submit(w->pool, &wi->it);
       inflight++;
     }
@@ -324,7 +353,7 @@ bool dag_walk(const DagWalk *w, Arena *a, uint8_t *status)
       items[v].it.run = run_item;
       items[v].w = w;
       items[v].node = v;
-      items[v].sub = UINT32_MAX;
+      items[v].fan = NULL;
       pool_submit(w->pool, &items[v].it);
       inflight++;
     }
@@ -352,10 +381,16 @@ bool dag_walk(const DagWalk *w, Arena *a, uint8_t *status)
     inflight--;
     WalkItem *wi = (WalkItem *)it;
     uint32_t v = wi->node;
-    if (wi->sub != UINT32_MAX) {         /* a piece came back */
-      if (it->cancelled || !wi->ok)
+    if (wi->fan) {                       /* a runner came back */
+      FanNode *f = wi->fan;
+      /* A runner the pool cancelled claimed nothing: what it would have
+      ** run is still unclaimed, and that is what keeps v unfinished. */
+      if (!it->cancelled && !wi->ok)
         s.piece_failed[v] = 1;
-      if (--s.pieces_left[v] == 0) {
+      /* Done when every runner is back and every piece was claimed (a
+      ** runner returns only then, or on a stop, which leaves the node
+      ** pending: cancelled below). */
+      if (++f->back == f->runners && all_claimed(f)) {
         status[v] = s.piece_failed[v] ? DAG_FAILED : DAG_OK;
         finish(&s, v);
       }
@@ -364,8 +399,11 @@ bool dag_walk(const DagWalk *w, Arena *a, uint8_t *status)
     if (!it->cancelled && wi->ok && w->fanout) {
       uint32_t k = w->fanout(w->ctx, v);
       if (k > 0) {
-        s.pieces_left[v] = k;
-        s.fan[s.ftail++] = (FanNode){v, 0, k};
+        FanNode *f = &s.fan[s.ftail++];
+        f->node = v;
+        atomic_init(&f->next, 0);
+        f->total = k;
+        f->runners = f->back = 0;
         continue;
       }
     }

@@ -97,8 +97,10 @@ typedef struct DagWalk {
   ** sub(ctx, v, i, worker) runs for i = 0..k-1 on the pool, in parallel
   ** with everything else (within `parallelism`).  v finishes when all its
   ** pieces are done: DAG_OK when every sub returned true, else
-  ** DAG_FAILED; a stop request cancels pieces not yet started.  Either
-  ** both or neither are set. */
+  ** DAG_FAILED; a stop request cancels pieces not yet started.  At most
+  ** `parallelism` pool items (runners) run a node's pieces, each claiming
+  ** the next unclaimed one until none is left, so one worker may run many
+  ** of them in a row.  Either both or neither are set. */
   uint32_t (*fanout)(void *ctx, uint32_t node);
   bool (*sub)(void *ctx, uint32_t node, uint32_t i, PoolWorker *w);
   /* Optional: tick(ctx) runs on the owner thread about every tick_sec

@@ -864,6 +864,8 @@ bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
   e->mgr = m;
   e->nfl = (uint32_t)e->nworkers;
   e->fl = ARENA_NEW(a, Flight, e->nfl);
+  for (uint32_t i = 0; i < e->nfl; i++)
+    pthread_mutex_init(&e->fl[i].mu, NULL);
   m->state_mu = &e->mu;   /* record applies and our state lookups exclude
                              each other (stmgr.h) */
   e->o.mode = p->mode;
@@ -892,7 +894,15 @@ bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
     return false;
   bool ok = true;
   if (p->mode != PL_MODE_REFRESH_ONLY) {
+    /* Workers record without waiting for each fdatasync: each resource
+    ** node's records are made durable together when its last piece ends
+    ** (sub, engine_walk.c), intents still wait, and what a stopped walk
+    ** recorded is synced here (docs/state.md, "Deferred sync"). */
+    m->defer_sync = true;
     ok = eng_walk(e, d);
+    m->defer_sync = false;
+    if (!stmgr_sync(m, d))
+      ok = false;
   } else {
     /* nothing is walked: the refreshed state is the result, with the
     ** output values the plan showed (so plan and apply agree) */

@@ -136,10 +136,11 @@ static bool provider_apply_op(Engine *e, Node *n, Inst *in, Arena *a,
   double t0 = eng_now_sec();
   eng_add_event(a, in, ENG_EV_APPLY_START, act, pc, prior, 0);
   if (in->flight != UINT32_MAX) {
-    pthread_mutex_lock(&e->mu);
-    e->fl[in->flight].start = t0;
-    e->fl[in->flight].start_ev = in->ev_tail;
-    pthread_mutex_unlock(&e->mu);
+    Flight *f = &e->fl[in->flight];
+    pthread_mutex_lock(&f->mu);
+    f->start = t0;
+    f->start_ev = in->ev_tail;
+    pthread_mutex_unlock(&f->mu);
   }
   /* destroy-time provisioners run before the delete, but not for the
   ** deposed half of a create_before_destroy replace (seed 002) */
@@ -276,10 +277,14 @@ static bool provider_apply_op(Engine *e, Node *n, Inst *in, Arena *a,
   if (!stmgr_record_set(e->mgr, e->state, sr, in->key, dkey, o,
                         intent[0] ? intent : NULL, d))
     return false;
-  /* create-time provisioners, after the object is durable; a failure
-  ** taints it so the next plan replaces it */
-  if (act == PL_CREATE && !failed &&
-      !run_provisioners(e, n, in, a, d, marked, false)) {
+  /* create-time provisioners, after the object is durable (the record
+  ** did not wait: defer_sync, eng_apply); a failure taints it so the next
+  ** plan replaces it */
+  const CfgResource *pr = n->res ? n->res : n->lc_res;
+  bool provs = act == PL_CREATE && !failed && pr && pr->nprovisioners;
+  if (provs && !stmgr_sync(e->mgr, d))
+    return false;
+  if (provs && !run_provisioners(e, n, in, a, d, marked, false)) {
     failed = true;
     StObject *t = ARENA_NEW(a, StObject, 1);
     *t = *o;
@@ -301,20 +306,30 @@ static bool provider_apply(Engine *e, Node *n, Inst *in, Arena *a, Diags *d,
                            const PlChange *pc)
 {
   in->flight = UINT32_MAX;
-  pthread_mutex_lock(&e->mu);
-  for (uint32_t i = 0; i < e->nfl; i++)
-    if (!e->fl[i].used) {
-      e->fl[i] = (Flight){true, in, act, pc, 0, NULL, 0};
-      in->flight = i;
-      break;
-    }
-  pthread_mutex_unlock(&e->mu);
+  for (uint32_t i = 0; i < e->nfl; i++) {
+    Flight *f = &e->fl[i];
+    if (atomic_exchange(&f->taken, true))
+      continue;
+    pthread_mutex_lock(&f->mu);
+    f->used = true;
+    f->in = in;
+    f->act = act;
+    f->change = pc;
+    f->start = 0;
+    f->start_ev = NULL;
+    f->beats = 0;
+    pthread_mutex_unlock(&f->mu);
+    in->flight = i;
+    break;
+  }
   bool ok = provider_apply_op(e, n, in, a, d, act, prior, planned, config,
                               priv, dkey, pc);
   if (in->flight != UINT32_MAX) {
-    pthread_mutex_lock(&e->mu);
-    e->fl[in->flight].used = false;
-    pthread_mutex_unlock(&e->mu);
+    Flight *f = &e->fl[in->flight];
+    pthread_mutex_lock(&f->mu);
+    f->used = false;
+    pthread_mutex_unlock(&f->mu);
+    atomic_store(&f->taken, false);
   }
   return ok;
 }
@@ -337,9 +352,12 @@ static void heartbeat(Engine *e)
   pthread_mutex_lock(&e->mu);
   for (uint32_t i = 0; i < e->nfl; i++) {
     Flight *f = &e->fl[i];
+    pthread_mutex_lock(&f->mu);
     if (!f->used || !f->start_ev ||
-        now - f->start < (double)(f->beats + 1) * e->beat)
+        now - f->start < (double)(f->beats + 1) * e->beat) {
+      pthread_mutex_unlock(&f->mu);
       continue;
+    }
     if (!out)
       out = ARENA_NEW(e->a, EngEvent, 2 * e->nfl);
     f->beats++;
@@ -361,6 +379,7 @@ static void heartbeat(Engine *e)
     ev->action = f->act;
     ev->change = f->change;
     ev->elapsed = (double)(long)(now - f->start);   /* whole seconds */
+    pthread_mutex_unlock(&f->mu);
   }
   for (uint32_t i = 0; i < nout; i++)
     e->o.event(e->o.event_ctx, &out[i]);

@@ -15,6 +15,7 @@
 #define CAIRN_ENGINE_PRIV_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -140,6 +141,9 @@ typedef struct Node {
   Inst *inst;
   uint32_t ninst;
   uint32_t chunk;           /* instances per piece (fanout) */
+  atomic_uint pieces_left;  /* pieces not yet run: the worker that runs
+                               the last one makes the node's journal
+                               records durable (sub, engine_walk.c) */
   Value *vals;              /* per module instance: the local, variable or
                                output value, or the resource's aggregate */
   bool pending;             /* a planned change exists (data deferral) */
@@ -174,9 +178,13 @@ typedef struct StrMap {
 typedef enum Phase { PH_PLAN, PH_APPLY } Phase;
 
 /* An apply operation in flight, for the "Still creating..." heartbeats:
-** written by its worker under Engine.mu, read by the owner's tick
-** (eng_tick). */
+** written by its worker under the slot's own mu, read by the owner's tick
+** (eng_tick) under Engine.mu and then the slot's mu.  A worker claims a
+** free slot with `taken` (no lock): slots are per operation, not per
+** engine, so workers never wait for each other here. */
 typedef struct Flight {
+  atomic_bool taken;        /* claimed by a worker (lock-free) */
+  pthread_mutex_t mu;       /* the fields below */
   bool used;
   Inst *in;
   PlAction act;

@@ -466,7 +466,7 @@ bool eng_apply_managed_scoped(Engine *e, Node *n, Inst *in, Arena *a,
   PlChange *change = in->change;
   ArenaMark m = arena_mark(a);
   bool ok = eng_apply_managed(e, n, in, a, d);
-  /* (the flight slot, if any, was given back under e->mu before the
+  /* (the flight slot, if any, was given back under its mu before the
   ** return, so the heartbeat no longer reads its start event) */
   if (ok)
     keep_applied(in, a, m, prior, change, pc,

@@ -292,7 +292,9 @@ static uint32_t fanout(void *ctx, uint32_t v)
     if (b && n->ps->prov->ops == b->ops)
       n->chunk = CHUNK;
   }
-  return (n->ninst + n->chunk - 1) / n->chunk;
+  uint32_t k = (n->ninst + n->chunk - 1) / n->chunk;
+  atomic_store(&n->pieces_left, k);
+  return k;
 }
 
 /* -target left instance in out: it keeps its state object, and its value
@@ -356,10 +358,21 @@ static bool sub(void *ctx, uint32_t v, uint32_t i, PoolWorker *w)
     to = n->ninst;
   bool ok = true;
   for (uint32_t k = from; k < to; k++) {
-    if (e->o.stop && *e->o.stop)
-      return false;
+    if (e->o.stop && *e->o.stop) {
+      ok = false;   /* stopped: what ran is still synced below */
+      break;
+    }
     ok &= run_inst(e, n, &n->inst[k], a);
   }
+  /* Apply records without waiting for the journal's fdatasync
+  ** (defer_sync, eng_apply); the node's last piece makes them all durable
+  ** at once, before done() reports the node and releases its dependents
+  ** (the other pieces have written theirs: they counted down after).
+  ** No other piece of n runs now, so n's diagnostics are free to use. */
+  if (e->phase == PH_APPLY && e->mgr &&
+      atomic_fetch_sub(&n->pieces_left, 1) == 1 &&
+      !stmgr_sync(e->mgr, eng_node_diags(n, a)))
+    ok = false;
   return ok;
 }
 

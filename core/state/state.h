@@ -40,6 +40,7 @@
 #ifndef CAIRN_STATE_H
 #define CAIRN_STATE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -354,5 +355,12 @@ typedef struct StRecInfo {
 ** payload is not a valid record. */
 bool st_rec_apply(Arena *a, State *s, const char *payload, size_t n,
                   StRecInfo *info, Diags *d);
+/* st_rec_apply for a State other threads use: the record is decoded and
+** copied into a first, then s is changed while mu (when not NULL) is
+** held, with s->arena set to a meanwhile (what the change allocates, such
+** as a new resource or instance, goes into a too).  The caller guards a
+** itself. */
+bool st_rec_apply_mu(Arena *a, State *s, const char *payload, size_t n,
+                     StRecInfo *info, pthread_mutex_t *mu, Diags *d);
 
 #endif

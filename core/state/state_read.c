@@ -25,6 +25,8 @@ typedef struct Rd {
   StCopier *cp;       /* copies from a into sa; NULL when a is sa */
   const char *const *last_deps;  /* the last dependency list kept */
   uint32_t last_ndeps;
+  pthread_mutex_t *smu;  /* records: held only while the State changes */
+  Arena *own;         /* records: the State's arena, while sa stands in */
 } Rd;
 
 /* v as the state keeps it: a copy in the state's arena when the tree is
@@ -607,7 +609,7 @@ static bool read_v4(Rd *r, Value root, State *s)
 static bool read_file(Arena *a, Arena *sa, const char *name, const char *src,
                       size_t n, State **out, Diags *d)
 {
-  Rd r = {a, name, d, false, sa, st_copier_new(a, sa), NULL, 0};
+  Rd r = {a, name, d, false, sa, st_copier_new(a, sa), NULL, 0, NULL, NULL};
   if (n > ST_MAX_FILE_BYTES) {
     rd_err(&r, "State file too large",
            "The state file is %zu bytes; cairn reads state files of up to "
@@ -724,6 +726,25 @@ static bool rec_err(Diags *d, const char *what)
   return false;
 }
 
+/* A record changes the State between these two: under r->smu (the
+** caller's lock on the State), with s->arena standing for r->sa, so what
+** the change allocates lives where the record's copies do.  Decoding and
+** copying happen before, outside the lock. */
+static void change_begin(Rd *r, State *s)
+{
+  if (r->smu)
+    pthread_mutex_lock(r->smu);
+  r->own = s->arena;
+  s->arena = r->sa;
+}
+
+static void change_end(Rd *r, State *s)
+{
+  s->arena = r->own;
+  if (r->smu)
+    pthread_mutex_unlock(r->smu);
+}
+
 /* st_rec_apply with the record's tree in the scratch arena t: r copies
 ** into r->sa what the state and *info keep. */
 static bool rec_apply(Rd *r, Arena *t, State *s,
@@ -773,8 +794,11 @@ static bool rec_apply(Rd *r, Arena *t, State *s,
       return rec_err(d, "An output record has no name.");
     if (op[6] == '_') {
       info->kind = ST_REC_OUTPUT_REMOVE;
-      if (s)
+      if (s) {
+        change_begin(r, s);
         st_remove_output(s, name.u.s);
+        change_end(r, s);
+      }
       return true;
     }
     info->kind = ST_REC_OUTPUT;
@@ -787,9 +811,14 @@ static bool rec_apply(Rd *r, Arena *t, State *s,
     if (!json_type_from_value(t, st_get(v, "type", NULL), &ty, &jd, NULL) ||
         !json_value_typed(t, st_get(v, "value", NULL), ty, &val, &jd, NULL))
       return rec_err(d, "An output record has an invalid value or type.");
-    if (s)
-      st_set_output(s, keep_str(r, name.u.s, name.len), keep(r, val),
-                    st_copy_type(r->cp, ty), sens);
+    if (s) {
+      const char *kn = keep_str(r, name.u.s, name.len);
+      Value kv = keep(r, val);
+      const Type *kt = st_copy_type(r->cp, ty);
+      change_begin(r, s);
+      st_set_output(s, kn, kv, kt, sens);
+      change_end(r, s);
+    }
     return true;
   }
   if (strcmp(op, "set") != 0 && strcmp(op, "remove") != 0)
@@ -814,38 +843,47 @@ static bool rec_apply(Rd *r, Arena *t, State *s,
   if (!s)
     return true;
   if (info->kind == ST_REC_REMOVE) {
+    change_begin(r, s);
     StResource *sr = st_find_resource(s, module, m, type, name);
-    if (!sr)
-      return true;
-    if (*dk)
+    if (sr && *dk)
       st_set_deposed(s, sr, key, dk, NULL);
-    else
+    else if (sr)
       st_set_current(s, sr, key, NULL);
+    change_end(r, s);
     return true;
   }
   Value ov = st_get(v, "object", NULL);
   if (!st_is_obj(ov))
     return rec_err(d, "A set record has no object.");
-  StObject *o = ARENA_NEW(s->arena, StObject, 1);
+  StObject *o = ARENA_NEW(r->sa, StObject, 1);
   if (!read_object(r, ov, o, type))
     return false;
+  change_begin(r, s);
   StResource *sr = st_ensure_resource(s, module, m, type, name, prov);
   if (*dk)
     st_set_deposed(s, sr, key, dk, o);
   else
     st_set_current(s, sr, key, o);
+  change_end(r, s);
   return true;
 }
 
-bool st_rec_apply(Arena *a, State *s, const char *payload, size_t n,
-                  StRecInfo *info, Diags *d)
+bool st_rec_apply_mu(Arena *a, State *s, const char *payload, size_t n,
+                     StRecInfo *info, pthread_mutex_t *mu, Diags *d)
 {
   /* The record's tree is scratch, as in st_read: apply records one
   ** object per instance, and the state keeps only the object. */
   Arena t;
   arena_init(&t, 0);
-  Rd r = {&t, "journal", d, false, a, st_copier_new(&t, a), NULL, 0};
+  Rd r = {&t, "journal", d, false, a, st_copier_new(&t, a), NULL, 0, mu,
+          NULL};
   bool ok = rec_apply(&r, &t, s, payload, n, info, d);
   arena_release(&t);
   return ok;
+}
+
+bool st_rec_apply(Arena *a, State *s, const char *payload, size_t n,
+                  StRecInfo *info, Diags *d)
+{
+  return st_rec_apply_mu(a, s, payload, n, info, NULL, d);
 }

@@ -1119,20 +1119,26 @@ static bool record(StMgr *m, State *s, Buf *payload, const char *resolves,
   /* Applied even when the journal failed: the operation happened, and
   ** the final snapshot (a separate durable write) can still save it. */
   StRecInfo info;
-  if (m->state_mu)
-    pthread_mutex_lock(m->state_mu);
   /* The State's own arena belongs to the caller's main thread: what the
-  ** record adds goes to m->rarena, which only holders of mu use. */
-  Arena *own = s->arena;
-  s->arena = &m->rarena;
-  bool applied = st_rec_apply(s->arena, s, payload->p, payload->len, &info,
-                              d);
-  s->arena = own;
-  if (m->state_mu)
-    pthread_mutex_unlock(m->state_mu);
+  ** record adds goes to m->rarena, which only holders of mu use.  The
+  ** record is decoded before state_mu is taken, so the caller's threads
+  ** wait for the State only while it changes. */
+  bool applied = st_rec_apply_mu(&m->rarena, s, payload->p, payload->len,
+                                 &info, m->state_mu, d);
   if (resolves)
     intent_drop(m, resolves);
-  ok = ok && journal_wait(m, seq, d) && applied;
+  /* Deferred (m->defer_sync): written and applied now, made durable by
+  ** the caller's stmgr_sync or by the next intent's sync, which covers
+  ** every record written before it. */
+  ok = ok && (m->defer_sync || journal_wait(m, seq, d)) && applied;
+  pthread_mutex_unlock(&m->mu);
+  return ok;
+}
+
+bool stmgr_sync(StMgr *m, Diags *d)
+{
+  pthread_mutex_lock(&m->mu);
+  bool ok = journal_wait(m, m->seq_written, d);
   pthread_mutex_unlock(&m->mu);
   return ok;
 }
@@ -1466,6 +1472,10 @@ bool stmgr_commit(StMgr *m, State *s, Diags *d)
   m->journal_records = 0;
   ok = true;
 out:
+  /* The snapshot did not land: the journal is still the record, so
+  ** records written without waiting (defer_sync) are made durable now. */
+  if (!ok && m->journal_fd >= 0 && m->seq_synced < m->seq_written)
+    (void)journal_wait(m, m->seq_written, d);
   arena_release(&scratch);
   pthread_mutex_unlock(&m->mu);
   if (ok && m->remote)

@@ -21,7 +21,8 @@
 **
 ** Journal: each completed resource operation appends one self-validating
 ** record ("J" + 8-hex length + " " + 8-hex CRC-32 + " " + JSON + "\n");
-** when the stmgr_record_* call returns, its record is durable.  Cost is
+** when the stmgr_record_* call returns, its record is durable (unless the
+** caller deferred that: defer_sync, stmgr_sync).  Cost is
 ** proportional to the change.  Concurrent recorders share fdatasyncs
 ** (group commit): a recorder appends its record under the mutex, then
 ** either becomes the leader and fdatasyncs everything appended so far
@@ -45,8 +46,8 @@
 ** closing its StMgr.  A caller whose other
 ** threads also touch the State (lookups, st_ensure_resource) sets
 ** StMgr.state_mu to the mutex it guards the State with: the record
-** functions then hold it while they apply a record, so both sides
-** exclude each other.  Lock order: m->mu, then *state_mu; so a thread
+** functions then hold it while a record changes the State (decoding it
+** comes before, under m->mu alone), so both sides exclude each other.  Lock order: m->mu, then *state_mu; so a thread
 ** holding *state_mu must not call stmgr_record_* or stmgr_intent_*.
 **
 ** Locking: the fcntl lock belongs to the process; closing any descriptor
@@ -182,6 +183,8 @@ typedef struct StMgr {
   Arena jarena;               /* scratch for record encoding */
 
   pthread_mutex_t *state_mu;  /* the caller's lock on the State, or NULL */
+  bool defer_sync;            /* set by the caller: stmgr_record_* do not
+                                 wait for durability (see stmgr_sync) */
 
   /* remote (stmgr_bind_remote): NULL for a plain local state */
   const StRemote *remote;
@@ -309,6 +312,25 @@ bool stmgr_record_output(StMgr *m, State *s, const char *name, Value value,
                          const Type *type, bool sensitive, Diags *d);
 bool stmgr_record_output_remove(StMgr *m, State *s, const char *name,
                                 Diags *d);
+
+/* Deferred durability (apply's walk, docs/state.md "Deferred sync").
+** While m->defer_sync is true, the four functions above return once their
+** record is written and applied, without waiting for an fdatasync: the
+** record survives the process being killed (it is in the kernel's page
+** cache), and only a machine crash can lose it before it is synced.  It
+** becomes durable at the next group sync: stmgr_sync, an intent (which
+** always waits, and whose sync covers every record written before it),
+** or a recorder that does wait.  The caller sets the flag while no record
+** is in progress and calls stmgr_sync before it reports an operation as
+** done, before anything outside the state depends on a record
+** (provisioners), and before it clears the flag.  A commit that fails
+** syncs what is pending, since the journal then stays the record.
+**
+** stmgr_sync: returns once every record written so far is durable (at
+** once when nothing is pending: no system call); false with a diagnostic
+** when the sync failed, or an earlier one did and records are pending.
+** Any thread. */
+bool stmgr_sync(StMgr *m, Diags *d);
 
 /* Records "about to create addr" with a fresh idempotency key, written to
 ** id_out (17 bytes), durably, before the provider is called. */

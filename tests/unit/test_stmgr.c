@@ -970,6 +970,146 @@ static void test_sync_failure(void)
   stmgr_close(&m2);
 }
 
+/* ---- deferred sync (defer_sync, stmgr_sync) ----------------------------
+** A machine crash keeps of the journal what the last fdatasync made
+** durable.  The hook notes that length before each sync, and the test
+** cuts the journal there, which is what a power loss leaves. */
+
+typedef struct Durable {
+  off_t len;            /* journal bytes the last sync made durable */
+  int calls;
+  int fail;
+} Durable;
+
+static int durable_sync(void *ctx, int fd)
+{
+  Durable *du = ctx;
+  du->calls++;
+  if (du->fail) {
+    errno = EIO;
+    return -1;
+  }
+  struct stat st;
+  if (fstat(fd, &st) == 0)   /* one thread: nothing appends meanwhile */
+    du->len = st.st_size;
+  return fdatasync(fd);
+}
+
+/* The journal of dir cut to n bytes (a power loss), loaded by a fresh
+** StMgr: returns the state and the number of dangling intents. */
+static State *load_cut(const char *dir, const char *jfull, size_t n,
+                       uint32_t *ndang)
+{
+  const char *jp = arena_printf(&A, "%s/terraform.tfstate.journal", dir);
+  int fd = open(jp, O_WRONLY | O_TRUNC | O_CREAT, 0600);
+  T_CHECK(fd >= 0 && write(fd, jfull, n) == (ssize_t)n);
+  close(fd);
+  StMgr m;
+  mgr(&m, dir);
+  Diags dg;
+  diag_init(&dg, &A);
+  State *s = NULL;
+  T_CHECK(stmgr_load(&m, &s, &dg));
+  T_EQ_INT(dg.errors + dg.warnings, 0);
+  stmgr_dangling(&m, ndang);
+  stmgr_close(&m);
+  return s;
+}
+
+static bool has_inst(State *s, int i)
+{
+  StResource *r = st_find_resource(s, "", ST_MANAGED, "null_resource", "n");
+  return r && st_find_instance(s, r, st_intkey(i)) &&
+         st_find_instance(s, r, st_intkey(i))->current;
+}
+
+static void test_deferred_power_loss(void)
+{
+  const char *d = newdir();
+  StMgr m;
+  mgr(&m, d);
+  Diags dg;
+  diag_init(&dg, &A);
+  State *s;
+  Durable du = {0, 0, 0};
+  m.datasync = durable_sync;
+  m.hook_ctx = &du;
+  T_CHECK(stmgr_lock(&m, "OperationTypeApply", 0, NULL, NULL, &dg));
+  T_CHECK(stmgr_load(&m, &s, &dg));
+  m.defer_sync = true;
+  /* remote creates: each intent waits, each result does not */
+  for (int i = 0; i < 4; i++)
+    T_CHECK(apply_one(&m, s, i, &dg));
+  T_EQ_INT(du.calls, 4);            /* one sync per create, not two */
+  T_EQ_INT(m.seq_written, 8);
+  T_EQ_INT(m.seq_synced, 7);        /* the last result is pending */
+  off_t after_remote = du.len;
+  /* built-in creates: no intent, nothing synced */
+  StResource *r = st_ensure_resource(s, "", ST_MANAGED, "null_resource", "n",
+                                     "provider[\"registry.terraform.io/"
+                                     "hashicorp/null\"]");
+  for (int i = 4; i < 6; i++)
+    T_CHECK(stmgr_record_set(&m, s, r, st_intkey(i), NULL,
+                             obj(s, arena_printf(&A, "id-%d", i)), NULL,
+                             &dg));
+  T_EQ_INT(du.calls, 4);
+  T_EQ_INT(s->ninstances, 6);       /* applied in memory at once */
+  const char *jp = arena_printf(&A, "%s/terraform.tfstate.journal", d);
+  size_t jn;
+  const char *before_sync = slurp(jp, &jn);
+  T_CHECK(du.len == after_remote && (size_t)du.len < jn);
+
+  /* a power loss now: results 0-2 survive (each later intent's sync
+  ** covered them), create 3's intent dangles, the built-in creates 4 and
+  ** 5 are gone as if never made */
+  const char *d2 = newdir();
+  uint32_t nd;
+  State *cut = load_cut(d2, before_sync, (size_t)du.len, &nd);
+  T_EQ_INT(cut->ninstances, 3);
+  T_CHECK(has_inst(cut, 0) && has_inst(cut, 1) && has_inst(cut, 2));
+  T_EQ_INT(nd, 1);
+  /* a process crash (no power loss) loses nothing written */
+  State *full = load_cut(d2, before_sync, jn, &nd);
+  T_EQ_INT(full->ninstances, 6);
+  T_EQ_INT(nd, 0);
+
+  /* stmgr_sync makes everything written durable, once */
+  T_CHECK(stmgr_sync(&m, &dg));
+  T_EQ_INT(du.calls, 5);
+  T_EQ_INT((size_t)du.len, jn);
+  T_CHECK(stmgr_sync(&m, &dg));     /* nothing pending: no sync */
+  T_EQ_INT(du.calls, 5);
+  cut = load_cut(d2, before_sync, (size_t)du.len, &nd);
+  T_EQ_INT(cut->ninstances, 6);
+  T_EQ_INT(nd, 0);
+
+  /* a failed sync: stmgr_sync says so, and so does every later record */
+  T_CHECK(stmgr_record_set(&m, s, r, st_intkey(6), NULL, obj(s, "id-6"),
+                           NULL, &dg));
+  du.fail = 1;
+  Diags d3;
+  diag_init(&d3, &A);
+  T_CHECK(!stmgr_sync(&m, &d3));
+  T_CHECK(d3.head && strstr(d3.head->detail, strerror(EIO)));
+  T_CHECK(!stmgr_record_set(&m, s, r, st_intkey(7), NULL, obj(s, "id-7"),
+                            NULL, &d3));
+  T_EQ_INT(dg.errors, 0);
+  /* the snapshot saves all of it and starts clean */
+  du.fail = 0;
+  m.defer_sync = false;
+  Diags d4;
+  diag_init(&d4, &A);
+  T_CHECK(stmgr_commit(&m, s, &d4));
+  T_EQ_INT(d4.errors, 0);
+  T_CHECK(!exists(jp));
+  stmgr_close(&m);
+  StMgr m2;
+  mgr(&m2, d);
+  T_CHECK(stmgr_load(&m2, &s, &d4));
+  T_EQ_INT(s->ninstances, 8);
+  stmgr_close(&m2);
+}
+
 static void test_journal_stale_and_unrelated(void)
 {
   const char *d = newdir();
@@ -1224,6 +1364,7 @@ int main(void)
   T_RUN(test_journal_stale_and_unrelated);
   T_RUN(test_group_commit);
   T_RUN(test_sync_failure);
+  T_RUN(test_deferred_power_loss);
   T_RUN(test_intent_ids);
   T_RUN(test_commit_streamed);
 #ifdef CAIRN_TEST
