@@ -93,9 +93,12 @@ int buf_read_fd(Buf *b, int fd, size_t max)
 {
   size_t start = b->len;
   for (;;) {
-    size_t chunk = 65536;
-    buf_reserve(b, chunk);
-    ssize_t k = read(fd, b->p + b->len, chunk);
+    /* Into the capacity already there (a caller that knows the size
+    ** reserved it), else 64 KiB more; never more than one byte past max. */
+    if (!b->p || b->cap - b->len < 2)
+      buf_reserve(b, 65536);
+    size_t room = b->cap - b->len - 1, left = max - (b->len - start) + 1;
+    ssize_t k = read(fd, b->p + b->len, room < left ? room : left);
     if (k < 0 && errno == EINTR)
       continue;
     if (k < 0)

@@ -60,7 +60,9 @@ void buf_clear(Buf *b);
 ** /dev/stdin and process substitutions report a size of 0, and a device
 ** such as /dev/zero never ends.  Returns 0, or an errno value: EFBIG as soon
 ** as more than max bytes arrive (the buffer then holds a prefix), or read's
-** error.  EINTR is retried.  Does not close fd. */
+** error.  EINTR is retried.  Does not close fd.  Reads fill the capacity the
+** buffer already has before growing it, so a caller that reserved a file's
+** size first gets a buffer of that size. */
 int buf_read_fd(Buf *b, int fd, size_t max);
 
 #endif

@@ -1008,25 +1008,29 @@ uint16_t val_marks_deep(Value v)
   return m;
 }
 
-Value val_ephemeral_deep(Arena *a, Value v)
+/* v with f applied to each child, in new arrays in a (v has children). */
+static Value map_children(Arena *a, Value v, Value (*f)(Arena *, Value))
 {
-  v = val_ephemeral(v);
-  if (!has_children(v))
-    return v;
   if (v.type->kind == TY_MAP) {
     MapEntry *e = ARENA_NEW(a, MapEntry, v.len);
     for (uint32_t i = 0; i < v.len; i++) {
       e[i] = v.u.entries[i];
-      e[i].val = val_ephemeral_deep(a, e[i].val);
+      e[i].val = f(a, e[i].val);
     }
     v.u.entries = e;
     return v;
   }
   Value *el = ARENA_NEW(a, Value, v.len);
   for (uint32_t i = 0; i < v.len; i++)
-    el[i] = val_ephemeral_deep(a, v.u.elems[i]);
+    el[i] = f(a, v.u.elems[i]);
   v.u.elems = el;
   return v;
+}
+
+Value val_ephemeral_deep(Arena *a, Value v)
+{
+  v = val_ephemeral(v);
+  return has_children(v) ? map_children(a, v, val_ephemeral_deep) : v;
 }
 
 bool val_is_wholly_known(Value v)
@@ -1046,20 +1050,7 @@ Value val_unmark_deep(Arena *a, Value v)
   v = val_unmark(v);
   if (!has_children(v) || !val_marks_deep(v))
     return v;
-  if (v.type->kind == TY_MAP) {
-    MapEntry *e = ARENA_NEW(a, MapEntry, v.len);
-    for (uint32_t i = 0; i < v.len; i++) {
-      e[i] = v.u.entries[i];
-      e[i].val = val_unmark_deep(a, e[i].val);
-    }
-    v.u.entries = e;
-    return v;
-  }
-  Value *el = ARENA_NEW(a, Value, v.len);
-  for (uint32_t i = 0; i < v.len; i++)
-    el[i] = val_unmark_deep(a, v.u.elems[i]);
-  v.u.elems = el;
-  return v;
+  return map_children(a, v, val_unmark_deep);
 }
 
 /* ---- Order and equality ---------------------------------------------- */

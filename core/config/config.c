@@ -69,35 +69,18 @@ static bool has_suffix(const char *s, const char *suf)
   return n >= m && strcmp(s + n - m, suf) == 0;
 }
 
-/* Reads fd to its end into b.  A regular file is read into a buffer of the
-** size fstat reports plus one byte (the one that shows it grew): through
-** buf_read_fd alone, whose 64 KiB reads double the buffer, a 230 KB file
-** took a 512 KB buffer, and every outgrown copy stayed in the arena
-** (bench-parse: 4.6 MB of .tf took about 20 MB).  Whatever arrives past
-** that byte, and anything that is not a regular file, goes through
-** buf_read_fd.  Returns 0 or an errno value as buf_read_fd does. */
+/* Reads fd to its end into b.  A regular file's buffer is reserved at the
+** size fstat reports plus one byte (the one that shows it grew): without
+** it, buf_read_fd's 64 KiB steps double the buffer, a 230 KB file took a
+** 512 KB buffer, and every outgrown copy stayed in the arena (bench-parse:
+** 4.6 MB of .tf took about 20 MB).  Returns 0 or an errno value as
+** buf_read_fd does. */
 static int read_sized(Buf *b, int fd, const struct stat *st)
 {
-  if (!S_ISREG(st->st_mode) || st->st_size <= 0 ||
-      (unsigned long long)st->st_size > MAX_CONFIG_FILE)
-    return buf_read_fd(b, fd, MAX_CONFIG_FILE);
-  size_t want = (size_t)st->st_size + 1;
-  buf_reserve(b, want);
-  while (b->len < want) {
-    ssize_t k = read(fd, b->p + b->len, want - b->len);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k < 0)
-      return errno;
-    if (k == 0)
-      return 0;
-    b->len += (size_t)k;
-    b->p[b->len] = 0;
-  }
-  /* the file grew while being read: the rest as any other stream */
-  if (b->len > MAX_CONFIG_FILE)
-    return EFBIG;
-  return buf_read_fd(b, fd, MAX_CONFIG_FILE - b->len);
+  if (S_ISREG(st->st_mode) && st->st_size > 0 &&
+      (unsigned long long)st->st_size <= MAX_CONFIG_FILE)
+    buf_reserve(b, (size_t)st->st_size + 1);
+  return buf_read_fd(b, fd, MAX_CONFIG_FILE);
 }
 
 static char *read_file(Arena *a, const char *path, size_t *len, Diags *d)
