@@ -5,6 +5,7 @@
 #   build/san/cairn      host cc, dynamic, ASan+UBSan, test hooks on
 #   build/tst/cairn      musl-gcc, static, test hooks on (crash points)
 #   build/dbg/tests/     host cc, no sanitizers: unit tests run under valgrind
+#   build/dbg/cairn      host cc, no sanitizers, symbols: for valgrind/perf/gdb
 #   build/aarch64/cairn  release for arm64 (aarch64-linux-musl-gcc), `make cross`
 #   build/armv7/cairn    release for 32-bit armv7 hard-float (arm-linux-musleabihf-gcc)
 # Objects mirror the source tree under build/<flavour>/obj/.
@@ -208,6 +209,8 @@ build/san/cairn: $(san_OBJ)
 	$(if $(V),,@echo "  LD[san] $@";)$(HOST_CC) $^ -o $@ $(SAN_LDFLAGS) $(VLIBS) $(LIBS)
 build/tst/cairn: $(tst_OBJ)
 	$(if $(V),,@echo "  LD[tst] $@";)$(MUSL_CC) $^ -o $@ $(REL_LDFLAGS) $(VLIBS) $(LIBS)
+build/dbg/cairn: $(dbg_OBJ)
+	$(if $(V),,@echo "  LD[dbg] $@";)$(HOST_CC) $^ -o $@ $(DBG_LDFLAGS) $(VLIBS) $(LIBS)
 
 build/aarch64/cairn: $(aarch64_OBJ)
 	$(if $(V),,@echo "  LD[aarch64] $@";)$(CROSS_CC_aarch64) $^ -o $@ $(aarch64_LDFLAGS) $(VLIBS) $(LIBS)
