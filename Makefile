@@ -48,8 +48,10 @@ SAN_CFLAGS := $(WARN) $(DEFS) -O1 -g $(SAN_FLAGS) -DCAIRN_TEST=1 \
   -isystem $(VROOT)/host/include
 TST_CFLAGS := $(REL_CFLAGS) -DCAIRN_TEST=1
 # dbg: host cc without sanitizers, for valgrind (musl's long-double float
-# formatting is not exact under valgrind's emulation, glibc's is).
-DBG_CFLAGS := $(WARN) $(DEFS) -O1 -g -DCAIRN_TEST=1 -isystem $(VROOT)/host/include
+# formatting is not exact under valgrind's emulation, glibc's is); arena
+# chunks from malloc (CAIRN_ARENA_MALLOC), whose fresh bytes memcheck tracks
+# as undefined, instead of the huge-page slabs (core/base/arena.c).
+DBG_CFLAGS := $(WARN) $(DEFS) -O1 -g -DCAIRN_TEST=1 -DCAIRN_ARENA_MALLOC=1 -isystem $(VROOT)/host/include
 DBG_LDFLAGS := -L$(VROOT)/host/lib
 # Static archives: each binary pulls in only the members it uses.
 VLIBS      := -lcurl -lnghttp2 -lz -lmbedtls -lmbedx509 -lmbedcrypto -linih \

@@ -3,9 +3,10 @@
 **
 ** Method: chunks are singly linked, newest first.  An allocation bumps
 ** a->beg; when the current chunk is too small a new chunk of
-** max(chunk size, request + alignment slack) is taken from malloc(), or
-** mapped on its own when big (see map_chunk).  This file is the only place
-** in cairn that calls malloc()/free().
+** max(chunk size, request + alignment slack) is taken from a huge-page
+** slab when it is 64 KiB to 512 KiB (see slab_get), mapped on its own when
+** bigger (see map_chunk), and from malloc() otherwise.  This file is the
+** only place in cairn that calls malloc()/free().
 */
 #include "arena.h"
 
@@ -35,15 +36,19 @@ void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
 #define UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
-#define DEFAULT_CHUNK ((size_t)64 * 1024)
 #define MAX_ALIGN ((size_t)64)
 
 struct ArenaChunk {
   ArenaChunk *prev;   /* older chunk */
   size_t size;        /* usable bytes after the header */
-  size_t mapped;      /* bytes of its own mapping (0: from malloc) */
+  size_t mapped;      /* bytes of its own mapping (0: not mapped alone) */
+  size_t units;       /* slab units it spans (0: not from a slab) */
   _Alignas(64) char data[];
 };
+
+/* A default chunk with its header is exactly one slab unit (64 KiB). */
+#define SLAB_UNIT ((size_t)64 * 1024)
+#define DEFAULT_CHUNK (SLAB_UNIT - sizeof(ArenaChunk))
 
 static long fail_after = -1;
 
@@ -115,12 +120,149 @@ static ArenaChunk *map_chunk(size_t *size)
   madvise(p, len, MADV_HUGEPAGE);
   ArenaChunk *c = (ArenaChunk *)(void *)p;
   c->mapped = len;
+  c->units = 0;
   *size = len - sizeof(ArenaChunk);
   return c;
 #else
   (void)size;
   return NULL;
 #endif
+}
+
+/* ---- slabs: the memory behind the 64 KiB to 512 KiB chunks -------------
+** On a virtual machine first touching memory is what an apply's system
+** time is made of: touching 100 MB in 4 KiB pages costs about 0.5 s of
+** CPU there, in 2 MiB huge pages 0.05 s (docs/performance.md, "Where
+** apply's system time goes").  From malloc, a chunk of 128 KiB or more is
+** musl's own mapping, unmapped when freed (a TLB flush on every CPU) and
+** faulted in page by page when mapped again.  So these chunks are carved
+** from 2 MiB-aligned huge-page slabs, and a released one goes on a free
+** list of its size (in 64 KiB units) for the next arena: the process
+** touches its memory once and reuses it.  Slab memory is never given
+** back before the process exits: a long-running `cairn gateway` keeps its
+** peak.  Under AddressSanitizer and in the valgrind build (CAIRN_ARENA_MALLOC)
+** chunks come from malloc, so leak and uninitialised-read checks see them. */
+#define SLAB_CLASSES 8   /* units: 1..8, i.e. chunks up to 512 KiB */
+
+#if !defined(ARENA_ASAN) && !defined(CAIRN_ARENA_MALLOC) && \
+    defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
+#define SLAB_BYTES ((size_t)2 * 1024 * 1024)
+
+static pthread_mutex_t slab_mu = PTHREAD_MUTEX_INITIALIZER;
+static char *slab_beg, *slab_end;           /* uncarved part of the slab */
+static ArenaChunk *slab_free[SLAB_CLASSES + 1];   /* by units; via prev */
+
+/* Puts the units bytes at p on their free list.  Caller holds slab_mu. */
+static void slab_push(char *p, size_t units)
+{
+  ArenaChunk *c = (ArenaChunk *)(void *)p;
+  c->units = units;
+  c->prev = slab_free[units];
+  slab_free[units] = c;
+}
+
+/* A new 2 MiB-aligned slab, its old remainder on a free list.  Caller
+** holds slab_mu. */
+static bool slab_map(void)
+{
+  char *p = mmap(NULL, 2 * SLAB_BYTES, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    return false;
+  size_t lead = (size_t)(-(uintptr_t)p & (SLAB_BYTES - 1));
+  if (lead)
+    munmap(p, lead);
+  munmap(p + lead + SLAB_BYTES, SLAB_BYTES - lead);
+  p += lead;
+  madvise(p, SLAB_BYTES, MADV_HUGEPAGE);
+  size_t left = (size_t)(slab_end - slab_beg) / SLAB_UNIT;
+  if (left)
+    slab_push(slab_beg, left);
+  slab_beg = p;
+  slab_end = p + SLAB_BYTES;
+  return true;
+}
+
+/* A chunk for *size usable bytes from the slabs, or NULL when it is
+** smaller than a default chunk (an arena asked for small chunks), too
+** big for them or no memory could be mapped; *size is rounded up to the
+** whole units taken.  Reuses a released chunk of the same size, then
+** splits the smallest bigger one, then carves the slab. */
+static ArenaChunk *slab_get(size_t *size)
+{
+  if (*size < DEFAULT_CHUNK ||
+      *size > SLAB_CLASSES * SLAB_UNIT - sizeof(ArenaChunk))
+    return NULL;
+  size_t units = (*size + sizeof(ArenaChunk) + SLAB_UNIT - 1) / SLAB_UNIT;
+  char *p = NULL;
+  pthread_mutex_lock(&slab_mu);
+  for (size_t u = units; u <= SLAB_CLASSES && !p; u++) {
+    ArenaChunk *c = slab_free[u];
+    if (!c)
+      continue;
+    slab_free[u] = c->prev;
+    p = (char *)c;
+    if (u > units)
+      slab_push(p + units * SLAB_UNIT, u - units);
+  }
+  if (!p && ((size_t)(slab_end - slab_beg) >= units * SLAB_UNIT ||
+             slab_map())) {
+    p = slab_beg;
+    slab_beg += units * SLAB_UNIT;
+  }
+  pthread_mutex_unlock(&slab_mu);
+  if (!p)
+    return NULL;
+  ArenaChunk *c = (ArenaChunk *)(void *)p;
+  c->mapped = 0;
+  c->units = units;
+  *size = units * SLAB_UNIT - sizeof(ArenaChunk);
+  return c;
+}
+
+static void slab_put(ArenaChunk *c)
+{
+  pthread_mutex_lock(&slab_mu);
+  slab_push((char *)c, c->units);
+  pthread_mutex_unlock(&slab_mu);
+}
+
+int arena_test_slab_free(size_t units)
+{
+  int n = 0;
+  pthread_mutex_lock(&slab_mu);
+  if (units >= 1 && units <= SLAB_CLASSES)
+    for (ArenaChunk *c = slab_free[units]; c; c = c->prev)
+      n++;
+  pthread_mutex_unlock(&slab_mu);
+  return n;
+}
+#else
+int arena_test_slab_free(size_t units)
+{
+  (void)units;
+  return -1;
+}
+
+static ArenaChunk *slab_get(size_t *size)
+{
+  (void)size;
+  return NULL;
+}
+
+static void slab_put(ArenaChunk *c) { (void)c; }
+#endif
+
+/* Gives a chunk back to where it came from. */
+static void chunk_return(ArenaChunk *c)
+{
+  UNPOISON(c->data, c->size);
+  if (c->units)
+    slab_put(c);
+  else if (c->mapped)
+    munmap(c, c->mapped);
+  else
+    free(c);
 }
 
 /* ---- the per-thread chunk cache ----------------------------------------
@@ -153,8 +295,7 @@ static void cache_drop(void *unused)
   while (cache.head) {
     ArenaChunk *c = cache.head;
     cache.head = c->prev;
-    UNPOISON(c->data, c->size);
-    free(c);
+    chunk_return(c);
   }
   cache.n = 0;
 }
@@ -201,13 +342,8 @@ int arena_test_cached(void) { return cache.n; }
 
 static void free_chunk(ArenaChunk *c)
 {
-  if (cache_put(c))
-    return;
-  UNPOISON(c->data, c->size);
-  if (c->mapped)
-    munmap(c, c->mapped);
-  else
-    free(c);
+  if (!cache_put(c))
+    chunk_return(c);
 }
 
 static void new_chunk(Arena *a, size_t need)
@@ -228,13 +364,14 @@ static void new_chunk(Arena *a, size_t need)
     c = cache_get(size);
     if (c)
       size = c->size;
-    else
-      c = map_chunk(&size);
+    else if (!(c = map_chunk(&size)))
+      c = slab_get(&size);
     if (!c) {
       c = malloc(sizeof(ArenaChunk) + size);
       if (!c)
         out_of_memory();
       c->mapped = 0;
+      c->units = 0;
     }
   }
   c->prev = a->chunk;

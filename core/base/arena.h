@@ -52,7 +52,9 @@ typedef struct ArenaMark {
 ** memory is taken until the first allocation. */
 void arena_init(Arena *a, size_t chunk_size);
 
-/* Gives every chunk back to the system; the arena is empty and reusable. */
+/* Gives every chunk back: chunks of 64 KiB to 512 KiB to the process's
+** free lists for other arenas (arena.c, "slabs"), the others to the
+** system.  The arena is empty and reusable. */
 void arena_release(Arena *a);
 
 /* Returns count*size zeroed bytes aligned to align (a power of two, at
@@ -102,5 +104,10 @@ void arena_test_fail_after(long n);
 /* Test hook: how many released default-size chunks the calling thread
 ** keeps for its next arenas (see arena.c's chunk cache). */
 int arena_test_cached(void);
+
+/* Test hook: how many released chunks of units * 64 KiB (with header) the
+** process's slab free lists hold; -1 when chunks come from malloc
+** instead (AddressSanitizer, the valgrind build). */
+int arena_test_slab_free(size_t units);
 
 #endif

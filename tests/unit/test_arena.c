@@ -366,6 +366,47 @@ static void test_buf_read_fd(void)
   arena_release(&a);
 }
 
+/* Chunks of 64 KiB to 512 KiB come from huge-page slabs: a released one
+** is the next arena's chunk of its size, and a bigger free chunk is split
+** for a smaller request.  Under ASan (and in the valgrind build) they come
+** from malloc and the free lists do not exist. */
+static void test_slab_reuse_and_split(void)
+{
+  const size_t unit = 64 * 1024, hdr = 64;
+  if (arena_test_slab_free(1) < 0) {
+    Arena a;
+    arena_init(&a, 4 * unit - hdr);
+    char *p = ARENA_NEW(&a, char, 100);
+    arena_release(&a);
+    T_EQ_INT(arena_test_slab_free(4), -1);   /* nothing kept */
+    T_CHECK(p != NULL);
+    return;
+  }
+  Arena a, b;
+  arena_init(&a, 8 * unit - hdr);
+  char *p8 = ARENA_NEW(&a, char, 100);
+  int free8 = arena_test_slab_free(8);
+  arena_release(&a);
+  T_EQ_INT(arena_test_slab_free(8), free8 + 1);
+  arena_init(&b, 8 * unit - hdr);
+  char *q8 = ARENA_NEW(&b, char, 100);
+  T_CHECK(q8 == p8);                          /* the same chunk again */
+  T_EQ_INT(arena_test_slab_free(8), free8);
+  T_EQ_INT(q8[0], 0);
+  arena_release(&b);
+  /* a 7-unit request with no 7-unit chunk free splits the 8-unit one */
+  T_EQ_INT(arena_test_slab_free(7), 0);
+  int free1 = arena_test_slab_free(1);
+  arena_init(&a, 7 * unit - hdr);
+  char *p7 = ARENA_NEW(&a, char, 100);
+  T_CHECK(p7 == p8);
+  T_EQ_INT(arena_test_slab_free(8), free8);
+  T_EQ_INT(arena_test_slab_free(1), free1 + 1);
+  memset(p7, 0xab, 7 * unit - 2 * hdr);        /* the whole chunk is usable */
+  arena_release(&a);
+  T_EQ_INT(arena_test_slab_free(7), 1);
+}
+
 int main(void)
 {
   T_RUN(test_zeroed_and_aligned);
@@ -381,6 +422,7 @@ int main(void)
   T_RUN(test_growing_chunks);
   T_RUN(test_chunk_cache);
   T_RUN(test_chunk_cache_thread_exit);
+  T_RUN(test_slab_reuse_and_split);
   T_RUN(test_buf);
   T_RUN(test_buf_read_fd);
   return t_done("test_arena");
