@@ -728,8 +728,9 @@ bool prov_map_replace_if_values_not_null(Value prior, Value config);
 void prov_requires_replace(ProvCall *c, ProvPlanResp *resp,
                            const char *name);
 
-/* Fills buf with n bytes from the OS (getrandom(2)); never fails (aborts
-** if the kernel cannot supply entropy, which cannot happen after boot). */
+/* Fills buf with n bytes from the OS (getrandom(2); up to 64 bytes from a
+** per-thread buffer of them, each byte used once); never fails (aborts if
+** the kernel cannot supply entropy, which cannot happen after boot). */
 void prov_random_bytes(void *buf, size_t n);
 /* A random UUID as hashicorp/go-uuid's GenerateUUID formats it:
 ** 8-4-4-4-12 lower-case hex of 16 random bytes (no version bits). */
