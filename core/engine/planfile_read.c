@@ -616,6 +616,8 @@ static bool dec_body(Dec *c, Value body, Plan *p)
       return false;
     if (v->ephemeral && !get_bool(c, o, "apply_time", &v->apply_time))
       return false;
+    if (v->ephemeral)
+      v->value = val_dynamic_null;   /* never stored: given again at apply */
   }
   c->sec = NULL;
 
