@@ -200,6 +200,14 @@ SIZE_SRC := core/providers/prov_tls.c core/providers/tlscert.c \
   cmd/cmd_backend.c cmd/cmd_console.c cmd/cmd_import.c cmd/cmd_output.c \
   cmd/cmd_state_read.c cmd/cmd_version.c cmd/cmd_help.c net/gateway_conf.c \
   core/engine/engine_ephemeral.c
+# Once per run or per command, never per resource: the host and lock-file
+# readers, plugin launch and its certificate, zip, `fmt`, `show`,
+# `validate`, the flag parser, show -json's configuration.
+SIZE_SRC += cmd/cmd_show.c cmd/cmd_validate.c cmd/cli.c cmd/cmd_apply.c \
+  cmd/cmd_plan.c core/config/lockfile.c core/config/provver.c \
+  core/config/ini.c core/config/hostcfg.c core/state/workspace.c \
+  net/mtls.c net/plugin.c net/zip.c core/lang/fmt.c \
+  core/views/jsonplan_config.c
 $(patsubst %.c,build/rel/obj/%.o,$(SIZE_SRC)): REL_CFLAGS += -Os
 $(patsubst %.c,build/tst/obj/%.o,$(SIZE_SRC)): TST_CFLAGS += -Os
 $(patsubst %.c,build/aarch64/obj/%.o,$(SIZE_SRC)): aarch64_CFLAGS += -Os

@@ -2,6 +2,7 @@
 ** cmd_apply: `cairn apply [PLANFILE]` and `cairn destroy`.
 */
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "cmd_op.h"
@@ -49,18 +50,101 @@ static int do_apply(Op *op, Plan *p, bool destroy)
   return 0;
 }
 
+/* The root variables of `apply PLANFILE`, as Terraform 1.10+'s local
+** backend and core take them (backend_apply.go, checkApplyTimeVariables):
+** the plan's values, plus the ephemeral ones set at plan ("apply-time":
+** the plan file keeps only their names), which must be given again here
+** from -var, -var-file, TF_VAR_ or the .tfvars files, and nothing else.
+** A non-ephemeral variable given a different value is an error from -var
+** or -var-file, a warning from the environment, ignored from an automatic
+** .tfvars file.  False with diagnostics in op->d. */
+static bool saved_plan_vars(Op *op, Plan *p)
+{
+  VarsInput in;
+  memset(&in, 0, sizeof in);
+  in.args = op->vargs;
+  in.nargs = op->nvargs;
+  in.dir = ".";
+  in.environ = environ;
+  in.allow_unset = true;        /* the plan's values stand in */
+  PlVariable *cur;
+  uint32_t ncur;
+  if (!vars_collect(op->a, op->m, &in, &op->cli->files, &cur, &ncur,
+                    &op->d))
+    return false;
+  PlVariable *out = ARENA_NEW(op->a, PlVariable, p->nvars ? p->nvars : 1);
+  for (uint32_t i = 0; i < p->nvars; i++) {
+    const PlVariable *pv = &p->vars[i];
+    const PlVariable *cv = NULL;
+    for (uint32_t k = 0; k < ncur && !cv; k++)
+      if (strcmp(cur[k].name, pv->name) == 0)
+        cv = &cur[k];
+    out[i] = *pv;
+    if (!cv)
+      continue;                 /* no longer declared: config hash refused */
+    if (pv->ephemeral || cv->ephemeral) {
+      if (!pv->apply_time && cv->src != PL_VAR_UNSET) {
+        diag_error(&op->d, NULL,
+                   "Ephemeral variable was not set during planning",
+                   "The ephemeral input variable \"%s\" was not set during "
+                   "the planning phase, and so must remain unset during the "
+                   "apply phase.", pv->name);
+      } else if (pv->apply_time && cv->src == PL_VAR_UNSET) {
+        diag_error(&op->d, NULL, "No value for required variable",
+                   "The ephemeral input variable \"%s\" was set during the "
+                   "plan phase, and so must also be set during the apply "
+                   "phase.", pv->name);
+      } else if (pv->apply_time && val_is_null(cv->value)) {
+        diag_error(&op->d, NULL, "Ephemeral variable must be set for apply",
+                   "The ephemeral input variable \"%s\" was set during the "
+                   "planning phase, and so must be set again during the "
+                   "apply phase.", pv->name);
+      } else if (pv->apply_time) {
+        out[i].value = cv->value;
+      } else {
+        out[i].value = cv->value;   /* unset then and now: the default */
+      }
+      continue;
+    }
+    if (cv->src == PL_VAR_UNSET || cv->src == PL_VAR_AUTO ||
+        !cv->value.type || val_raw_equal(cv->value, pv->value, false))
+      continue;
+    Buf was, now;
+    buf_init(&was, op->a);
+    buf_init(&now, op->a);
+    vars_compact_value(&was, pv->sensitive ? val_sensitive(pv->value)
+                                           : pv->value);
+    vars_compact_value(&now, pv->sensitive ? val_sensitive(cv->value)
+                                           : cv->value);
+    bool env = cv->src == PL_VAR_ENV;
+    diag_add(&op->d, env ? DIAG_WARNING : DIAG_ERROR, NULL,
+             env ? "Ignoring variable when applying a saved plan"
+                 : "Can't change variable when applying a saved plan",
+             "The variable %s cannot be %s when applying a saved plan file, "
+             "because a saved plan includes the variable values that were "
+             "set when it was created. The saved plan specifies %s as the "
+             "value whereas during apply the value %s was %s. To declare an "
+             "ephemeral variable which is not saved in the plan file, use "
+             "ephemeral = true.", pv->name,
+             env ? "overriden" : "set using the -var and -var-file options",
+             buf_str(&was), buf_str(&now),
+             env ? "set by an environment variable"
+             : cv->src == PL_VAR_FILE
+                 ? "set by a .tfvars file passed through -var-file argument"
+                 : "set by a CLI argument");
+  }
+  /* the apply walk reads the plan's variables (eng_apply): the in-memory
+  ** plan gets the apply-time values, the file never does */
+  p->vars = op->vars = out;
+  op->nvars = p->nvars;
+  return !diag_has_errors(&op->d);
+}
+
 static int apply_saved(Op *op, const char *path)
 {
   Plan *p;
   if (!planfile_read(op->a, path, &p, &op->d))
     return op_finish(op, 1);
-  if (op->nvargs) {
-    diag_error(&op->d, NULL, "Can't set variables when applying a saved plan",
-               "The plan file %s was created with a specific set of "
-               "variable values; -var and -var-file cannot change them.",
-               path);
-    return op_finish(op, 1);
-  }
   if (p->errored) {
     diag_error(&op->d, NULL, "Cannot apply incomplete plan",
                "cairn encountered an error when generating this plan, so it "
@@ -97,8 +181,8 @@ static int apply_saved(Op *op, const char *path)
                path);
     return op_finish(op, 1);
   }
-  op->vars = p->vars;
-  op->nvars = p->nvars;
+  if (!saved_plan_vars(op, p))
+    return op_finish(op, 1);
   if (!op_engine(op, p->mode))
     return op_finish(op, 1);
   return op_finish(op, do_apply(op, p, p->mode == PL_MODE_DESTROY));

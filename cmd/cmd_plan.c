@@ -69,30 +69,6 @@ int cmd_plan_run(Op *op, PlMode mode, bool applying, Plan **out)
   return 0;
 }
 
-/* Terraform records an ephemeral root variable in a saved plan by name
-** only and asks for it again at apply; cairn cannot take it again yet,
-** and a plan file must never keep its value: refuse -out instead
-** (docs/ephemeral.md). */
-static bool ephemeral_var_saved(Op *op)
-{
-  for (uint32_t i = 0; i < op->m->nvariables; i++) {
-    const CfgVariable *cv = &op->m->variables[i];
-    if (!cv->ephemeral)
-      continue;
-    for (uint32_t k = 0; k < op->nvars; k++)
-      if (strcmp(op->vars[k].name, cv->name) == 0 &&
-          !val_is_null(op->vars[k].value)) {
-        diag_error(&op->d, &cv->range, "Ephemeral variable in a saved plan",
-                   "The root module variable \"%s\" is ephemeral: its value "
-                   "may not be written to a plan file, and cairn cannot yet "
-                   "ask for it again when the plan is applied. Run \"cairn "
-                   "apply\" without a saved plan.", cv->name);
-        return true;
-      }
-  }
-  return false;
-}
-
 static int run(Cli *cli, int argc, char **argv)
 {
   Op op;
@@ -107,8 +83,6 @@ static int run(Cli *cli, int argc, char **argv)
     return 2;
   }
   if (!op_load(&op, true))
-    return op_finish(&op, 1);
-  if (op.out_path && ephemeral_var_saved(&op))
     return op_finish(&op, 1);
   /* A plan never writes the state: the file's bytes need not stay. */
   if (op.mgr_ready)

@@ -16,7 +16,9 @@ static const char *const calls[] = {
     "ReadResource",        "PlanResourceChange",
     "ApplyResourceChange", "ImportResourceState",
     "ReadDataSource",      "StopProvider",
-    "CallFunction",        "MoveResourceState"};
+    "CallFunction",        "MoveResourceState",
+    "ValidateEphemeralResourceConfig", "OpenEphemeralResource",
+    "RenewEphemeralResource", "CloseEphemeralResource"};
 
 bool gw_known_call(const char *call)
 {
@@ -223,6 +225,10 @@ void gw_write_schema(Buf *out, const ProvProviderSchema *s)
   w_types(&w, s->resources, s->nresources);
   json_w_keyz(&w, "data_source_schemas");
   w_types(&w, s->data_sources, s->ndata_sources);
+  if (s->nephemeral_resources) {
+    json_w_keyz(&w, "ephemeral_resource_schemas");
+    w_types(&w, s->ephemeral_resources, s->nephemeral_resources);
+  }
   if (s->nfunctions) {
     json_w_keyz(&w, "functions");
     w_functions(&w, s->functions, s->nfunctions);
@@ -641,6 +647,60 @@ static void c_read_data(Tx *t)
   w_ev(t, "state", r.state, b->implied);
 }
 
+/* Ephemeral resources: Validate (which 0), Open (1), Renew (2) and Close
+** (3), the plugin's answers as prov_https.c reads them.  Renew and Close
+** need no schema: the private data is the plugin's, carried through. */
+static void c_eph(Tx *t, int which)
+{
+  const char *tn = req_string(t, "type_name");
+  if (!tn)
+    return;
+  const ProvTypeSchema *ts = prov_schema_ephemeral(t->g->schema, tn);
+  if (!ts) {
+    reject(t, 400, "bad_request",
+           arena_printf(t->g->a, "provider %s has no ephemeral resource "
+                        "type \"%s\"", t->g->prov->addr, tn));
+    return;
+  }
+  const Type *ty = ts->schema.block->implied;
+  Prov *p = t->g->prov;
+  if (which <= 1) {
+    Value cfg = or_null(req_ev(t, "config", ty), ty);
+    if (t->failed)
+      return;
+    if (which == 0) {
+      prov_validate_ephemeral(p, &t->c, tn, cfg);
+      return;
+    }
+    ProvOpenEphReq q = {tn, cfg};
+    ProvOpenEphResp r;
+    memset(&r, 0, sizeof r);
+    prov_open_ephemeral(p, &t->c, &q, &r);
+    if (r.result.type)
+      w_ev(t, "result", r.result, ty);
+    w_bytes(t, "private", r.private_data);
+    if (r.renew_at) {
+      json_w_keyz(&t->w, "renew_at");
+      json_w_int(&t->w, r.renew_at);
+    }
+    return;
+  }
+  ProvEphReq q = {tn, req_bytes(t, "private")};
+  if (t->failed)
+    return;
+  if (which == 3) {
+    prov_close_ephemeral(p, &t->c, &q);
+    return;
+  }
+  ProvRenewEphResp r = {{0}, 0};
+  prov_renew_ephemeral(p, &t->c, &q, &r);
+  w_bytes(t, "private", r.private_data);
+  if (r.renew_at) {
+    json_w_keyz(&t->w, "renew_at");
+    json_w_int(&t->w, r.renew_at);
+  }
+}
+
 /* CallFunction: {"name", "arguments": [EV, ...]} -> {"result": EV} or
 ** {"error": {"text", "function_argument"}}.  The client sends no
 ** provider_config, so it runs on the unconfigured process (gateway.c),
@@ -739,6 +799,14 @@ void gw_translate(GwCall *g)
     c_call_function(&t);
   } else if (strcmp(c, "MoveResourceState") == 0) {
     c_move(&t);
+  } else if (strcmp(c, "ValidateEphemeralResourceConfig") == 0) {
+    c_eph(&t, 0);
+  } else if (strcmp(c, "OpenEphemeralResource") == 0) {
+    c_eph(&t, 1);
+  } else if (strcmp(c, "RenewEphemeralResource") == 0) {
+    c_eph(&t, 2);
+  } else if (strcmp(c, "CloseEphemeralResource") == 0) {
+    c_eph(&t, 3);
   } else if (strcmp(c, "StopProvider") == 0) {
     const char *err = g->prov->ops->stop(g->prov, &t.c);
     json_w_keyz(&t.w, "error");

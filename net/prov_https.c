@@ -1142,6 +1142,9 @@ static bool decode_schema_value(Arena *a, Value v, ProvProviderSchema **out,
   ok = ok && sd_types(&s, jget(v, "data_source_schemas"),
                       "data_source_schemas", &ps->data_sources,
                       &ps->ndata_sources);
+  ok = ok && sd_types(&s, jget(v, "ephemeral_resource_schemas"),
+                      "ephemeral_resource_schemas", &ps->ephemeral_resources,
+                      &ps->nephemeral_resources);
   ok = ok && sd_functions(&s, jget(v, "functions"), &ps->functions,
                           &ps->nfunctions);
   if (ok) {
@@ -1357,6 +1360,45 @@ static bool ans_move(Req *r, Value obj, const ProvBlockSchema *b,
     return false;
   }
   return true;
+}
+
+/* "renew_at": Unix seconds, absent or null: never (0).  One at or before
+** the epoch is 1, so that "at once" is not read as "never". */
+static bool get_renew_at(Req *r, Value obj, int64_t *out)
+{
+  Value v = jget(obj, "renew_at");
+  *out = 0;
+  if (is_absent(v))
+    return true;
+  if (v.type->kind != TY_NUMBER || !val_num_int(v, out)) {
+    bad_answer(r, "\"renew_at\" must be an integer (Unix seconds)");
+    return false;
+  }
+  if (*out < 1)
+    *out = 1;
+  return true;
+}
+
+/* OpenEphemeralResource: {"result": EV, "private", "renew_at"}. */
+static bool ans_open_eph(Req *r, Value obj, const ProvBlockSchema *b,
+                         ProvOpenEphResp *resp)
+{
+  if (!get_ev(r, obj, "result", b->implied, &resp->result) ||
+      !get_bytes(r, obj, "private", &resp->private_data) ||
+      !get_renew_at(r, obj, &resp->renew_at))
+    return false;
+  if (!resp->result.type && !diag_has_errors(r->c->diags)) {
+    bad_answer(r, "\"result\" is missing");
+    return false;
+  }
+  return true;
+}
+
+/* RenewEphemeralResource: {"private", "renew_at"}. */
+static bool ans_renew_eph(Req *r, Value obj, ProvRenewEphResp *resp)
+{
+  return get_bytes(r, obj, "private", &resp->private_data) &&
+         get_renew_at(r, obj, &resp->renew_at);
 }
 
 /* CallFunction: {"result": EV} or {"error": {"text": STRING,
@@ -1719,12 +1761,87 @@ static void h_close(Prov *p)
   pthread_mutex_destroy(&h->smu);
 }
 
+/* ---- ephemeral resources --------------------------------------------------
+** ValidateEphemeralResourceConfig {"type_name", "config"}, OpenEphemeral-
+** Resource {"type_name", "config"} -> {"result", "private", "renew_at"},
+** RenewEphemeralResource {"type_name", "private"} -> {"private",
+** "renew_at"}, CloseEphemeralResource {"type_name", "private"}. */
+
+static const ProvBlockSchema *eph_block(Prov *p, ProvCall *c,
+                                        const char *type_name)
+{
+  const ProvProviderSchema *s = ensure_schema(p, c);
+  if (!s)
+    return NULL;
+  const ProvTypeSchema *ts = prov_schema_ephemeral(s, type_name);
+  if (!ts) {
+    diag_error(c->diags, NULL, "Invalid ephemeral resource type",
+               "The provider %s does not support ephemeral resource type "
+               "\"%s\".", p->addr, type_name);
+    return NULL;
+  }
+  return ts->schema.block;
+}
+
+static void h_validate_eph(Prov *p, ProvCall *c, const char *type_name,
+                           Value config)
+{
+  const ProvBlockSchema *b = eph_block(p, c, type_name);
+  if (b)
+    validate_common(p, c, "ValidateEphemeralResourceConfig", type_name, b,
+                    config);
+}
+
+static void h_open_eph(Prov *p, ProvCall *c, const ProvOpenEphReq *req,
+                       ProvOpenEphResp *resp)
+{
+  memset(resp, 0, sizeof *resp);
+  const ProvBlockSchema *b = eph_block(p, c, req->type_name);
+  if (!b)
+    return;
+  Req r;
+  req_begin(&r, p, c, "OpenEphemeralResource", req->type_name);
+  Value obj;
+  if (put_ev(&r, "config", req->config, b->implied) &&
+      req_send(&r, HTTP_SAFE_TO_RETRY, NULL, NULL, &obj, NULL, NULL))
+    ans_open_eph(&r, obj, b, resp);
+  req_end(&r);
+}
+
+/* Renew (resp != NULL) or Close. */
+static void eph_call(Prov *p, ProvCall *c, const char *call,
+                     const ProvEphReq *req, ProvRenewEphResp *resp)
+{
+  Req r;
+  req_begin(&r, p, c, call, req->type_name);
+  put_bytes(&r, "private", req->private_data);
+  Value obj;
+  if (req_send(&r, HTTP_SAFE_TO_RETRY, NULL, NULL, &obj, NULL, NULL) && resp)
+    ans_renew_eph(&r, obj, resp);
+  req_end(&r);
+}
+
+static void h_renew_eph(Prov *p, ProvCall *c, const ProvEphReq *req,
+                        ProvRenewEphResp *resp)
+{
+  memset(resp, 0, sizeof *resp);
+  eph_call(p, c, "RenewEphemeralResource", req, resp);
+}
+
+static void h_close_eph(Prov *p, ProvCall *c, const ProvEphReq *req)
+{
+  eph_call(p, c, "CloseEphemeralResource", req, NULL);
+}
+
+static const ProvEphOps phttps_eph = {h_validate_eph, h_open_eph, h_renew_eph,
+                                      h_close_eph};
+
 static const ProvOps phttps_ops = {
     h_get_schema,  h_validate_provider, h_validate_resource, h_validate_data,
     h_upgrade,     h_configure,         h_read,              h_plan,
     h_apply,       h_import,            h_read_data,         h_stop,
     h_close,       h_call_function,
-    h_move,        NULL};
+    h_move,        &phttps_eph};
 
 /* ---- endpoint from the host configuration ------------------------------ */
 
@@ -1777,10 +1894,12 @@ bool phttps_decode_answer(ProvCall *c, const char *addr,
   p.impl = &h;
   p.arena = c->arena;
   bool data = strcmp(call, "ReadDataSource") == 0;
+  bool eph = strstr(call, "EphemeralResource") != NULL;
   const ProvTypeSchema *ts = NULL;
   if (s && type_name)
     ts = data ? prov_schema_data_source(s, type_name)
-              : prov_schema_resource(s, type_name);
+         : eph ? prov_schema_ephemeral(s, type_name)
+               : prov_schema_resource(s, type_name);
   const ProvBlockSchema *b = ts ? ts->schema.block
                                 : s ? s->provider.block : NULL;
   Req r;
@@ -1815,6 +1934,13 @@ bool phttps_decode_answer(ProvCall *c, const char *addr,
     } else if (strcmp(call, "MoveResourceState") == 0) {
       ProvMoveResp resp = {{0}, {0}};
       ans_move(&r, obj, b, &resp);
+    } else if (strcmp(call, "OpenEphemeralResource") == 0) {
+      ProvOpenEphResp resp;
+      memset(&resp, 0, sizeof resp);
+      ans_open_eph(&r, obj, b, &resp);
+    } else if (strcmp(call, "RenewEphemeralResource") == 0) {
+      ProvRenewEphResp resp = {{0}, 0};
+      ans_renew_eph(&r, obj, &resp);
     } else if (data) {
       ProvReadDataResp resp = {0};
       ans_read_data(&r, obj, b, &resp);

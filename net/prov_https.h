@@ -74,7 +74,8 @@ bool phttps_decode_schema(Arena *a, const char *what, const char *json,
 ** answer to `call` ("GetProviderSchema", "UpgradeResourceState",
 ** "ReadResource", "PlanResourceChange", "ApplyResourceChange",
 ** "ImportResourceState", "MoveResourceState", "ReadDataSource",
-** "StopProvider", and
+** "OpenEphemeralResource", "RenewEphemeralResource" (typed by the
+** ephemeral type's schema), "StopProvider", and
 ** "CallFunction" with type_name the function's name; the Validate*
 ** and ConfigureProvider calls take only the common part) exactly as the
 ** call does once the answer has arrived: JSON syntax, an object, its

@@ -22,7 +22,8 @@
 enum {
   M_SCHEMA, M_VALIDATE_PROVIDER, M_VALIDATE_RESOURCE, M_VALIDATE_DATA,
   M_UPGRADE, M_CONFIGURE, M_READ, M_PLAN, M_APPLY, M_IMPORT, M_READ_DATA,
-  M_STOP, M_CALL_FUNCTION, M_MOVE, M_COUNT
+  M_STOP, M_CALL_FUNCTION, M_MOVE, M_VALIDATE_EPH, M_OPEN_EPH, M_RENEW_EPH,
+  M_CLOSE_EPH, M_COUNT
 };
 
 /* Method names on the wire, per protocol version. */
@@ -56,26 +57,33 @@ static const char *const methods5[M_COUNT] = {
     "ValidateDataSourceConfig", "UpgradeResourceState", "Configure",
     "ReadResource", "PlanResourceChange", "ApplyResourceChange",
     "ImportResourceState", "ReadDataSource", "Stop", "CallFunction",
-    "MoveResourceState"};
+    "MoveResourceState", "ValidateEphemeralResourceConfig",
+    "OpenEphemeralResource", "RenewEphemeralResource",
+    "CloseEphemeralResource"};
 static const char *const methods6[M_COUNT] = {
     "GetProviderSchema", "ValidateProviderConfig", "ValidateResourceConfig",
     "ValidateDataResourceConfig", "UpgradeResourceState", "ConfigureProvider",
     "ReadResource", "PlanResourceChange", "ApplyResourceChange",
     "ImportResourceState", "ReadDataSource", "StopProvider", "CallFunction",
-    "MoveResourceState"};
+    "MoveResourceState", "ValidateEphemeralResourceConfig",
+    "OpenEphemeralResource", "RenewEphemeralResource",
+    "CloseEphemeralResource"};
 /* Terraform's own names of the calls, for its error messages. */
 static const char *const tf_names[M_COUNT] = {
     "GetProviderSchema", "ValidateProviderConfig", "ValidateResourceConfig",
     "ValidateDataResourceConfig", "UpgradeResourceState", "ConfigureProvider",
     "ReadResource", "PlanResourceChange", "ApplyResourceChange",
     "ImportResourceState", "ReadDataSource", "Stop", "CallFunction",
-    "MoveResourceState"};
+    "MoveResourceState", "ValidateEphemeralResourceConfig",
+    "OpenEphemeralResource", "RenewEphemeralResource",
+    "CloseEphemeralResource"};
 
 /* Field numbers of `deferred` in the responses of protocol 5.6 / 6.6. */
 #define DEFERRED_READ 4
 #define DEFERRED_PLAN 6
 #define DEFERRED_IMPORT 3
 #define DEFERRED_READ_DATA 3
+#define DEFERRED_OPEN_EPH 5
 
 typedef struct Pplugin {
   const char *path;
@@ -292,7 +300,8 @@ static void *rpc(Prov *p, ProvCall *c, int m, const ProtobufCMessage *req,
   long tmo = h->timeout_ms;
   if (tmo <= 0)
     tmo = (m == M_SCHEMA || m == M_VALIDATE_PROVIDER ||
-           m == M_VALIDATE_RESOURCE || m == M_VALIDATE_DATA || m == M_STOP)
+           m == M_VALIDATE_RESOURCE || m == M_VALIDATE_DATA ||
+           m == M_VALIDATE_EPH || m == M_STOP)
               ? 120000L : 3600000L;
   if (m == M_STOP && tmo > 10000)
     tmo = 10000;   /* Stop is an interrupt: it must not hold the caller */
@@ -733,6 +742,14 @@ static const ProvProviderSchema *decode_schema(Prov *p, ProvCall *c,
     ds[i].type_name = r->data_source_schemas[i]->key;
     sd_schema(&s, r->data_source_schemas[i]->value, &ds[i].schema);
   }
+  ProvTypeSchema *es = ARENA_NEW(p->arena, ProvTypeSchema,
+                                 r->n_ephemeral_resource_schemas + 1);
+  for (size_t i = 0; i < r->n_ephemeral_resource_schemas; i++) {
+    es[i].type_name = r->ephemeral_resource_schemas[i]->key;
+    sd_schema(&s, r->ephemeral_resource_schemas[i]->value, &es[i].schema);
+  }
+  ps->ephemeral_resources = es;
+  ps->nephemeral_resources = (uint32_t)r->n_ephemeral_resource_schemas;
   ps->resources = rs;
   ps->nresources = (uint32_t)r->n_resource_schemas;
   ps->data_sources = ds;
@@ -1282,8 +1299,144 @@ bool pplugin_decode_move(ProvCall *c, const Type *target, const uint8_t *msg,
   return true;
 }
 
+/* ---- ephemeral resources (protocol 5.7 / 6.7) ------------------------- */
+
+static const ProvBlockSchema *eph_block(Prov *p, ProvCall *c,
+                                        const char *type_name)
+{
+  const ProvProviderSchema *s = ensure_schema(p, c);
+  if (!s)
+    return NULL;
+  const ProvTypeSchema *ts = prov_schema_ephemeral(s, type_name);
+  if (!ts) {
+    diag_error(c->diags, NULL, "Invalid ephemeral resource type",
+               "The provider %s does not support ephemeral resource type "
+               "\"%s\".", p->addr, type_name);
+    return NULL;
+  }
+  return ts->schema.block;
+}
+
+/* A Timestamp as Unix seconds: absent is 0 (never); one at or before the
+** epoch is 1, so that "renew at once" is not read as "never". */
+static int64_t renew_in(const Tfplugin6__Timestamp *t)
+{
+  if (!t)
+    return 0;
+  return t->seconds > 0 ? t->seconds : 1;
+}
+
+static void g_validate_eph(Prov *p, ProvCall *c, const char *type_name,
+                           Value config)
+{
+  const ProvBlockSchema *b = eph_block(p, c, type_name);
+  if (!b)
+    return;
+  bool ok = true;
+  Tfplugin6__ValidateEphemeralResourceConfig__Request q =
+      TFPLUGIN6__VALIDATE_EPHEMERAL_RESOURCE_CONFIG__REQUEST__INIT;
+  q.type_name = (char *)type_name;
+  q.config = dv_out(c, config, b, &ok);
+  if (!ok)
+    return;
+  Tfplugin6__ValidateEphemeralResourceConfig__Response *r =
+      rpc(p, c, M_VALIDATE_EPH, &q.base,
+          &tfplugin6__validate_ephemeral_resource_config__response__descriptor,
+          c->arena);
+  if (r)
+    diags_in(c, r->n_diagnostics, r->diagnostics);
+}
+
+/* The Open answer r into resp, the result read with type t. */
+static void open_answer(ProvCall *c, const Type *t,
+                        const Tfplugin6__OpenEphemeralResource__Response *r,
+                        ProvOpenEphResp *resp)
+{
+  diags_in(c, r->n_diagnostics, r->diagnostics);
+  dv_in(c, r->result, t, &resp->result, "ephemeral resource result");
+  resp->private_data = bytes_in(r->private_);
+  resp->renew_at = renew_in(r->renew_at);
+}
+
+static void g_open_eph(Prov *p, ProvCall *c, const ProvOpenEphReq *req,
+                       ProvOpenEphResp *resp)
+{
+  memset(resp, 0, sizeof *resp);
+  const ProvBlockSchema *b = eph_block(p, c, req->type_name);
+  if (!b)
+    return;
+  bool ok = true;
+  Tfplugin6__OpenEphemeralResource__Request q =
+      TFPLUGIN6__OPEN_EPHEMERAL_RESOURCE__REQUEST__INIT;
+  q.type_name = (char *)req->type_name;
+  q.config = dv_out(c, req->config, b, &ok);
+  if (!ok)
+    return;
+  Tfplugin6__OpenEphemeralResource__Response *r =
+      rpc(p, c, M_OPEN_EPH, &q.base,
+          &tfplugin6__open_ephemeral_resource__response__descriptor,
+          c->arena);
+  if (!r || deferred(p, c, &r->base, DEFERRED_OPEN_EPH, M_OPEN_EPH))
+    return;
+  open_answer(c, b->implied, r, resp);
+  if (resp->result.type)
+    redact_block(resp->result, b);
+}
+
+static void g_renew_eph(Prov *p, ProvCall *c, const ProvEphReq *req,
+                        ProvRenewEphResp *resp)
+{
+  memset(resp, 0, sizeof *resp);
+  Tfplugin6__RenewEphemeralResource__Request q =
+      TFPLUGIN6__RENEW_EPHEMERAL_RESOURCE__REQUEST__INIT;
+  q.type_name = (char *)req->type_name;
+  q.private_ = bytes_out(req->private_data);
+  Tfplugin6__RenewEphemeralResource__Response *r =
+      rpc(p, c, M_RENEW_EPH, &q.base,
+          &tfplugin6__renew_ephemeral_resource__response__descriptor,
+          c->arena);
+  if (!r)
+    return;
+  diags_in(c, r->n_diagnostics, r->diagnostics);
+  resp->private_data = bytes_in(r->private_);
+  resp->renew_at = renew_in(r->renew_at);
+}
+
+static void g_close_eph(Prov *p, ProvCall *c, const ProvEphReq *req)
+{
+  Tfplugin6__CloseEphemeralResource__Request q =
+      TFPLUGIN6__CLOSE_EPHEMERAL_RESOURCE__REQUEST__INIT;
+  q.type_name = (char *)req->type_name;
+  q.private_ = bytes_out(req->private_data);
+  Tfplugin6__CloseEphemeralResource__Response *r =
+      rpc(p, c, M_CLOSE_EPH, &q.base,
+          &tfplugin6__close_ephemeral_resource__response__descriptor,
+          c->arena);
+  if (r)
+    diags_in(c, r->n_diagnostics, r->diagnostics);
+}
+
+bool pplugin_decode_open(ProvCall *c, const Type *t, const uint8_t *msg,
+                         size_t len, ProvOpenEphResp *resp)
+{
+  memset(resp, 0, sizeof *resp);
+  ProtobufCAllocator al = {pb_alloc, pb_free, c->arena};
+  Tfplugin6__OpenEphemeralResource__Response *r =
+      (Tfplugin6__OpenEphemeralResource__Response *)
+          protobuf_c_message_unpack(
+              &tfplugin6__open_ephemeral_resource__response__descriptor,
+              &al, len, msg);
+  if (!r)
+    return false;
+  open_answer(c, t, r, resp);
+  return true;
+}
+
+static const ProvEphOps pplugin_eph = {g_validate_eph, g_open_eph,
+                                       g_renew_eph, g_close_eph};
+
 static const ProvOps pplugin_ops = {
     g_get_schema, g_validate_provider, g_validate_resource, g_validate_data,
     g_upgrade,    g_configure,         g_read,              g_plan,
     g_apply,      g_import,            g_read_data,         g_stop,
-    g_close,      g_call_function,     g_move,              NULL};
+    g_close,      g_call_function,     g_move,              &pplugin_eph};

@@ -81,6 +81,16 @@ void pplugin_encode_move(ProvCall *c, const ProvMoveReq *req, uint8_t **out,
 bool pplugin_decode_move(ProvCall *c, const Type *target, const uint8_t *msg,
                          size_t len, ProvMoveResp *resp);
 
+/* Ephemeral resources (protocol 5.7 / 6.7): GetProviderSchema's
+** ephemeral_resource_schemas list the types; Validate-, Open-, Renew- and
+** CloseEphemeralResource are forwarded (renew_at as Unix seconds, 0 when
+** absent; private bytes carried).  An OpenEphemeralResource.Response
+** decoded without a process, for fuzzing: the result read with type t
+** (diagnostics in c); false when the bytes are not such a message.
+** Memory in c->arena. */
+bool pplugin_decode_open(ProvCall *c, const Type *t, const uint8_t *msg,
+                         size_t len, ProvOpenEphResp *resp);
+
 /* The gateway's sandbox for the process: the env, dir, set_ids, uid and
 ** gid fields of sb (net/plugin.h; the rest is ignored), borrowed: they
 ** must live as long as p.  Call before the first call. */

@@ -11,6 +11,7 @@
 ** lives only in the walk's arenas.
 */
 #include <string.h>
+#include <time.h>
 
 #include "base/convert.h"
 #include "engine_priv.h"
@@ -129,6 +130,10 @@ static bool open_one(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
     return false;
   in->eph_open = true;
   in->eph_priv = rs.private_data;
+  pthread_mutex_lock(&e->mu);
+  in->eph_renew_at = rs.renew_at;
+  in->eph_renew_priv = rs.private_data;
+  pthread_mutex_unlock(&e->mu);
   Value v = rs.result;
   const Type *want = eng_implied(e, b);
   if (v.type && !val_is_null(v) && !eng_conforms(v.type, want)) {
@@ -162,6 +167,34 @@ static void deliver(Engine *e, EngEvent *ev)
     return;
   pthread_mutex_lock(&e->mu);
   e->o.event(e->o.event_ctx, ev);
+  pthread_mutex_unlock(&e->mu);
+}
+
+void eng_renew_ephemeral(Engine *e, Node *n, Diags *d)
+{
+  /* Terraform renews on a timer of its own; cairn renews lazily, when a
+  ** reader comes after the renew time (docs/ephemeral.md).  Under e->mu:
+  ** concurrent readers renew once, and the new private data is copied
+  ** into e->a, which workers allocate from under e->mu. */
+  pthread_mutex_lock(&e->mu);
+  int64_t now = (int64_t)time(NULL);
+  for (uint32_t k = 0; k < n->ninst; k++) {
+    Inst *in = &n->inst[k];
+    if (!in->eph_open || !in->eph_renew_at || in->eph_renew_at > now)
+      continue;
+    Diags rd;
+    diag_init(&rd, e->a);
+    ProvCall c = {e->a, &rd, NULL};
+    ProvEphReq rq = {n->type, in->eph_renew_priv};
+    ProvRenewEphResp rs;
+    memset(&rs, 0, sizeof rs);
+    prov_renew_ephemeral(n->ps->prov, &c, &rq, &rs);
+    eng_attribute_prov_diags(&rd, NULL, n, in);
+    /* a failed renewal is not tried again (Terraform stops its timer) */
+    in->eph_renew_at = diag_has_errors(&rd) ? 0 : rs.renew_at;
+    in->eph_renew_priv = rs.private_data;
+    diag_move(d, &rd);
+  }
   pthread_mutex_unlock(&e->mu);
 }
 

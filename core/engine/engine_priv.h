@@ -114,7 +114,10 @@ typedef struct Inst {
   bool diags_ready;
   bool failed;
   bool eph_open;            /* ephemeral: opened, not yet closed */
-  ProvBytes eph_priv;       /* ephemeral: the provider's private data */
+  ProvBytes eph_priv;       /* ephemeral: Open's private data (Close) */
+  int64_t eph_renew_at;     /* ephemeral: Unix seconds to renew by, 0:
+                               never (under Engine.mu) */
+  ProvBytes eph_renew_priv; /* ephemeral: private data for the next Renew */
 } Inst;
 
 typedef struct Node {
@@ -354,6 +357,11 @@ bool eng_open_ephemeral(Engine *e, Node *n, Inst *in, Arena *a, Diags *d);
 /* Closes every instance the walk opened, in graph order, with the
 ** Closing events; owner thread, after the walk. */
 void eng_close_ephemerals(Engine *e, Diags *d);
+/* Before a reference reads ephemeral node n: renews (RenewEphemeralResource,
+** under e->mu) each open instance whose renew time has passed, as
+** Terraform's renewal timer would have by then; a failed renewal's
+** diagnostics go to d. */
+void eng_renew_ephemeral(Engine *e, Node *n, Diags *d);
 /* Terraform's "Invalid use of ephemeral value" for every attribute of a
 ** managed or data resource configuration that holds an ephemeral value
 ** and is not write-only.  false with diagnostics. */

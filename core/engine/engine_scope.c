@@ -212,6 +212,8 @@ static EvalResolveResult resolve(EvalCtx *ctx, const HclTraversal *t,
                  s->mod->parent ? s->mod->t->path : "the root module");
       return EVAL_RES_ERROR;
     }
+    if (eph)
+      eng_renew_ephemeral(e, &e->nodes[idx], ctx->diags);
     *out = node_val(&e->nodes[idx], s->mi);
     *consumed = r.kind == EVAL_REF_RESOURCE ? 2 : 3;
     return EVAL_RES_OK;

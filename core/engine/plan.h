@@ -118,10 +118,27 @@ typedef enum PlMode {
 } PlMode;
 
 /* A root input variable as given to plan (the saved plan keeps these). */
+/* Where a root variable's value came from (vars_collect), for applying a
+** saved plan (Terraform's ValueSourceType). */
+typedef enum PlVarSrc {
+  PL_VAR_UNSET = 0,         /* the default, or not set at all */
+  PL_VAR_ENV,               /* TF_VAR_name */
+  PL_VAR_AUTO,              /* terraform.tfvars, *.auto.tfvars */
+  PL_VAR_FILE,              /* -var-file */
+  PL_VAR_CLI,               /* -var */
+  PL_VAR_INPUT              /* an interactive answer */
+} PlVarSrc;
+
 typedef struct PlVariable {
   const char *name;
-  Value value;              /* after conversion to the declared type */
+  Value value;              /* after conversion to the declared type; an
+                               ephemeral one read from a plan file is null */
   bool sensitive;
+  bool ephemeral;           /* declared `ephemeral = true` */
+  bool apply_time;          /* ephemeral and set (not null) at plan: apply
+                               must be given it again (the plan file keeps
+                               only this flag, never the value) */
+  PlVarSrc src;             /* vars_collect: where the value came from */
 } PlVariable;
 
 typedef struct Plan {

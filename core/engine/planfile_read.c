@@ -609,6 +609,15 @@ static bool dec_body(Dec *c, Value body, Plan *p)
         !get_bool(c, o, "sensitive", &v->sensitive) ||
         !dec_top(c, o, "value", &v->value))
       return false;
+    /* optional (plans from before apply-time variables lack them) */
+    bool has_eph = false;
+    val_attr(o, "ephemeral", &has_eph);
+    if (has_eph && !get_bool(c, o, "ephemeral", &v->ephemeral))
+      return false;
+    if (v->ephemeral && !get_bool(c, o, "apply_time", &v->apply_time))
+      return false;
+    if (v->ephemeral)
+      v->value = val_dynamic_null;   /* never stored: given again at apply */
   }
   c->sec = NULL;
 

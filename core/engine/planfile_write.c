@@ -474,7 +474,16 @@ bool planfile_encode(Buf *out, const Plan *p, Diags *d)
     json_w_begin_object(w);
     enc_str(&e, "name", p->vars[i].name);
     enc_bool(&e, "sensitive", p->vars[i].sensitive);
-    enc_top(&e, "value", p->vars[i].value);
+    if (p->vars[i].ephemeral) {
+      /* Terraform's apply-time variables: the name and whether apply must
+      ** be given it again, never the value. */
+      enc_bool(&e, "ephemeral", true);
+      enc_bool(&e, "apply_time", p->vars[i].apply_time);
+      json_w_keyz(w, "value");
+      json_w_null(w);
+    } else {
+      enc_top(&e, "value", p->vars[i].value);
+    }
     json_w_end_object(w);
   }
   json_w_end_array(w);

@@ -754,6 +754,20 @@ static bool check_rule(EvalCtx *ctx, const Slot *s, const CfgCheckRule *r,
 
 /* ---- Entry point ------------------------------------------------------- */
 
+static PlVarSrc var_src(const Raw *r)
+{
+  if (!r)
+    return PL_VAR_UNSET;
+  switch (r->src) {
+  case RS_ENV: return PL_VAR_ENV;
+  case RS_AUTO: return PL_VAR_AUTO;
+  case RS_NAMED: return PL_VAR_FILE;
+  case RS_CLI: return PL_VAR_CLI;
+  case RS_INPUT: return PL_VAR_INPUT;
+  }
+  return PL_VAR_UNSET;
+}
+
 bool vars_collect(Arena *a, const CfgModule *root, const VarsInput *in,
                   SrcFiles *files, PlVariable **out, uint32_t *n, Diags *d)
 {
@@ -894,6 +908,10 @@ done:
     (*out)[i].name = slots[i].cfg->name;
     (*out)[i].value = slots[i].val;
     (*out)[i].sensitive = slots[i].cfg->sensitive;
+    (*out)[i].ephemeral = slots[i].cfg->ephemeral;
+    (*out)[i].src = var_src(slots[i].raw);
+    (*out)[i].apply_time = slots[i].cfg->ephemeral && slots[i].raw &&
+                           slots[i].val.type && !val_is_null(slots[i].val);
   }
   return ok;
 }

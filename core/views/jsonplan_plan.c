@@ -252,7 +252,8 @@ static void write_output_changes(Ctx *c, const Plan *p)
 /* ---- The plan ---------------------------------------------------------- */
 
 /* Root variables given to the plan, plus declared defaults of the unset
-** ones (Terraform keeps those for backward compatibility). */
+** ones (Terraform keeps those for backward compatibility); not the
+** ephemeral ones. */
 static void write_variables(Ctx *c, const Plan *p, const CfgModule *m)
 {
   JsonW *w = c->w;
@@ -260,10 +261,15 @@ static void write_variables(Ctx *c, const Plan *p, const CfgModule *m)
   typedef struct { const char *name; Value v; } NV;
   NV *nv = ARENA_NEW(c->a, NV, cap + 1);
   uint32_t n = 0;
+  /* Ephemeral variables are left out: a plan never holds their values
+  ** (docs/ephemeral.md). */
   for (uint32_t i = 0; i < p->nvars; i++)
-    nv[n++] = (NV){p->vars[i].name, p->vars[i].value};
+    if (!p->vars[i].ephemeral)
+      nv[n++] = (NV){p->vars[i].name, p->vars[i].value};
   for (uint32_t i = 0; m && i < m->nvariables; i++) {
     const CfgVariable *v = &m->variables[i];
+    if (v->ephemeral)
+      continue;
     bool set = false;
     for (uint32_t k = 0; k < p->nvars && !set; k++)
       set = strcmp(p->vars[k].name, v->name) == 0;

@@ -6,8 +6,11 @@
 ** CallFunction.Response (the msgpack result against a fixed function's
 ** return type, the FunctionError with its optional argument index) or,
 ** with bit 1 set, a MoveResourceState.Response (the moved object against
-** a fixed target type, diagnostics, private bytes); the rest is the
-** protobuf message.
+** a fixed target type, diagnostics, private bytes) or, with bit 2 set
+** (bit 0 clear; before bit 1), an OpenEphemeralResource.Response (the result
+** against a fixed type, renew_at, private bytes, diagnostics); the
+** schema's ephemeral_resource_schemas are reached through bit 0.  The
+** rest is the protobuf message.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +43,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   ProvCall c = {&a, &d, NULL};
   if (data[0] & 1) {
     pplugin_decode_schema(&c, "fuzz.example/fz/fz", data + 1, size - 1);
+  } else if (data[0] & 4) {
+    /* an ephemeral type object({a = list(number), b = dynamic}) */
+    const Type *types[2] = {ty_list(&a, &ty_number), &ty_dynamic};
+    ProvOpenEphResp resp;
+    pplugin_decode_open(&c, ty_object(&a, 2, names, types), data + 1,
+                        size - 1, &resp);
   } else if (data[0] & 2) {
     /* the target type object({a = list(number), b = dynamic}) */
     const Type *types[2] = {ty_list(&a, &ty_number), &ty_dynamic};

@@ -4,7 +4,8 @@
 ** once an HTTP 200 body has arrived: JSON syntax, the answer's
 ** diagnostics and attribute paths, encoded values with unknown markers
 ** typed by the resource's schema, base64 private data, requires_replace,
-** imported objects, function results and errors.  The first input byte picks the call (so one corpus
+** imported objects, function results and errors, ephemeral resources'
+** results, private data and renew_at.  The first input byte picks the call (so one corpus
 ** covers all of them), the rest is the body.  The schema is a fixed
 ** GetProviderSchema answer with every kind of attribute type and block
 ** nesting, decoded once; the GetProviderSchema call fuzzes the schema
@@ -56,6 +57,10 @@ static const char *const schema_json =
     "\"attributes\":{\"id\":{\"type\":\"string\",\"required\":true},"
     "\"tags\":{\"type\":[\"map\",[\"list\",\"string\"]],\"computed\":true}"
     "}}}},"
+    "\"ephemeral_resource_schemas\":{\"fz_eph\":{\"version\":0,\"block\":{"
+    "\"attributes\":{\"id\":{\"type\":\"string\",\"computed\":true},"
+    "\"token\":{\"type\":\"string\",\"computed\":true,"
+    "\"sensitive\":true}}}}},"
     "\"functions\":{\"fz_fn\":{\"parameters\":[{\"name\":\"a\","
     "\"type\":\"string\"}],\"variadic_parameter\":{\"name\":\"v\","
     "\"type\":\"dynamic\"},\"return\":{\"type\":[\"object\",{\"x\":"
@@ -76,6 +81,8 @@ static const struct {
     {"StopProvider", NULL},
     {"CallFunction", "fz_fn"},
     {"MoveResourceState", "fz_all"},
+    {"OpenEphemeralResource", "fz_eph"},
+    {"RenewEphemeralResource", "fz_eph"},
 };
 
 static Arena schema_arena;

@@ -14,6 +14,11 @@ It implements the protocol for a small device-management API:
                         (moved blocks: takes over a null_resource whose
                         triggers hold key and value)
   data     ref_device_info   id (required) -> name, model
+  ephemeral ref_token   device (required), renew (bool: ask to be renewed
+                        at once), fail (bool: Open fails) -> lease and
+                        token (sensitive); the lease is the private data,
+                        renewed and closed by it (an unknown lease is an
+                        error diagnostic)
   provider              region (optional)
   function device_label(site, number, suffixes...) -> "SITE-NNNN-..."
                         (errors: empty site; a negative or fractional
@@ -36,12 +41,15 @@ Admin calls (POST, JSON; never under --prefix, no token needed):
                       "drop_after_apply" (apply done, answer lost),
                       "latency" (+"ms")
   /_admin/stats    -> {"calls": {NAME: n}, "creates": n, "duplicates": n,
-                       "devices": n, "entries": n, "keys": [idem keys]}
+                       "devices": n, "entries": n, "keys": [idem keys],
+                       "leases": [open leases], "closed": ["LEASE
+                       renewed=N", ...] in the order closed}
   /_admin/drift    {"id": ID, "set": {attr: value}} or {"id": ID,
                    "delete": true}: change a device behind cairn's back
   /_admin/reset    forget everything (data and faults)
 """
 import argparse
+import base64
 import http.server
 import json
 import os
@@ -56,7 +64,7 @@ import warnings
 warnings.simplefilter("ignore", DeprecationWarning)
 
 LOCK = threading.RLock()
-STATE = {"devices": {}, "entries": {}, "next": 1, "idem": {}}
+STATE = {"devices": {}, "entries": {}, "next": 1, "idem": {}, "leases": {}}
 STATS = {"calls": {}, "creates": 0, "duplicates": 0}
 CONNS = [0]   # connections accepted (TLS handshakes), never reset
 FAULTS = {"latency_ms": 0, "error_rate": 0.0, "rules": []}
@@ -125,8 +133,16 @@ FUNCTIONS = {
         "summary": "A device label: SITE-NNNN[-SUFFIX...]",
     },
 }
+TOKEN = {"version": 0, "block": {"attributes": {
+    "device": A("string", required=True),
+    "renew": A("bool", optional=True),
+    "fail": A("bool", optional=True),
+    "lease": A("string", computed=True),
+    "token": A("string", computed=True, sensitive=True),
+}}}
 SCHEMA = {
     "protocol_version": 1,
+    "ephemeral_resource_schemas": {"ref_token": TOKEN},
     "functions": FUNCTIONS,
     "provider": {"version": 0, "block": {"attributes": {
         "region": A("string", optional=True)}}},
@@ -382,6 +398,54 @@ def c_call_function(req, hdr):
     return {"result": {"value": label}}
 
 
+def c_open_eph(req, hdr):
+    v, m = ev_value(req.get("config"))
+    if v.get("fail"):
+        return {"diagnostics": [diag("Token refused",
+                                     "device %s is locked" % v["device"],
+                                     "fail")]}
+    with LOCK:
+        lease = "L%d" % STATE["next"]
+        STATE["next"] += 1
+        STATE.setdefault("leases", {})[lease] = {"renewed": 0}
+        save()
+    out = dict(v, lease=lease, token="tok-%s-%s" % (v["device"], lease))
+    ans = {"result": {"value": out},
+           "private": base64.b64encode(lease.encode()).decode()}
+    if v.get("renew"):
+        ans["renew_at"] = 1          # long past: renew before the next use
+    return ans
+
+
+def lease_of(req):
+    lease = base64.b64decode(req.get("private", "")).decode()
+    with LOCK:
+        if lease not in STATE.setdefault("leases", {}):
+            return lease, [diag("Unknown lease", "no open lease %r" % lease)]
+    return lease, []
+
+
+def c_renew_eph(req, hdr):
+    lease, d = lease_of(req)
+    if d:
+        return {"diagnostics": d}
+    with LOCK:
+        STATE["leases"][lease]["renewed"] += 1
+        save()
+    return {"private": req["private"], "renew_at": int(time.time()) + 3600}
+
+
+def c_close_eph(req, hdr):
+    lease, d = lease_of(req)
+    if not d:
+        with LOCK:
+            STATE["closed"] = STATE.get("closed", []) + [
+                "%s renewed=%d" % (lease,
+                                   STATE["leases"].pop(lease)["renewed"])]
+            save()
+    return {"diagnostics": d}
+
+
 def c_stop(req, hdr):
     return {"error": None}
 
@@ -402,6 +466,10 @@ CALLS = {
     "GetFunctions": c_get_functions,
     "CallFunction": c_call_function,
     "MoveResourceState": c_move,
+    "ValidateEphemeralResourceConfig": c_ok,
+    "OpenEphemeralResource": c_open_eph,
+    "RenewEphemeralResource": c_renew_eph,
+    "CloseEphemeralResource": c_close_eph,
 }
 
 
@@ -457,6 +525,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                         "devices": len(STATE["devices"]),
                         "entries": len(STATE["entries"]),
                         "keys": sorted(STATE["idem"]),
+                        "leases": sorted(STATE.get("leases", {})),
+                        "closed": STATE.get("closed", []),
                         "connections": CONNS[0]}
             if what == "drift":
                 dev = STATE["devices"].get(req.get("id"))
@@ -469,7 +539,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return {"found": dev is not None}
             if what == "reset":
                 STATE.update({"devices": {}, "entries": {}, "next": 1,
-                              "idem": {}})
+                              "idem": {}, "leases": {}, "closed": []})
                 STATS.update({"calls": {}, "creates": 0, "duplicates": 0})
                 FAULTS.update({"latency_ms": 0, "error_rate": 0.0,
                                "rules": []})

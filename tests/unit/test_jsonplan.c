@@ -537,7 +537,8 @@ static void test_plan_changes(void)
   outs[1].after = val_unknown(&ty_string);
   outs[1].sensitive = true;
 
-  PlVariable vars[1] = {{"v", val_cstr(&A, "hi"), false}};
+  PlVariable vars[1] = {{"v", val_cstr(&A, "hi"), false, false, false,
+                          PL_VAR_UNSET}};
   Plan p;
   memset(&p, 0, sizeof p);
   p.arena = &A;

@@ -770,6 +770,38 @@ static void test_config_hash(void)
   T_CHECK(strcmp(planfile_config_hash(&A, NULL, 0), h1) != 0);
 }
 
+/* Ephemeral root variables: only the name and the apply-time flag reach
+** the file, never the value; plans without the fields still decode. */
+static void test_ephemeral_vars(void)
+{
+  Plan *p = ARENA_NEW(&A, Plan, 1);
+  p->arena = &A;
+  p->config_hash = "ab";
+  PlVariable *v = ARENA_NEW(&A, PlVariable, 3);
+  v[0] = (PlVariable){"opt", S("dflt"), false, true, false, PL_VAR_UNSET};
+  v[1] = (PlVariable){"region", S("eu"), false, false, false, PL_VAR_CLI};
+  v[2] = (PlVariable){"token", S("s3cret"), true, true, true, PL_VAR_CLI};
+  p->vars = v;
+  p->nvars = 3;
+  const char *enc = encode(p);
+  T_CHECK(strstr(enc, "s3cret") == NULL);
+  T_CHECK(strstr(enc, "dflt") == NULL);
+  T_CHECK(strstr(enc, "\"eu\"") != NULL);
+  Diags d;
+  diag_init(&d, &A);
+  Plan *q = decode(enc, strlen(enc), &d);
+  T_CHECK(q && q->nvars == 3);
+  if (!q || q->nvars != 3)
+    return;
+  T_CHECK(q->vars[0].ephemeral && !q->vars[0].apply_time);
+  T_CHECK(val_is_null(q->vars[0].value));
+  T_CHECK(!q->vars[1].ephemeral && !q->vars[1].apply_time);
+  T_CHECK(same(q->vars[1].value, S("eu")));
+  T_CHECK(q->vars[2].ephemeral && q->vars[2].apply_time &&
+          q->vars[2].sensitive);
+  T_CHECK(val_is_null(q->vars[2].value));
+}
+
 int main(void)
 {
   arena_init(&A, 0);
@@ -787,6 +819,7 @@ int main(void)
   T_RUN(test_edited_bodies);
   T_RUN(test_files);
   T_RUN(test_config_hash);
+  T_RUN(test_ephemeral_vars);
   rmdir(tmpdir);
   arena_release(&A);
   return t_done("planfile");

@@ -281,6 +281,67 @@ static void test_move(void)
                                2, &r));
 }
 
+/* Protocol 5.7 / 6.7: ephemeral_resource_schemas (field 8) and an
+** OpenEphemeralResource.Response (result, renew_at, private). */
+static void test_ephemeral(void)
+{
+  Tfplugin6__Schema__Attribute at = TFPLUGIN6__SCHEMA__ATTRIBUTE__INIT;
+  at.name = (char *)"token";
+  at.type = bin("\"string\"");
+  at.computed = true;
+  at.sensitive = true;
+  Tfplugin6__Schema__Attribute *ats[] = {&at};
+  Tfplugin6__Schema__Block blk = TFPLUGIN6__SCHEMA__BLOCK__INIT;
+  blk.n_attributes = 1;
+  blk.attributes = ats;
+  Tfplugin6__Schema sc = TFPLUGIN6__SCHEMA__INIT;
+  sc.block = &blk;
+  Tfplugin6__GetProviderSchema__Response__EphemeralResourceSchemasEntry e =
+      TFPLUGIN6__GET_PROVIDER_SCHEMA__RESPONSE__EPHEMERAL_RESOURCE_SCHEMAS_ENTRY__INIT;
+  e.key = (char *)"x_token";
+  e.value = &sc;
+  Tfplugin6__GetProviderSchema__Response__EphemeralResourceSchemasEntry
+      *es[] = {&e};
+  Tfplugin6__GetProviderSchema__Response r =
+      TFPLUGIN6__GET_PROVIDER_SCHEMA__RESPONSE__INIT;
+  r.n_ephemeral_resource_schemas = 1;
+  r.ephemeral_resource_schemas = es;
+  size_t n;
+  uint8_t *msg = pack(&r.base, &n);
+  Ctx x;
+  const ProvProviderSchema *ps =
+      pplugin_decode_schema(call(&x), "example.test/x/y", msg, n);
+  T_EQ_INT(x.d.errors, 0);
+  T_CHECK(ps && ps->nephemeral_resources == 1);
+  const ProvTypeSchema *ts = ps ? prov_schema_ephemeral(ps, "x_token") : NULL;
+  T_CHECK(ts != NULL);
+  if (!ts)
+    return;
+  const Type *t = ts->schema.block->implied;
+
+  /* result 3 (msgpack {"token": "s"}), renew_at 2 {seconds 7}, private 4 */
+  static const uint8_t ans[] = {
+      0x12, 0x02, 0x08, 0x07,                                      /* 2 */
+      0x1a, 0x0b, 0x0a, 0x09, 0x81, 0xa5, 't', 'o', 'k', 'e', 'n',
+      0xa1, 's',                                                   /* 3 */
+      0x22, 0x02, 'p', 'v'};                                       /* 4 */
+  ProvOpenEphResp o;
+  T_CHECK(pplugin_decode_open(call(&x), t, ans, sizeof ans, &o));
+  T_EQ_INT(x.d.errors, 0);
+  T_EQ_INT(o.renew_at, 7);
+  T_CHECK(o.private_data.n == 2 && memcmp(o.private_data.p, "pv", 2) == 0);
+  Value tok = val_attr(o.result, "token", NULL);
+  T_CHECK(tok.type && tok.len == 1 && tok.u.s[0] == 's');
+  /* no renew_at: never; a renew_at at the epoch still means "renew" */
+  static const uint8_t epoch[] = {0x12, 0x00};
+  T_CHECK(pplugin_decode_open(call(&x), t, ans + 4, sizeof ans - 4, &o));
+  T_EQ_INT(o.renew_at, 0);
+  T_CHECK(pplugin_decode_open(call(&x), t, epoch, sizeof epoch, &o));
+  T_EQ_INT(o.renew_at, 1);
+  T_CHECK(!pplugin_decode_open(call(&x), t, (const uint8_t *)"\xff\xff",
+                               2, &o));
+}
+
 int main(void)
 {
   arena_init(&A, 0);
@@ -288,6 +349,7 @@ int main(void)
   T_RUN(test_call_request);
   T_RUN(test_call_answer);
   T_RUN(test_move);
+  T_RUN(test_ephemeral);
   int rc = t_done("prov_plugin");
   arena_release(&A);
   return rc;

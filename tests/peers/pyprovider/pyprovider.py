@@ -48,6 +48,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True     # no __pycache__ in the source tree
@@ -155,6 +156,13 @@ ECHO_BODY = {"attrs": [("input", "string", "required"),
                        ("upper", "string", "computed"),
                        ("length", "number", "computed")], "blocks": []}
 THING_VERSION = 1
+# The ephemeral resource pytest_secret: a lease on a made-up secret.
+SECRET_BODY = {"attrs": [("name", "string", "required"),
+                         ("renew", "bool", "optional"),
+                         ("fail", "bool", "optional"),
+                         ("lease", "string", "computed"),
+                         ("value", "string", "computed sensitive")],
+               "blocks": []}
 
 
 def nested_type(n):
@@ -322,6 +330,9 @@ class Provider:
         self.thing_t = body_type(self.body)
         self.echo_t = body_type(ECHO_BODY)
         self.prov_t = body_type(PROVIDER_BODY)
+        self.secret_t = body_type(SECRET_BODY)
+        self.leases = 0
+        self.lease_lock = threading.Lock()
 
     # -- schema
     def get_schema(self, req, ctx):
@@ -332,6 +343,8 @@ class Provider:
         r.resource_schemas["pytest_thing"].CopyFrom(
             p.schema(self.body, THING_VERSION))
         r.data_source_schemas["pytest_echo"].CopyFrom(p.schema(ECHO_BODY))
+        r.ephemeral_resource_schemas["pytest_secret"].CopyFrom(
+            p.schema(SECRET_BODY))
         # The functions field (7) is not in cairn's proto: appended as its
         # own encoded field, which protobuf readers merge.
         ext = p.x["SchemaFunctions"]()
@@ -735,6 +748,62 @@ class Provider:
         return r
 
 
+    # -- ephemeral resource (protocol 5.7 / 6.7)
+    def validate_eph(self, req, ctx):
+        p = self.p
+        r = p.m["ValidateEphemeralResourceConfig.Response"]()
+        call_log("ValidateEphemeralResourceConfig %s" % req.type_name)
+        cfg = dv_in(req.config, self.secret_t)
+        if cfg.get("name") == "":
+            r.diagnostics.append(p.diag("Invalid name",
+                                        "name must not be empty.",
+                                        ["name"]))
+        return r
+
+    def open_eph(self, req, ctx):
+        """A lease per Open: private data names it; renew = true asks for
+        a renewal at once (renew_at in the past), so the first use after
+        the open renews it, deterministically."""
+        p = self.p
+        r = p.m["OpenEphemeralResource.Response"]()
+        cfg = dv_in(req.config, self.secret_t)
+        call_log("OpenEphemeralResource %s name=%s" % (req.type_name,
+                                                       cfg["name"]))
+        if cfg.get("fail"):
+            r.diagnostics.append(p.diag(
+                "Could not open secret",
+                "The secret %s is locked." % cfg["name"], ["fail"]))
+            return r
+        with self.lease_lock:
+            self.leases += 1
+            lease = "lease-%s-%d" % (cfg["name"], self.leases)
+        out = dict(cfg)
+        out.update({"lease": lease, "value": "s3cr3t-" + cfg["name"]})
+        r.result.CopyFrom(p.dv(out, self.secret_t))
+        r.private = json.dumps({"lease": lease, "renewed": 0},
+                               sort_keys=True).encode()
+        if cfg.get("renew"):
+            r.renew_at.seconds = 1
+        return r
+
+    def renew_eph(self, req, ctx):
+        p = self.p
+        r = p.m["RenewEphemeralResource.Response"]()
+        call_log("RenewEphemeralResource %s private=%s" %
+                 (req.type_name, req.private.decode()))
+        priv = json.loads(req.private.decode())
+        priv["renewed"] += 1
+        r.private = json.dumps(priv, sort_keys=True).encode()
+        # the next renewal far away: one renewal per walk
+        r.renew_at.seconds = int(time.time()) + 3600
+        return r
+
+    def close_eph(self, req, ctx):
+        call_log("CloseEphemeralResource %s private=%s" %
+                 (req.type_name, req.private.decode()))
+        return self.p.m["CloseEphemeralResource.Response"]()
+
+
 class RawReply:
     """An answer already encoded (see get_schema)."""
 
@@ -831,6 +900,14 @@ def main():
     # MoveResourceState is then answered gRPC's Unimplemented.
     if not os.environ.get("PYPROVIDER_NO_MOVE"):
         names["MoveResourceState"] = ("MoveResourceState", prov.move_state)
+    # PYPROVIDER_NO_EPHEMERAL=1 lists pytest_secret but answers its calls
+    # gRPC's Unimplemented, as a plugin that lost them would.
+    if not os.environ.get("PYPROVIDER_NO_EPHEMERAL"):
+        for n, fn in (("ValidateEphemeralResourceConfig", prov.validate_eph),
+                      ("OpenEphemeralResource", prov.open_eph),
+                      ("RenewEphemeralResource", prov.renew_eph),
+                      ("CloseEphemeralResource", prov.close_eph)):
+            names[n] = (n, fn)
     handlers = {}
     for method, (msg, fn) in names.items():
         handlers[method] = grpc.unary_unary_rpc_method_handler(
