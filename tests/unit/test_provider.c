@@ -1376,29 +1376,6 @@ static void test_time_sleep(void)
 }
 
 /* random_bytes/uuid4/uuid7 encodings and imports. */
-/* Small draws come from a per-thread buffer refilled from the kernel:
-** across many refills no two 16-byte draws are equal, every size up to
-** and past the buffer's limit is filled, and no draw is all zero bytes
-** (what a handed-out byte is cleared to). */
-static void test_random_bytes_buffered(void)
-{
-  enum { N = 200 };
-  static unsigned char seen[N][16];
-  for (int i = 0; i < N; i++) {
-    prov_random_bytes(seen[i], 16);
-    static const unsigned char zero[16];
-    T_CHECK(memcmp(seen[i], zero, 16) != 0);
-    for (int j = 0; j < i; j++)
-      T_CHECK(memcmp(seen[i], seen[j], 16) != 0);
-  }
-  for (size_t n = 1; n <= 300; n += 37) {
-    unsigned char a[300], b[300];
-    prov_random_bytes(a, n);
-    prov_random_bytes(b, n);
-    T_CHECK(n < 4 || memcmp(a, b, n) != 0);
-  }
-}
-
 static void test_random_bytes_uuid(void)
 {
   uint8_t u[16];
@@ -1500,7 +1477,6 @@ int main(void)
   T_RUN(test_time_offset_extremes);
   T_RUN(test_local_validation);
   T_RUN(test_local_sensitive_and_data);
-  T_RUN(test_random_bytes_buffered);
   T_RUN(test_random_string);
   T_RUN(test_random_keepers);
   T_RUN(test_random_password);
