@@ -45,6 +45,21 @@ typedef struct KeySlot {
   uint32_t hash;
 } KeySlot;
 
+/* A key predicted at one (depth, position) of an object: the interned
+** copy of a key that was read there without escapes. */
+typedef struct KeyHint {
+  const char *s;      /* NULL: none yet */
+  uint32_t len;
+} KeyHint;
+
+/* Prediction tables cover this many container depths and object
+** positions; deeper or later keys take the hashed path only. */
+#define HINT_DEPTHS 8
+#define HINT_POS 16
+/* Documents shorter than this do not set up key hints (a record or a
+** plugin answer: too few repeated objects to pay for the table). */
+#define HINT_MIN_DOC 4096
+
 typedef struct TypeSlot {
   const Type *t;      /* NULL: empty slot */
   uint64_t hash;
@@ -72,6 +87,8 @@ typedef struct Parser {
   uint64_t seed;               /* key hash seed */
   Entry *sortbuf;              /* merge sort buffer for unsorted objects */
   uint32_t capsort;
+  KeyHint *hints;              /* [HINT_DEPTHS][HINT_POS] or NULL */
+  const Type *last_type[HINT_DEPTHS];  /* last container type per depth */
 } Parser;
 
 /* Byte classes for string scanning: 0 = plain, 1 = '"', 2 = '\\',
@@ -426,6 +443,18 @@ static void sort_entries(Entry *e, Entry *tmp, uint32_t n)
     e[k++] = tmp[i++];
 }
 
+/* True when the entries e[0..n) have exactly t's shape: kind, count,
+** keys (interned: compared by pointer) in t's order, element types. */
+static bool same_shape(const Type *t, bool obj, const Entry *e, uint32_t n)
+{
+  if (t->kind != (obj ? TY_OBJECT : TY_TUPLE) || t->n != n)
+    return false;
+  for (uint32_t i = 0; i < n; i++)
+    if (t->types[i] != e[i].v.type || (obj && t->names[i] != e[i].key))
+      return false;
+  return true;
+}
+
 /* Builds the object or tuple value from the entries above the top frame. */
 static Value close_container(Parser *ps, bool obj)
 {
@@ -434,7 +463,15 @@ static Value close_container(Parser *ps, bool obj)
   ** is undefined in C. */
   Entry *e = ps->stk ? ps->stk + base : NULL;
   uint32_t n = ps->nstk - base;
-  if (obj) {
+  uint32_t depth = ps->nframes - 1;
+  const Type *last = depth < HINT_DEPTHS ? ps->last_type[depth] : NULL;
+  const Type *t = NULL;
+  if (last && same_shape(last, obj, e, n)) {
+    /* The shape of the last container closed at this depth (the
+    ** thousands of instances of a state file): the keys are then sorted
+    ** and unique, and this is the type intern_type would return. */
+    t = last;
+  } else if (obj) {
     bool sorted = true;
     for (uint32_t i = 1; i < n; i++)
       if (strcmp(e[i - 1].key, e[i].key) >= 0) {
@@ -471,7 +508,12 @@ static Value close_container(Parser *ps, bool obj)
     v.type = obj ? &ty_empty_object : &ty_empty_tuple;
     return v;
   }
-  v.type = intern_type(ps, obj, e, n);
+  if (!t) {
+    t = intern_type(ps, obj, e, n);
+    if (depth < HINT_DEPTHS)
+      ps->last_type[depth] = t;
+  }
+  v.type = t;
   v.len = n;
   Value *vals = arena_alloc_raw(ps->a, sizeof(Value), _Alignof(Value), n);
   for (uint32_t i = 0; i < n; i++)
@@ -770,22 +812,55 @@ static const char *scan_literal(Parser *ps, const char *p, const char *lit,
   return p + n;
 }
 
+/* The hint slot of the key about to be read in the innermost (object)
+** frame, or NULL when it is out of the table's range or the document is
+** small. */
+static KeyHint *key_hint(Parser *ps)
+{
+  uint32_t depth = ps->nframes - 1;
+  uint32_t pos = ps->nstk - ps->frames[depth].base;
+  if (depth >= HINT_DEPTHS || pos >= HINT_POS)
+    return NULL;
+  if (!ps->hints) {
+    if (ps->end - ps->beg < HINT_MIN_DOC)
+      return NULL;
+    ps->hints = ARENA_NEW(&ps->scratch, KeyHint, HINT_DEPTHS * HINT_POS);
+  }
+  return &ps->hints[depth * HINT_POS + pos];
+}
+
 static const char *scan_key(Parser *ps, const char *p, const char **key)
 {
   if (p >= ps->end || *p != '"')
     return perr_unexpected(ps, p, "a string (an object key)"), NULL;
-  const char *s;
-  size_t n;
-  bool borrowed;
-  const char *q = scan_string(ps, p, &s, &n, &borrowed);
-  if (!q)
-    return NULL;
-  /* A borrowed key has no escapes, and a raw NUL is a control character
-  ** scan_string refused: only a decoded key (\u0000) can hold one. */
-  if (!borrowed && memchr(s, 0, n))
-    return perr(ps, p, "Invalid object key",
-                "object keys may not contain the NUL character."), NULL;
-  *key = intern_key(ps, s, n);
+  const char *q;
+  KeyHint *h = key_hint(ps);
+  if (h && h->s && (size_t)(ps->end - p) > (size_t)h->len + 1 &&
+      p[h->len + 1] == '"' && same_bytes(p + 1, h->s, h->len)) {
+    /* The key read at this depth and position last time.  A hint is
+    ** only set from a key without escapes, so these bytes hold no quote,
+    ** backslash or control byte and are valid UTF-8 (the same bytes
+    ** passed scan_string): scanning and interning them would give h->s. */
+    *key = h->s;
+    q = p + h->len + 2;
+  } else {
+    const char *s;
+    size_t n;
+    bool borrowed;
+    q = scan_string(ps, p, &s, &n, &borrowed);
+    if (!q)
+      return NULL;
+    /* A borrowed key has no escapes, and a raw NUL is a control character
+    ** scan_string refused: only a decoded key (\u0000) can hold one. */
+    if (!borrowed && memchr(s, 0, n))
+      return perr(ps, p, "Invalid object key",
+                  "object keys may not contain the NUL character."), NULL;
+    *key = intern_key(ps, s, n);
+    if (h && borrowed) {
+      h->s = *key;
+      h->len = (uint32_t)n;
+    }
+  }
   q = json_skip_ws(q, ps->end);
   if (q >= ps->end || *q != ':')
     return perr_unexpected(ps, q, "':' after an object key"), NULL;

@@ -119,14 +119,17 @@ bool json_parse(Arena *a, const char *buf, size_t len, Value *out, Diags *d,
 
 /* Parses buf and decodes it as type t with go-cty's json.Unmarshal rules
 ** (see above).  Returns false with one diagnostic on a syntax or type
-** error. */
+** error.  The result shares t's attribute names as json_value_typed's
+** does. */
 bool json_decode_typed(Arena *a, const char *buf, size_t len, const Type *t,
                        Value *out, Diags *d, const JsonOpts *opts);
 
 /* The typed half alone: converts v, a value produced by json_parse (or a
 ** part of one, e.g. the "attributes" of a state instance), to type t.
 ** Strings and literals of v are shared, not copied, so v's arena must
-** live as long as the result's.  `where` (may be NULL) is the subject
+** live as long as the result's; so are t's attribute names (an object
+** type with dynamic attributes gets a type of its values' types that
+** shares t's names), so t must too.  `where` (may be NULL) is the subject
 ** range of type-error diagnostics.  A v that already has type t (the
 ** state reader types root outputs; an apply records typed ones) is
 ** returned as it is. */

@@ -250,8 +250,8 @@ static bool typed(JsonTCtx *c, Value v, const Type *t, Value *out)
         vals[i] = val_null(t->types[i]);
       }
     }
-    if (ty_has_dynamic(t))
-      *out = val_object(c->a, t->n, t->names, vals);
+    if (ty_has_dynamic(t))   /* a type of the values' own types */
+      *out = val_object_like(c->a, t, vals);
     else
       *out = val_object_typed(t, vals);
     return true;

@@ -104,9 +104,10 @@ static uint32_t sort_names(NameIdx *ni, uint32_t n, const char *const *names)
   return k;
 }
 
-const Type *ty_object_opt(Arena *a, uint32_t n, const char *const *names,
-                          const Type *const *types, const uint8_t *optional,
-                          const Value *defaults)
+static const Type *make_object(Arena *a, uint32_t n, const char *const *names,
+                               const Type *const *types,
+                               const uint8_t *optional, const Value *defaults,
+                               bool copy_names)
 {
   if (n == 0)
     return &ty_empty_object;
@@ -122,7 +123,7 @@ const Type *ty_object_opt(Arena *a, uint32_t n, const char *const *names,
   if (defaults)
     dd = ARENA_NEW(a, Value, k);
   for (uint32_t i = 0; i < k; i++) {
-    nn[i] = arena_strdup(a, ni[i].name);
+    nn[i] = copy_names ? arena_strdup(a, ni[i].name) : ni[i].name;
     tt[i] = types[ni[i].idx];
     if (oo)
       oo[i] = optional[ni[i].idx];
@@ -138,10 +139,24 @@ const Type *ty_object_opt(Arena *a, uint32_t n, const char *const *names,
   return t;
 }
 
+const Type *ty_object_opt(Arena *a, uint32_t n, const char *const *names,
+                          const Type *const *types, const uint8_t *optional,
+                          const Value *defaults)
+{
+  return make_object(a, n, names, types, optional, defaults, true);
+}
+
 const Type *ty_object(Arena *a, uint32_t n, const char *const *names,
                       const Type *const *types)
 {
-  return ty_object_opt(a, n, names, types, NULL, NULL);
+  return make_object(a, n, names, types, NULL, NULL, true);
+}
+
+const Type *ty_object_shared_names(Arena *a, uint32_t n,
+                                   const char *const *names,
+                                   const Type *const *types)
+{
+  return make_object(a, n, names, types, NULL, NULL, false);
 }
 
 const Type *ty_tuple(Arena *a, uint32_t n, const Type *const *types)
@@ -915,6 +930,19 @@ Value val_object_typed(const Type *t, Value *vals)
 {
   Value v = {.type = t, .len = t->n, .u = {.elems = vals}};
   return v;
+}
+
+Value val_object_like(Arena *a, const Type *like, Value *vals)
+{
+  Type *t = ARENA_NEW(a, Type, 1);
+  const Type **tt = ARENA_NEW(a, const Type *, like->n);
+  for (uint32_t i = 0; i < like->n; i++)
+    tt[i] = vals[i].type;
+  t->kind = TY_OBJECT;
+  t->n = like->n;
+  t->names = like->names;   /* sorted and unique already */
+  t->types = tt;
+  return val_object_typed(t, vals);
 }
 
 /* ---- Accessors -------------------------------------------------------- */

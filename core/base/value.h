@@ -82,6 +82,13 @@ const Type *ty_object(Arena *a, uint32_t n, const char *const *names,
 const Type *ty_object_opt(Arena *a, uint32_t n, const char *const *names,
                           const Type *const *types, const uint8_t *optional,
                           const Value *defaults);
+/* ty_object without copying the names: the type points at the caller's
+** strings, which must live at least as long as the type.  A provider
+** schema's implied type uses it so that look-ups by the schema's own
+** attribute names find them by pointer (ty_attr_index). */
+const Type *ty_object_shared_names(Arena *a, uint32_t n,
+                                   const char *const *names,
+                                   const Type *const *types);
 const Type *ty_tuple(Arena *a, uint32_t n, const Type *const *types);
 extern const Type ty_empty_object, ty_empty_tuple;
 
@@ -220,6 +227,12 @@ Value val_object(Arena *a, uint32_t n, const char *const *names,
 /* Builds an object of an existing object type from values in the type's
 ** attribute order (adopted). */
 Value val_object_typed(const Type *t, Value *vals);
+/* An object of like's attribute names (like: an object type, n > 0) with
+** vals (like's order) and a new type made of their types: no sort, no
+** copy of the names, which the new type shares with like (so like must
+** live as long as the result).  Optional flags and defaults are not
+** kept (a value's type has none). */
+Value val_object_like(Arena *a, const Type *like, Value *vals);
 
 /* Accessors.  All assume a known, non-null value of the right kind. */
 double val_num_double(Value v);

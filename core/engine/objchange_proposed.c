@@ -9,12 +9,14 @@
 
 /* Rebuilds an object of type t from vals (t's attribute order), keeping
 ** t when every value still has its attribute type (the common case) and
-** otherwise making a new type from the values (dynamic attributes). */
+** otherwise making a new type from the values (dynamic attributes), which
+** shares t's names: t is the config value's type, which outlives the
+** proposed value built from it. */
 static Value build_obj(Arena *a, const Type *t, Value *vals, uint16_t marks)
 {
   for (uint32_t i = 0; i < t->n; i++) {
     if (!ty_equal(vals[i].type, t->types[i]))
-      return val_mark(val_object(a, t->n, t->names, vals), marks);
+      return val_mark(val_object_like(a, t, vals), marks);
   }
   return val_mark(val_object_typed(t, vals), marks);
 }

@@ -119,7 +119,12 @@ static const Type *object_of_attrs(Arena *a, const ProvAttrSchema *attrs,
   return ty_object(a, n, names, types);
 }
 
-const Type *prov_schema_implied_type(Arena *a, const ProvBlockSchema *b)
+/* keep_names: the type points at the schema's attribute names instead of
+** copies (prepare_block: the prepared type lives in the schema's block
+** struct, and the names, shared by clones, outlive it), so look-ups with
+** those names (the objchange walks, the decoders) match by pointer. */
+static const Type *implied_type(Arena *a, const ProvBlockSchema *b,
+                                bool keep_names)
 {
   if (b->implied)
     return b->implied;
@@ -139,7 +144,14 @@ const Type *prov_schema_implied_type(Arena *a, const ProvBlockSchema *b)
     types[k] = nest_type(a, nb->nesting,
                          prov_schema_implied_type(a, nb->block));
   }
+  if (keep_names)
+    return ty_object_shared_names(a, n, names, types);
   return ty_object(a, n, names, types);
+}
+
+const Type *prov_schema_implied_type(Arena *a, const ProvBlockSchema *b)
+{
+  return implied_type(a, b, false);
 }
 
 static void prepare_block(Arena *a, ProvBlockSchema *b)
@@ -148,7 +160,7 @@ static void prepare_block(Arena *a, ProvBlockSchema *b)
     return;
   for (uint32_t i = 0; i < b->nblocks; i++)
     prepare_block(a, (ProvBlockSchema *)b->blocks[i].block);
-  b->implied = prov_schema_implied_type(a, b);
+  b->implied = implied_type(a, b, true);
 }
 
 void prov_schema_prepare(Arena *a, ProvProviderSchema *s)

@@ -16,6 +16,8 @@
 
 /* ---- Reading ------------------------------------------------------------- */
 
+#define RD_MEMO 16
+
 typedef struct Rd {
   Arena *a;           /* the parsed tree and scratch */
   const char *name;
@@ -27,7 +29,45 @@ typedef struct Rd {
   uint32_t last_ndeps;
   pthread_mutex_t *smu;  /* records: held only while the State changes */
   Arena *own;         /* records: the State's arena, while sa stands in */
+  const Type *memo_type;     /* the object type memo[] indexes */
+  struct {
+    const char *name;        /* a field name literal of this file */
+    int idx;                 /* its index in memo_type, or -1 */
+  } memo[RD_MEMO];
+  uint32_t nmemo;
 } Rd;
+
+/* Field look-ups by name, memoised by (object type, name pointer): the
+** parser interns object types, so the thousands of instance objects of a
+** state share one type, and each field's index is found once instead of
+** by name for every instance.  An Rd reads one parsed tree, which lives
+** as long as the Rd: a type's address cannot be reused meanwhile. */
+static Value rd_get(Rd *r, Value obj, const char *name, bool *found)
+{
+  if (!obj.type || obj.type->kind != TY_OBJECT ||
+      (obj.flags & (VF_NULL | VF_UNKNOWN)))
+    return st_get(obj, name, found);
+  if (obj.type != r->memo_type) {
+    r->memo_type = obj.type;
+    r->nmemo = 0;
+  }
+  int idx = -2;
+  for (uint32_t i = 0; i < r->nmemo; i++)
+    if (r->memo[i].name == name) {
+      idx = r->memo[i].idx;
+      break;
+    }
+  if (idx == -2) {
+    idx = ty_attr_index(obj.type, name);
+    if (r->nmemo < RD_MEMO) {
+      r->memo[r->nmemo].name = name;
+      r->memo[r->nmemo++].idx = idx;
+    }
+  }
+  if (found)
+    *found = idx >= 0;
+  return idx >= 0 ? obj.u.elems[idx] : val_dynamic_null;
+}
 
 /* v as the state keeps it: a copy in the state's arena when the tree is
 ** scratch. */
@@ -92,7 +132,7 @@ static void field_err(Rd *r, const char *field, Value v)
 static bool get_u64(Rd *r, Value obj, const char *name, const char *field,
                     uint64_t *out)
 {
-  Value v = st_get(obj, name, NULL);
+  Value v = rd_get(r, obj, name, NULL);
   *out = 0;
   if (val_is_null(v))
     return true;
@@ -124,7 +164,7 @@ static bool get_u64(Rd *r, Value obj, const char *name, const char *field,
 static const char *get_str(Rd *r, Value obj, const char *name,
                            const char *field, bool *ok)
 {
-  Value v = st_get(obj, name, NULL);
+  Value v = rd_get(r, obj, name, NULL);
   if (val_is_null(v))
     return "";
   if (v.type->kind != TY_STRING) {
@@ -138,7 +178,7 @@ static const char *get_str(Rd *r, Value obj, const char *name,
 static bool get_bool(Rd *r, Value obj, const char *name, const char *field,
                      bool *out)
 {
-  Value v = st_get(obj, name, NULL);
+  Value v = rd_get(r, obj, name, NULL);
   *out = false;
   if (val_is_null(v))
     return true;
@@ -274,8 +314,8 @@ static bool read_object(Rd *r, Value iv, StObject *o, const char *inst)
                &o->schema_version))
     return false;
   bool fa, ff;
-  Value attrs = st_get(iv, "attributes", &fa);
-  Value flat = st_get(iv, "attributes_flat", &ff);
+  Value attrs = rd_get(r, iv, "attributes", &fa);
+  Value flat = rd_get(r, iv, "attributes_flat", &ff);
   if (fa && !val_is_null(attrs)) {
     o->attrs = keep(r, attrs);
   } else if (ff && !val_is_null(flat)) {
@@ -298,7 +338,7 @@ static bool read_object(Rd *r, Value iv, StObject *o, const char *inst)
     o->attrs.type = &ty_empty_object;
     o->attrs.flags = 0;
   }
-  if (!read_paths(r, st_get(iv, "sensitive_attributes", NULL), o))
+  if (!read_paths(r, rd_get(r, iv, "sensitive_attributes", NULL), o))
     return false;
   const char *status = get_str(r, iv, "status", "resources.instances.status",
                                &ok);
@@ -311,7 +351,7 @@ static bool read_object(Rd *r, Value iv, StObject *o, const char *inst)
            "Instance %s has invalid status \"%s\".", inst, status);
     return false;
   }
-  Value priv = st_get(iv, "private", NULL);
+  Value priv = rd_get(r, iv, "private", NULL);
   if (!val_is_null(priv)) {
     if (!st_is_str(priv)) {
       field_err(r, "resources.instances.private", priv);
@@ -329,7 +369,7 @@ static bool read_object(Rd *r, Value iv, StObject *o, const char *inst)
     o->priv = p;
     o->priv_len = pn;
   }
-  Value deps = st_get(iv, "dependencies", NULL);
+  Value deps = rd_get(r, iv, "dependencies", NULL);
   if (!val_is_null(deps)) {
     if (!st_is_arr(deps)) {
       field_err(r, "resources.instances.dependencies", deps);
@@ -366,7 +406,7 @@ static bool read_object(Rd *r, Value iv, StObject *o, const char *inst)
                &o->identity_schema_version))
     return false;
   bool fi;
-  Value ident = st_get(iv, "identity", &fi);
+  Value ident = rd_get(r, iv, "identity", &fi);
   if (fi && !val_is_null(ident)) {
     o->has_identity = true;
     o->identity = keep(r, ident);
@@ -562,7 +602,7 @@ static bool read_v4(Rd *r, Value root, State *s)
         return false;
       }
       StKey key;
-      if (!read_key(r, st_get(iv, "index_key", NULL), &key, sr->addr))
+      if (!read_key(r, rd_get(r, iv, "index_key", NULL), &key, sr->addr))
         continue;
       buf_clear(&ab);
       st_format_instance(&ab, sr, key);
@@ -609,7 +649,8 @@ static bool read_v4(Rd *r, Value root, State *s)
 static bool read_file(Arena *a, Arena *sa, const char *name, const char *src,
                       size_t n, State **out, Diags *d)
 {
-  Rd r = {a, name, d, false, sa, st_copier_new(a, sa), NULL, 0, NULL, NULL};
+  Rd r = {a, name, d, false, sa, st_copier_new(a, sa), NULL, 0,
+          NULL, NULL, NULL, {{NULL, 0}}, 0};
   if (n > ST_MAX_FILE_BYTES) {
     rd_err(&r, "State file too large",
            "The state file is %zu bytes; cairn reads state files of up to "
@@ -876,7 +917,7 @@ bool st_rec_apply_mu(Arena *a, State *s, const char *payload, size_t n,
   Arena t;
   arena_init(&t, 0);
   Rd r = {&t, "journal", d, false, a, st_copier_new(&t, a), NULL, 0, mu,
-          NULL};
+          NULL, NULL, {{NULL, 0}}, 0};
   bool ok = rec_apply(&r, &t, s, payload, n, info, d);
   arena_release(&t);
   return ok;

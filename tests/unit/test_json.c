@@ -210,6 +210,64 @@ static void test_large_documents(void)
   T_EQ_STR(write_v(v, 0), buf_str(&c));
 }
 
+/* Documents over 4 KiB predict each object key from the key last read at
+** the same depth and position, and each container's type from the last
+** one closed at its depth (json.c): keys that only share a prefix with
+** the prediction, escaped spellings of it, duplicates, a shape that
+** changes, and objects deeper and longer than the tables. */
+static void test_key_prediction(void)
+{
+  static const char *const objs[] = {
+    "{\"id\":1,\"name\":\"a\"}",
+    "{\"id\":2,\"nam\":\"b\"}",        /* prefix of the prediction */
+    "{\"id\":3,\"names\":\"c\"}",      /* the prediction is a prefix */
+    "{\"i\\u0064\":4,\"name\":\"d\"}", /* escaped "id" */
+    "{\"id\":5,\"name\":6}",           /* same keys, other type */
+    "{\"name\":\"f\",\"id\":7}",       /* other order */
+    "{\"id\":8,\"id\":\"h\"}",         /* duplicate: last wins */
+    "{\"id\":9,\"name\":\"i\"}",
+  };
+  Buf b;
+  buf_init(&b, &A);
+  buf_puts(&b, "{\"deep\":[[[[[[[[[[{\"x\":{\"k0\":0,\"k1\":1,\"k2\":2,"
+              "\"k3\":3,\"k4\":4,\"k5\":5,\"k6\":6,\"k7\":7,\"k8\":8,"
+              "\"k9\":9,\"ka\":10,\"kb\":11,\"kc\":12,\"kd\":13,"
+              "\"ke\":14,\"kf\":15,\"kg\":16,\"kh\":17}}]]]]]]]]]],"
+              "\"list\":[");
+  for (int i = 0; i < 400; i++)
+    buf_printf(&b, "%s%s", i ? "," : "", objs[i % 8]);
+  buf_puts(&b, "]}");
+  T_CHECK(b.len > 4096);
+  Value v = parse_ok(buf_str(&b));
+  Value l = val_attr(v, "list", NULL);
+  T_EQ_INT(l.len, 400);
+  int64_t x = 0;
+  for (uint32_t i = 0; i < l.len; i += 8) {
+    const Value *o = &l.u.elems[i];
+    T_EQ_INT(o[0].type->n, 2);
+    T_EQ_STR(o[0].type->names[1], "name");
+    T_EQ_STR(o[1].type->names[1], "nam");
+    T_EQ_STR(o[2].type->names[1], "names");
+    T_CHECK(o[3].type == o[0].type);   /* "i\u0064" is "id" */
+    T_CHECK(o[3].type->names[0] == o[0].type->names[0]);
+    T_CHECK(val_num_int(val_attr(o[3], "id", NULL), &x) && x == 4);
+    T_CHECK(o[4].type != o[0].type);
+    T_CHECK(o[4].type->types[1] == &ty_number);
+    T_CHECK(o[5].type == o[0].type);
+    T_CHECK(val_num_int(val_attr(o[5], "id", NULL), &x) && x == 7);
+    T_EQ_INT(o[6].type->n, 1);
+    T_EQ_STR(str_of(o[6].u.elems[0]), "h");
+    T_CHECK(o[7].type == o[0].type);
+    T_EQ_STR(str_of(val_attr(o[7], "name", NULL)), "i");
+  }
+  Value d = val_attr(v, "deep", NULL);
+  for (int i = 0; i < 10; i++)
+    d = d.u.elems[0];
+  d = val_attr(d, "x", NULL);
+  T_EQ_INT(d.type->n, 18);
+  T_CHECK(val_num_int(val_attr(d, "kh", NULL), &x) && x == 17);
+}
+
 static void test_strings_and_escapes(void)
 {
   Value v = parse_ok("\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\"");
@@ -905,6 +963,7 @@ int main(void)
   T_RUN(test_duplicate_keys_last_wins);
   T_RUN(test_type_interning);
   T_RUN(test_large_documents);
+  T_RUN(test_key_prediction);
   T_RUN(test_strings_and_escapes);
   T_RUN(test_invalid_utf8);
   T_RUN(test_malformed);
