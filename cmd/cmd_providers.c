@@ -580,6 +580,7 @@ static int run_schema(Cli *cli, int argc, char **argv)
     w_types(&w, "ephemeral_resource_schemas", s->ephemeral_resources,
             s->nephemeral_resources);
     w_functions(&w, s->functions, s->nfunctions);
+    w_types(&w, "action_schemas", s->actions, s->nactions);
     json_w_end_object(&w);
   }
   preg_close(&reg);
