@@ -35,13 +35,18 @@ static int do_apply(Op *op, Plan *p, bool destroy)
             op->cli->color ? "\x1b[0m\x1b[1m\x1b[32m" : "", op->destroyed,
             op->cli->color ? "\x1b[0m" : "");
   } else {
-    char imp[32] = "";
+    char imp[32] = "", acts[64] = "";
     if (op->imported)
       snprintf(imp, sizeof imp, "%u imported, ", op->imported);
+    if (op->invoked && op->invoke_failed)
+      snprintf(acts, sizeof acts, " Actions: %u invoked, %u failed.",
+               op->invoked, op->invoke_failed);
+    else if (op->invoked)
+      snprintf(acts, sizeof acts, " Actions: %u invoked.", op->invoked);
     cli_out(op->cli,
             "\n%sApply complete! Resources: %s%u added, %u changed, %u "
-            "destroyed.%s\n", op->cli->color ? "\x1b[0m\x1b[1m\x1b[32m" : "",
-            imp, op->added, op->changed, op->destroyed,
+            "destroyed.%s%s\n", op->cli->color ? "\x1b[0m\x1b[1m\x1b[32m" : "",
+            imp, op->added, op->changed, op->destroyed, acts,
             op->cli->color ? "\x1b[0m" : "");
   }
   if (!destroy)
