@@ -89,6 +89,10 @@ static void module_reqs(Arena *a, const CfgModule *m, Reqs *r, Diags *d)
     req_add(a, r,
             fqn_of(a, m, cfg_resource_provider_name(&m->resources[i]), d),
             NULL);
+  for (uint32_t i = 0; i < m->nactions; i++)   /* Terraform 1.14 actions */
+    req_add(a, r,
+            fqn_of(a, m, cfg_action_provider_name(&m->actions[i]), d),
+            NULL);
   if (r->n)
     qsort(r->v, r->n, sizeof(Req), cmp_req);
 }
