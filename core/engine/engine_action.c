@@ -372,8 +372,53 @@ static void plan_cli(Engine *e, const char *addr, Arena *a, Inv *l,
                "action.%s.%s.", addr, x->type, x->name);
 }
 
+/* Every action block of mod and below, in every module instance, is
+** checked against its schema while planning, triggered or not (as
+** Terraform validates them): a misspelt argument is an error even when
+** nothing invokes the action this time. */
+static void check_actions(Engine *e, const EMod *mod, Arena *a, Diags *d)
+{
+  const CfgModule *m = mod->t->m;
+  for (uint32_t i = 0; i < m->nactions; i++) {
+    const CfgAction *x = &m->actions[i];
+    ProvSlot *ps;
+    const ProvBlockSchema *b = action_schema(e, mod, x, &ps, d);
+    if (!b)
+      continue;
+    for (uint32_t mi = 0; mi < mod->nmi; mi++) {
+      StKey *keys;
+      Rep *reps;
+      uint32_t nk;
+      if (!expand(e, mod, mi, x, a, d, &keys, &reps, &nk))
+        break;
+      Value cfg;
+      for (uint32_t k = 0; k < nk; k++)
+        if (!eval_config(e, mod, mi, &reps[k], x, b, NULL, NULL, a, d, &cfg))
+          break;
+    }
+  }
+  for (uint32_t i = 0; i < m->ncalls; i++)
+    if (mod->children[i])
+      check_actions(e, mod->children[i], a, d);
+}
+
+static bool has_actions(const CfgTree *t)
+{
+  if (t->m->nactions)
+    return true;
+  for (uint32_t i = 0; i < t->m->ncalls; i++)
+    if (t->children[i] && has_actions(t->children[i]))
+      return true;
+  return false;
+}
+
 bool eng_plan_actions(Engine *e, Plan *p, Diags *d)
 {
+  if (e->o.mode == PL_MODE_NORMAL && has_actions(e->tree)) {
+    check_actions(e, e->root, e->a, d);
+    if (diag_has_errors(d))
+      return false;
+  }
   bool any = e->o.ninvoke > 0;
   for (uint32_t v = 0; v < e->nnodes && !any; v++)
     any = e->nodes[v].kind == N_RESOURCE && e->nodes[v].res &&
