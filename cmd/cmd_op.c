@@ -513,15 +513,24 @@ static void json_provision(Op *op, const EngEvent *ev)
   buf_clear(&op->uibuf);
 }
 
-/* Terraform's UiHook action lines (docs/actions.md); the -json stream
-** has no action messages yet. */
+/* Terraform's UiHook action lines and JSON action hooks
+** (docs/actions.md). */
 static void show_action(Op *op, const EngEvent *ev, Buf *b)
 {
   if (ev->kind == ENG_EV_ACTION_DONE || ev->kind == ENG_EV_ACTION_ERRORED)
     op->invoked++;
   if (ev->kind == ENG_EV_ACTION_ERRORED)
     op->invoke_failed++;
-  if (op->json || ev->kind == ENG_EV_ACTION_ERRORED)
+  if (op->json) {
+    static const char *const types[] = {"action_start", "action_progress",
+                                        "action_complete", "action_errored"};
+    jui_action(&op->ui, types[ev->kind - ENG_EV_ACTION_START], ev->invoke,
+               ev->change, ev->text);
+    cli_out_buf(op->cli, &op->uibuf);
+    buf_clear(&op->uibuf);
+    return;
+  }
+  if (ev->kind == ENG_EV_ACTION_ERRORED)
     return;   /* the error shows as a diagnostic at the end */
   bool c = op->cli->color;
   const char *by = ev->trigger ? ev->trigger : "CLI";

@@ -95,6 +95,8 @@ typedef struct EngEvent {
   const char *type, *name;
   StKey key;
   const char *trigger;       /* ACTION_*: see above */
+  const PlInvoke *invoke;    /* ACTION_*: the invocation (change: the
+                                triggering change, NULL for -invoke) */
   bool delivered;            /* engine-private: sent ahead of its turn */
   struct EngEvent *next;
 } EngEvent;

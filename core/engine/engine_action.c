@@ -462,6 +462,8 @@ static void event(Run *r, EngEventKind k, const char *text)
   ev->kind = k;
   ev->addr = r->iv->addr;
   ev->trigger = r->iv->trigger;
+  ev->invoke = r->iv;
+  ev->change = r->in ? eng_find_change(r->e, r->in) : NULL;
   ev->text = text;
   if (!r->in) {
     if (r->e->o.event) {

@@ -230,6 +230,13 @@ instance key picks one instance of a repeated action.
   greet b in sub
   Action complete: action.local_command.greet["b"] (triggered by CLI)
   Apply complete! Resources: 0 added, 0 changed, 0 destroyed. Actions: 1 invoked.
+  $ cairn apply -auto-approve -json -var msg=quiet -invoke=action.local_command.note | python3 -c 'import json,sys
+  > for l in sys.stdin:
+  >     m = json.loads(l)
+  >     if m["type"].startswith("action_"): print(m["type"], m["@message"].split("\n")[0], sorted(m["hook"]))'
+  action_start Action started: action.local_command.note ['action', 'invoke']
+  action_progress action.local_command.note -  ['action', 'invoke', 'message']
+  action_complete Action complete: action.local_command.note ['action', 'invoke']
   $ cairn apply -auto-approve -no-color -invoke=action.local_command.nope
   
   Error: Action not found
