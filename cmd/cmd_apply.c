@@ -205,9 +205,10 @@ const CmdEntry cmd_apply = {
     "Options:\n\n"
     "  -auto-approve       Skip interactive approval.\n"
     "  -destroy            Destroy instead (same as `cairn destroy`).\n"
-    "  -refresh=false, -replace=ADDR, -var, -var-file, -input=false,\n"
-    "  -parallelism=N, -lock=false, -lock-timeout=D, -state=PATH,\n"
-    "  -state-out=PATH, -backup=PATH, -json, -no-color, -compact-warnings\n"
+    "  -refresh=false, -replace=ADDR, -invoke=ADDR, -var, -var-file,\n"
+    "  -input=false, -parallelism=N, -lock=false, -lock-timeout=D,\n"
+    "  -state=PATH, -state-out=PATH, -backup=PATH, -json, -no-color,\n"
+    "  -compact-warnings\n"
     "                      As for plan.\n",
     run_apply, true};
 
