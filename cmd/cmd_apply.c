@@ -36,13 +36,18 @@ static int do_apply(Op *op, Plan *p, bool destroy)
             op->cli->color ? "\x1b[0m\x1b[1m\x1b[32m" : "", op->destroyed,
             op->cli->color ? "\x1b[0m" : "");
   } else {
-    char imp[32] = "";
+    char imp[32] = "", acts[64] = "";
     if (op->imported)
       snprintf(imp, sizeof imp, "%u imported, ", op->imported);
+    if (op->invoked && op->invoke_failed)
+      snprintf(acts, sizeof acts, " Actions: %u invoked, %u failed.",
+               op->invoked, op->invoke_failed);
+    else if (op->invoked)
+      snprintf(acts, sizeof acts, " Actions: %u invoked.", op->invoked);
     cli_out(op->cli,
             "\n%sApply complete! Resources: %s%u added, %u changed, %u "
-            "destroyed.%s\n", op->cli->color ? "\x1b[0m\x1b[1m\x1b[32m" : "",
-            imp, op->added, op->changed, op->destroyed,
+            "destroyed.%s%s\n", op->cli->color ? "\x1b[0m\x1b[1m\x1b[32m" : "",
+            imp, op->added, op->changed, op->destroyed, acts,
             op->cli->color ? "\x1b[0m" : "");
   }
   if (!destroy)
@@ -284,9 +289,10 @@ const CmdEntry cmd_apply = {
     "Options:\n\n"
     "  -auto-approve       Skip interactive approval.\n"
     "  -destroy            Destroy instead (same as `cairn destroy`).\n"
-    "  -refresh=false, -replace=ADDR, -var, -var-file, -input=false,\n"
-    "  -parallelism=N, -lock=false, -lock-timeout=D, -state=PATH,\n"
-    "  -state-out=PATH, -backup=PATH, -json, -no-color, -compact-warnings\n"
+    "  -refresh=false, -replace=ADDR, -invoke=ADDR, -var, -var-file,\n"
+    "  -input=false, -parallelism=N, -lock=false, -lock-timeout=D,\n"
+    "  -state=PATH, -state-out=PATH, -backup=PATH, -json, -no-color,\n"
+    "  -compact-warnings\n"
     "                      As for plan.\n",
     run_apply, true};
 

@@ -581,6 +581,10 @@ static void need_module(Arena *a, const CfgModule *m, Need **need,
     need_add(a, need, nneed, capneed,
              source_of(a, m, cfg_resource_provider_name(&m->resources[i])),
              NULL, &m->resources[i].range, d);
+  for (uint32_t i = 0; i < m->nactions; i++)   /* Terraform 1.14 actions */
+    need_add(a, need, nneed, capneed,
+             source_of(a, m, cfg_action_provider_name(&m->actions[i])),
+             NULL, &m->actions[i].range, d);
 }
 
 /* The providers the current workspace's state names (Terraform merges

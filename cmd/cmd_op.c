@@ -149,6 +149,8 @@ const CliFlag *op_flags(Op *op, char kind, int *n)
     f[k++] = (CliFlag){"detailed-exitcode", FLAG_BOOL, &op->detailed};
     f[k++] = (CliFlag){"destroy", FLAG_BOOL, &op->destroy};
   }
+  if (kind == 'p' || kind == 'a')
+    f[k++] = (CliFlag){"invoke", FLAG_LIST, &op->invoke};
   if (kind == 'a') {
     f[k++] = (CliFlag){"auto-approve", FLAG_BOOL, &op->auto_approve};
     f[k++] = (CliFlag){"destroy", FLAG_BOOL, &op->destroy};
@@ -511,10 +513,49 @@ static void json_provision(Op *op, const EngEvent *ev)
   buf_clear(&op->uibuf);
 }
 
+/* Terraform's UiHook action lines and JSON action hooks
+** (docs/actions.md). */
+static void show_action(Op *op, const EngEvent *ev, Buf *b)
+{
+  if (ev->kind == ENG_EV_ACTION_DONE || ev->kind == ENG_EV_ACTION_ERRORED)
+    op->invoked++;
+  if (ev->kind == ENG_EV_ACTION_ERRORED)
+    op->invoke_failed++;
+  if (op->json) {
+    static const char *const types[] = {"action_start", "action_progress",
+                                        "action_complete", "action_errored"};
+    jui_action(&op->ui, types[ev->kind - ENG_EV_ACTION_START], ev->invoke,
+               ev->change, ev->text);
+    cli_out_buf(op->cli, &op->uibuf);
+    buf_clear(&op->uibuf);
+    return;
+  }
+  if (ev->kind == ENG_EV_ACTION_ERRORED)
+    return;   /* the error shows as a diagnostic at the end */
+  bool c = op->cli->color;
+  const char *by = ev->trigger ? ev->trigger : "CLI";
+  if (ev->kind == ENG_EV_ACTION_START)
+    buf_printf(b, "%sAction started: %s (triggered by %s)%s\n",
+               c ? "\x1b[0m\x1b[1m" : "", ev->addr, by, c ? "\x1b[0m" : "");
+  else if (ev->kind == ENG_EV_ACTION_PROGRESS)
+    buf_printf(b, "%sAction %s (triggered by %s):%s %s%s\n",
+               c ? "\x1b[0m\x1b[1m" : "", ev->addr, by, c ? "\x1b[0m" : "",
+               ev->text ? ev->text : "", c ? "\x1b[0m" : "");
+  else
+    buf_printf(b, "%sAction complete: %s (triggered by %s)%s\n",
+               c ? "\x1b[0m\x1b[1m\x1b[32m" : "", ev->addr, by,
+               c ? "\x1b[0m" : "");
+  cli_out_buf(op->cli, b);
+}
+
 static void show_event(Op *op, const EngEvent *ev, Arena *ta)
 {
   Buf b;
   buf_init(&b, ta);
+  if (ev->kind >= ENG_EV_ACTION_START) {
+    show_action(op, ev, &b);
+    return;
+  }
   if (ev->kind == ENG_EV_APPLY_DONE) {
     if (ev->action == PL_CREATE)
       op->added++;
@@ -664,6 +705,10 @@ static void show_event(Op *op, const EngEvent *ev, Arena *ta)
   case ENG_EV_PROVISION_OUTPUT:
   case ENG_EV_PROVISION_DONE:
   case ENG_EV_PROVISION_ERRORED:
+  case ENG_EV_ACTION_START:
+  case ENG_EV_ACTION_PROGRESS:
+  case ENG_EV_ACTION_DONE:
+  case ENG_EV_ACTION_ERRORED:
     return;   /* errors show as diagnostics at the end */
   }
   if (idk && idv) {   /* " [%s=%s]", without printf: one per instance */
@@ -712,6 +757,17 @@ bool op_engine(Op *op, PlMode mode)
   eo.nreplace = (uint32_t)op->replace.n;
   eo.targets = op->target.items;
   eo.ntargets = (uint32_t)op->target.n;
+  eo.invoke = op->invoke.items;
+  eo.ninvoke = (uint32_t)op->invoke.n;
+  if (op->invoke.n && (mode != PL_MODE_NORMAL || op->target.n ||
+                       op->replace.n)) {
+    /* an -invoke plan changes no resource: nothing to select or replace */
+    diag_error(&op->d, NULL, "Invalid combination of options",
+               "The -invoke option cannot be used with -destroy, "
+               "-refresh-only, -target or -replace.");
+    op_flush_diags(op);
+    return false;
+  }
   eo.open_provider = open_provider;
   eo.open_ctx = op;
   eo.event = on_event;

@@ -65,6 +65,8 @@ typedef struct Op {
   JUi ui;
   Buf uibuf;
   uint32_t added, changed, destroyed, imported;
+  uint32_t invoked, invoke_failed;   /* actions (docs/actions.md) */
+  CliList invoke;                    /* -invoke=ADDR */
 } Op;
 
 /* The flags every operation takes, for cli_parse_flags; *n receives the

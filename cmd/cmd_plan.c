@@ -131,6 +131,7 @@ const CmdEntry cmd_plan = {
     "  -refresh-only       Plan only to update the state from remote objects.\n"
     "  -refresh=false      Skip checking for changes made outside cairn.\n"
     "  -replace=ADDR       Force replacement of this resource instance.\n"
+    "  -invoke=ADDR        Plan only to invoke this action (docs/actions.md).\n"
     "  -out=FILE           Write the plan to FILE for `cairn apply FILE`.\n"
     "  -detailed-exitcode  Exit 0 when no changes, 1 on error, 2 when the\n"
     "                      plan has changes.\n"

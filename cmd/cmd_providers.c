@@ -89,6 +89,10 @@ static void module_reqs(Arena *a, const CfgModule *m, Reqs *r, Diags *d)
     req_add(a, r,
             fqn_of(a, m, cfg_resource_provider_name(&m->resources[i]), d),
             NULL);
+  for (uint32_t i = 0; i < m->nactions; i++)   /* Terraform 1.14 actions */
+    req_add(a, r,
+            fqn_of(a, m, cfg_action_provider_name(&m->actions[i]), d),
+            NULL);
   if (r->n)
     qsort(r->v, r->n, sizeof(Req), cmp_req);
 }
@@ -580,6 +584,7 @@ static int run_schema(Cli *cli, int argc, char **argv)
     w_types(&w, "ephemeral_resource_schemas", s->ephemeral_resources,
             s->nephemeral_resources);
     w_functions(&w, s->functions, s->nfunctions);
+    w_types(&w, "action_schemas", s->actions, s->nactions);
     json_w_end_object(&w);
   }
   preg_close(&reg);

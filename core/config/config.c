@@ -242,6 +242,7 @@ CfgModule *cfg_load_dir(Arena *a, const char *dir, SrcFiles *files, Diags *d)
       cfg_merge_override(&L, &O);
     }
   cfg_check_versions(&L);
+  cfg_check_action_refs(&L);
   return L.m;
 }
 

@@ -116,6 +116,48 @@ typedef struct CfgProvisioner {
   SrcRange range;
 } CfgProvisioner;
 
+/* Terraform 1.14 actions (docs/actions.md): the lifecycle events an
+** action_trigger names, as bits of CfgActionTrigger.events. */
+enum {
+  CFG_EV_BEFORE_CREATE = 1,
+  CFG_EV_AFTER_CREATE = 2,
+  CFG_EV_BEFORE_UPDATE = 4,
+  CFG_EV_AFTER_UPDATE = 8
+};
+
+/* One entry of an action_trigger's actions list: action.TYPE.NAME,
+** optionally indexed (a constant key or an expression like each.key,
+** evaluated in the triggering resource instance's scope). */
+typedef struct CfgActionRef {
+  const char *type;
+  const char *name;
+  const Value *key_value;        /* action.T.N[0] / ["k"]: the key */
+  const HclExpr *key;            /* action.T.N[expr]: evaluated per
+                                    triggering instance; both NULL when
+                                    not indexed */
+  SrcRange range;
+} CfgActionRef;
+
+typedef struct CfgActionTrigger {
+  unsigned events;               /* CFG_EV_* bits */
+  const HclExpr *condition;      /* NULL: always */
+  CfgActionRef *actions;
+  uint32_t nactions;
+  SrcRange range;
+} CfgActionTrigger;
+
+/* A top-level `action "TYPE" "NAME"` block. */
+typedef struct CfgAction {
+  const char *type;
+  const char *name;
+  const HclExpr *count;
+  const HclExpr *for_each;
+  CfgProviderRef provider;       /* name NULL when implied from the type */
+  const HclBody *config;         /* the config block's body, NULL if none */
+  SrcRange range;                /* block header */
+  SrcRange type_range;
+} CfgAction;
+
 typedef struct CfgResource {
   CfgMode mode;
   const char *type;
@@ -140,6 +182,8 @@ typedef struct CfgResource {
   CfgProvisioner *provisioners;
   uint32_t nprovisioners;
   const HclBody *connection;
+  CfgActionTrigger *action_triggers;   /* lifecycle { action_trigger } */
+  uint32_t naction_triggers;
   SrcRange range;                /* block header */
   SrcRange type_range;
 } CfgResource;
@@ -214,6 +258,7 @@ typedef struct CfgModule {
   CfgRemoved *removed;      uint32_t nremoved;
   CfgImport *imports;       uint32_t nimports;
   CfgCheck *checks;         uint32_t nchecks;
+  CfgAction *actions;       uint32_t nactions;
   HclFile **files;          uint32_t nfiles;
   /* Name index the loader keeps so cfg_variable/local/output/resource/call
   ** are O(1); NULL in modules built by hand (lookups then scan). */
@@ -238,6 +283,13 @@ const CfgOutput *cfg_output(const CfgModule *m, const char *name);
 const CfgResource *cfg_resource(const CfgModule *m, CfgMode mode,
                                 const char *type, const char *name);
 const CfgModuleCall *cfg_call(const CfgModule *m, const char *name);
+
+/* The action block TYPE.NAME of m, or NULL (config_action.c). */
+const CfgAction *cfg_action(const CfgModule *m, const char *type,
+                            const char *name);
+/* The local provider name an action uses: its provider ref or the type's
+** prefix, as for resources. */
+const char *cfg_action_provider_name(const CfgAction *x);
 
 /* The local provider name a resource uses: its provider ref, or the type's
 ** prefix before the first underscore ("null" for null_resource). */

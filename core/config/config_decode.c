@@ -676,8 +676,9 @@ static void decode_lifecycle(Loader *L, CfgResource *r, const HclBlock *b)
                                       {"enabled", false}};
   static const HclAttrSchema das[] = {{"enabled", false}};
   static const HclBlockSchema bs[] = {{"precondition", NULL, 0},
-                                      {"postcondition", NULL, 0}};
-  static const HclBodySchema ms = {mas, 5, bs, 2};
+                                      {"postcondition", NULL, 0},
+                                      {"action_trigger", NULL, 0}};
+  static const HclBodySchema ms = {mas, 5, bs, 3};
   static const HclBodySchema ds = {das, 1, bs, 2};
   HclBodyContent c;
   hcl_body_content(L->a, b->body, r->mode == CFG_MANAGED ? &ms : &ds, &c,
@@ -726,6 +727,9 @@ static void decode_lifecycle(Loader *L, CfgResource *r, const HclBlock *b)
   }
   rules(L, c.blocks, c.nblocks, "precondition", &r->preconditions);
   rules(L, c.blocks, c.nblocks, "postcondition", &r->postconditions);
+  for (uint32_t i = 0; i < c.nblocks; i++)
+    if (strcmp(c.blocks[i]->type, "action_trigger") == 0)
+      cfg_decode_action_trigger(L, r, c.blocks[i]);
 }
 
 static void decode_resource(Loader *L, const HclBlock *b, CfgMode mode)
@@ -1098,7 +1102,8 @@ void cfg_decode_file(Loader *L, HclFile *f)
       {"module", name, 1},    {"resource", type_name, 2},
       {"data", type_name, 2}, {"ephemeral", type_name, 2},
       {"moved", NULL, 0},     {"import", NULL, 0},
-      {"check", name, 1},     {"removed", NULL, 0}};
+      {"check", name, 1},     {"removed", NULL, 0},
+      {"action", type_name, 2}};
   static const HclBodySchema s = {NULL, 0, bs, sizeof bs / sizeof *bs};
   HclBodyContent c;
   hcl_body_content(L->a, f->body, &s, &c, L->d);
@@ -1135,5 +1140,30 @@ void cfg_decode_file(Loader *L, HclFile *f)
       decode_check(L, b);
     else if (strcmp(t, "removed") == 0)
       decode_removed(L, b);
+    else if (strcmp(t, "action") == 0)
+      cfg_decode_action(L, b);
   }
+}
+
+/* The helpers config_action.c shares (config_priv.h). */
+const HclExpr *cfg_json_native(Loader *L, const HclExpr *e, Diags *d)
+{
+  return json_native(L, e, d);
+}
+
+bool cfg_expr_list(Loader *L, const HclExpr *e, const HclExpr ***items,
+                   uint32_t *n)
+{
+  return expr_list(L, e, items, n);
+}
+
+void cfg_provider_ref(Loader *L, const HclExpr *x, const char *arg,
+                      CfgProviderRef *r)
+{
+  provider_ref(L, x, arg, r);
+}
+
+bool cfg_valid_identifier(const char *s)
+{
+  return valid_identifier(s);
 }

@@ -32,7 +32,7 @@ typedef struct Loader {
   uint32_t nrv;
   uint32_t cap_vars, cap_locals, cap_outputs, cap_res, cap_calls, cap_prov,
       cap_req, cap_moved, cap_removed, cap_imports, cap_checks, cap_files,
-      cap_rv;
+      cap_rv, cap_actions;
 } Loader;
 
 /* Name index kinds (see the lookups section of config.c). */
@@ -71,5 +71,28 @@ bool cfg_is_override_name(const char *base);
 ** as Terraform's Module.mergeFile does; ovl is the override file's loader
 ** (its required_version list).  Errors go to L->d (config_merge.c). */
 void cfg_merge_override(Loader *L, Loader *ovl);
+
+/* ---- shared by config_decode.c and config_action.c ---- */
+
+/* A .tf.json string holding native syntax parsed as such (Terraform's
+** unwrapJSONRefExpr); other expressions unchanged; NULL on a parse error
+** (in d). */
+const HclExpr *cfg_json_native(Loader *L, const HclExpr *e, Diags *d);
+/* hcl.ExprList over a native tuple or JSON array; false otherwise. */
+bool cfg_expr_list(Loader *L, const HclExpr *e, const HclExpr ***items,
+                   uint32_t *n);
+/* provider = NAME[.ALIAS] into *r (name NULL on error, diagnosed). */
+void cfg_provider_ref(Loader *L, const HclExpr *x, const char *arg,
+                      CfgProviderRef *r);
+/* hclsyntax.ValidIdentifier. */
+bool cfg_valid_identifier(const char *s);
+
+/* Decodes a top-level action block into L's module (config_action.c). */
+void cfg_decode_action(Loader *L, const HclBlock *b);
+/* Decodes an action_trigger block of r's lifecycle (config_action.c). */
+void cfg_decode_action_trigger(Loader *L, CfgResource *r, const HclBlock *b);
+/* After the module's files are merged: every action_trigger reference
+** names a declared action (config_action.c). */
+void cfg_check_action_refs(Loader *L);
 
 #endif

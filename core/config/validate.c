@@ -206,6 +206,12 @@ static void check_resource_ref(V *v, const EvalRef *ref)
                  : ref->kind == EVAL_REF_EPHEMERAL ? CFG_EPHEMERAL
                                                    : CFG_MANAGED;
   const CfgResource *r = find_resource(v->m, mode, ref->type, ref->name);
+  if (!r && mode == CFG_MANAGED && strcmp(ref->type, "action") == 0) {
+    diag_error(v->d, &ref->range, "Invalid reference to an action",
+               "An action can be referenced only in the actions argument "
+               "of a resource's action_trigger block (docs/actions.md).");
+    return;
+  }
   if (!r) {
     const char *hint = "";
     if (mode == CFG_MANAGED &&

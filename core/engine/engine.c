@@ -704,6 +704,8 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
     *out = NULL;   /* Terraform's Plan returns no plan for these */
     return false;
   }
+  if (e->o.ninvoke)
+    eng_target_nothing(e);   /* -invoke: no resource changes */
   set_vars(e, e->o.vars, e->o.nvars);
   reset_nodes(e);
   if (!eng_build_graph(e, e->state, d) || !moves_targeted(e, d)) {
@@ -820,9 +822,11 @@ bool eng_plan(Engine *e, State *prior, Plan **out, Diags *d)
                  "delete them:%s\n\nAfter applying this plan, cairn will no "
                  "longer manage these objects. You will need to import them "
                  "into cairn to manage them again.", buf_str(&fl));
+  if (ok && !eng_plan_actions(e, p, d))
+    ok = false;
   p->errored = !ok;
-  p->complete = !e->ntg;
-  if (e->ntg)
+  p->complete = !e->ntg || e->o.ninvoke;
+  if (e->ntg && !e->o.ninvoke)
     diag_warning(d, NULL, "Resource targeting is in effect",
                  "You are creating a plan with the -target option, which "
                  "means that the result of this plan may not represent all "
@@ -903,6 +907,8 @@ bool eng_apply(Engine *e, Plan *p, State *state, StMgr *m, Diags *d)
     m->defer_sync = false;
     if (!stmgr_sync(m, d))
       ok = false;
+    if (ok && p->ninvokes && !eng_run_cli_actions(e, p, d))
+      ok = false;   /* -invoke: after the (change-free) walk */
   } else {
     /* nothing is walked: the refreshed state is the result, with the
     ** output values the plan showed (so plan and apply agree) */

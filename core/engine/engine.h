@@ -68,7 +68,13 @@ typedef enum EngEventKind {
   ENG_EV_EPHEMERAL_OPEN_START,   /* "A: Opening..." */
   ENG_EV_EPHEMERAL_OPEN_DONE,    /* "A: Opening complete after 0s" */
   ENG_EV_EPHEMERAL_CLOSE_START,  /* "A: Closing..." */
-  ENG_EV_EPHEMERAL_CLOSE_DONE    /* "A: Closing complete after 0s" */
+  ENG_EV_EPHEMERAL_CLOSE_DONE,   /* "A: Closing complete after 0s" */
+  /* actions (docs/actions.md): addr is the action instance, trigger the
+  ** triggering instance (NULL: -invoke, "CLI") */
+  ENG_EV_ACTION_START,       /* "Action started: X (triggered by A)" */
+  ENG_EV_ACTION_PROGRESS,    /* "Action X (triggered by A): TEXT" */
+  ENG_EV_ACTION_DONE,        /* "Action complete: X (triggered by A)" */
+  ENG_EV_ACTION_ERRORED      /* (JSON stream only); text: the error */
 } EngEventKind;
 
 typedef struct EngEvent {
@@ -88,6 +94,9 @@ typedef struct EngEvent {
   const char *module;        /* module instance address, "" for root */
   const char *type, *name;
   StKey key;
+  const char *trigger;       /* ACTION_*: see above */
+  const PlInvoke *invoke;    /* ACTION_*: the invocation (change: the
+                                triggering change, NULL for -invoke) */
   bool delivered;            /* engine-private: sent ahead of its turn */
   struct EngEvent *next;
 } EngEvent;
@@ -120,6 +129,10 @@ typedef struct EngOpts {
   ** blocks (NULL when none). */
   const char *import_addr;
   const char *import_id;
+  /* -invoke=ADDR: plan only these actions, no resource changes
+  ** (docs/actions.md). */
+  const char *const *invoke;
+  uint32_t ninvoke;
   /* The caller has run vld_tree on the whole tree with every resource's
   ** schema (`cairn validate`, when every provider is built in): eng_new
   ** does not run the same static checks again. */

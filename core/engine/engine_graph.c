@@ -233,6 +233,9 @@ typedef struct RefList {
   HclTraversal *items;
   EMod **mods;
   uint32_t n, cap;
+  uint32_t order_from;      /* nonzero: items from order_from - 1 on only
+                               order the walk (action configurations),
+                               they are no state "dependencies" */
 } RefList;
 
 static void refs_add(Arena *a, RefList *l, EMod *mod, HclTraversal *t,
@@ -281,6 +284,44 @@ static void add_dep_edge(Engine *e, DagBuilder *b, uint32_t v, uint32_t u,
   dag_add_edge(b, v, u);
   if (e->nodes[u].kind == N_RESOURCE && deps)
     deps[(*nd)++] = e->nodes[u].addr;
+}
+
+/* What the actions resource node v triggers refer to (trigger
+** conditions and keys, the actions' count, for_each and configuration):
+** v runs after it, and after the actions' providers are configured.  The
+** items only order the walk (RefList.order_from). */
+static void action_refs(Engine *e, DagBuilder *b, uint32_t v, RefList *l)
+{
+  Node *n = &e->nodes[v];
+  EMod *mod = n->mod;
+  const CfgResource *r = n->res;
+  l->order_from = l->n + 1;
+  for (uint32_t i = 0; i < r->naction_triggers; i++) {
+    const CfgActionTrigger *t = &r->action_triggers[i];
+    expr_refs(e->a, l, mod, t->condition);
+    for (uint32_t k = 0; k < t->nactions; k++) {
+      expr_refs(e->a, l, mod, t->actions[k].key);
+      const CfgAction *x = cfg_action(mod->t->m, t->actions[k].type,
+                                      t->actions[k].name);
+      if (!x)
+        continue;
+      expr_refs(e->a, l, mod, x->count);
+      expr_refs(e->a, l, mod, x->for_each);
+      Diags q;
+      diag_init(&q, e->a);
+      ProvSlot *ps = eng_action_slot(e, mod->t, x, &q);
+      if (!ps || !ps->schema)
+        continue;
+      dag_add_edge(b, v, ps->node);
+      const ProvTypeSchema *ts = prov_schema_action(ps->schema, x->type);
+      if (ts && x->config) {
+        HclTraversal *tv;
+        uint32_t nt;
+        dec_body_refs(e->a, x->config, ts->schema.block, &tv, &nt);
+        refs_add(e->a, l, mod, tv, nt);
+      }
+    }
+  }
 }
 
 /* Adds edges from node v to every node its references name; records the
@@ -345,7 +386,9 @@ static void link_refs(Engine *e, DagBuilder *b, uint32_t v, RefList *l)
     ** orphans need: it must not wait for their deletes */
     if (nm && eng_find_node(e, mod, nm, &u) &&
         !(n->kind == N_EPHEMERAL && e->nodes[u].kind == N_ORPHAN))
-      add_dep_edge(e, b, v, u, deps, &nd);
+      add_dep_edge(e, b, v, u,
+                   l->order_from && i + 1 >= l->order_from ? NULL : deps,
+                   &nd);
   }
   if (n->kind == N_RESOURCE) {
     qsort(deps, nd, sizeof *deps, cmp_str);
@@ -681,11 +724,14 @@ static bool add_apply_nodes(Engine *e, DagBuilder *b)
   return true;
 }
 
-/* Resolves (and opens) the provider of every resource of m and below. */
+/* Resolves (and opens) the provider of every resource and action of m
+** and below. */
 static void open_slots(Engine *e, const EMod *m, Diags *d)
 {
   for (uint32_t i = 0; i < m->t->m->nresources; i++)
     eng_resource_slot(e, m->t, &m->t->m->resources[i], d);
+  for (uint32_t i = 0; i < m->t->m->nactions; i++)
+    eng_action_slot(e, m->t, &m->t->m->actions[i], d);
   for (uint32_t i = 0; i < m->t->m->ncalls; i++)
     if (m->children[i])
       open_slots(e, m->children[i], d);
@@ -881,6 +927,8 @@ bool eng_build_graph(Engine *e, const State *s, Diags *d)
         for (uint32_t i = 0; i < mc->depends_on.n; i++)
           refs_add(e->a, &l, am->parent, &mc->depends_on.items[i], 1);
       }
+      if (r->naction_triggers)   /* last: see RefList.order_from */
+        action_refs(e, &b, v, &l);
       dag_add_edge(&b, v, n->ps->node);
       break;
     }

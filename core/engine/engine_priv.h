@@ -492,6 +492,24 @@ bool eng_apply_work(Engine *e, Node *n, Inst *in, Arena *a, Diags *d);
 /* Applies data source instance in: the read the plan deferred, if any. */
 bool eng_apply_data(Engine *e, Node *n, Inst *in, Arena *a, Diags *d);
 
+/* ---- engine_action.c: actions (docs/actions.md) ------------------------ */
+
+/* The slot action x of module t uses; NULL with a diagnostic. */
+ProvSlot *eng_action_slot(Engine *e, const CfgTree *t, const CfgAction *x,
+                          Diags *d);
+/* -invoke during plan: leaves every resource out (as -target would). */
+void eng_target_nothing(Engine *e);
+/* After the plan walk (owner thread): the invocations the planned
+** changes trigger and those -invoke asks for, into p.  false with
+** diagnostics. */
+bool eng_plan_actions(Engine *e, Plan *p, Diags *d);
+/* Apply: invokes the plan's actions triggered by in's change before
+** (after = false) or after it.  false with diagnostics. */
+bool eng_run_actions(Engine *e, Node *n, Inst *in, bool after, Arena *a,
+                     Diags *d);
+/* Apply, after the walk: the -invoke invocations of p. */
+bool eng_run_cli_actions(Engine *e, Plan *p, Diags *d);
+
 /* ---- engine_walk.c: node visits and the walk --------------------------- */
 
 /* Walks e's graph on the pool; diagnostics into d in topological order. */

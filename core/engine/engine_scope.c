@@ -203,6 +203,13 @@ static EvalResolveResult resolve(EvalCtx *ctx, const HclTraversal *t,
                             r.type, ".", r.name};
     if (!find_node_parts(e, parts, 5, &idx) ||
         e->nodes[idx].kind != (eph ? N_EPHEMERAL : N_RESOURCE)) {
+      if (r.kind == EVAL_REF_RESOURCE && strcmp(r.type, "action") == 0) {
+        diag_error(ctx->diags, &r.range, "Invalid reference to an action",
+                   "An action can be referenced only in the actions "
+                   "argument of a resource's action_trigger block "
+                   "(docs/actions.md).");
+        return EVAL_RES_ERROR;
+      }
       diag_error(ctx->diags, &r.range, "Reference to undeclared resource",
                  "%s resource \"%s\" \"%s\" has not been declared in %s.",
                  r.kind == EVAL_REF_DATA ? "A data"

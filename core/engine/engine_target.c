@@ -50,6 +50,16 @@ bool eng_parse_targets(Engine *e, const char *const *tv, uint32_t n,
   return ok;
 }
 
+void eng_target_nothing(Engine *e)
+{
+  /* a resource target with an empty address names no node */
+  e->tg = ARENA_NEW(e->a, Target, 1);
+  e->tg->a.kind = ST_ADDR_RESOURCE;
+  e->tg->smod = "";
+  e->tg->saddr = "";
+  e->ntg = 1;
+}
+
 /* One step of a module instance address: "module.NAME" and its "[KEY]"
 ** (key NULL when none). */
 typedef struct MStep {

@@ -339,6 +339,11 @@ static bool run_inst(Engine *e, Node *n, Inst *in, Arena *a)
       ok = eng_apply_work_scoped(e, n, in, a, d);
     } else if (n->mode == ST_DATA) {
       ok = eng_apply_data(e, n, in, a, d);
+    } else if (e->plan->ninvokes && n->res && n->res->naction_triggers) {
+      /* actions triggered by this change, before and after it */
+      ok = eng_run_actions(e, n, in, false, a, d) &&
+           eng_apply_managed_scoped(e, n, in, a, d) &&
+           eng_run_actions(e, n, in, true, a, d);
     } else {
       ok = eng_apply_managed_scoped(e, n, in, a, d);
     }

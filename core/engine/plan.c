@@ -256,7 +256,7 @@ bool plan_has_changes(const Plan *p)
   for (uint32_t i = 0; i < p->noutputs; i++)
     if (p->outputs[i].action != PL_NOOP)
       return true;
-  return false;
+  return p->ninvokes > 0;
 }
 
 /* Terraform's summary counts managed resources only (a data source's

@@ -141,6 +141,26 @@ typedef struct PlVariable {
   PlVarSrc src;             /* vars_collect: where the value came from */
 } PlVariable;
 
+/* One planned action invocation (Terraform 1.14 actions,
+** docs/actions.md): triggered by a resource instance's change, or asked
+** for with -invoke. */
+typedef struct PlInvoke {
+  const char *addr;         /* action.TYPE.NAME[KEY], with module prefix */
+  const char *module;       /* module instance address, "" for root */
+  const char *type;
+  const char *name;
+  StKey key;
+  const char *provider;     /* provider configuration address */
+  const char *provider_name;/* fully-qualified source */
+  Value config;             /* may hold unknowns (known at apply) */
+  const ProvBlockSchema *schema;
+  const char *trigger;      /* the triggering resource instance address;
+                               NULL: -invoke */
+  unsigned event;           /* one CFG_EV_* bit (config.h); 0: -invoke */
+  uint32_t trigger_index;   /* which action_trigger block, which entry */
+  uint32_t action_index;
+} PlInvoke;
+
 typedef struct Plan {
   Arena *arena;
   PlMode mode;
@@ -165,6 +185,9 @@ typedef struct Plan {
   uint32_t ntargets;
   const char *const *replace;   /* -replace addresses as given */
   uint32_t nreplace;
+  PlInvoke *invokes;        /* action invocations: a resource's in
+                               change order, then -invoke's */
+  uint32_t ninvokes;
   bool errored;             /* planning stopped on an error */
   bool complete;            /* no deferred actions */
   bool applyable;           /* changes exist and no errors */

@@ -618,6 +618,14 @@ static bool write_atomic(Arena *a, const char *path, const char *data,
 bool planfile_write(Arena *scratch, const char *path, const Plan *p,
                     Diags *d)
 {
+  if (p->ninvokes) {
+    /* the plan file format has no action invocations yet */
+    diag_error(d, NULL, "Cannot save a plan that invokes actions",
+               "This plan invokes %u action(s); cairn cannot write action "
+               "invocations to a saved plan yet (docs/actions.md). Apply "
+               "without a saved plan (cairn apply) instead.", p->ninvokes);
+    return false;
+  }
   Buf b;
   buf_init(&b, scratch);
   if (!planfile_encode(&b, p, d))

@@ -204,6 +204,32 @@ static const ProvBlockSchema dcommand_block = {
   .attrs = dcommand_attrs,
   .nattrs = sizeof dcommand_attrs / sizeof dcommand_attrs[0]};
 
+static const Type map_string = {.kind = TY_MAP, .elem = &ty_string};
+
+/* The local_command action (upstream v2.6.0, environment since v2.8.0). */
+static const ProvAttrSchema acommand_attrs[] = {
+  {.name = "arguments", .type = &list_string, .flags = PROV_OPTIONAL,
+   .description = "Arguments to be passed to the given command."},
+  {.name = "command", .type = &ty_string, .flags = PROV_REQUIRED,
+   .description = "Executable name to be discovered on the PATH or "
+                  "absolute path to executable."},
+  {.name = "environment", .type = &map_string, .flags = PROV_OPTIONAL,
+   .description = "Variables added to the environment the command runs "
+                  "with."},
+  {.name = "stdin", .type = &ty_string, .flags = PROV_OPTIONAL,
+   .description = "Data to be passed to the given command's standard "
+                  "input."},
+  {.name = "working_directory", .type = &ty_string, .flags = PROV_OPTIONAL,
+   .description = "The directory where the command should be executed. "
+                  "Defaults to the current working directory."},
+};
+static const ProvBlockSchema acommand_block = {
+  .attrs = acommand_attrs,
+  .nattrs = sizeof acommand_attrs / sizeof acommand_attrs[0]};
+static const ProvTypeSchema actions[] = {
+  {"local_command", {0, &acommand_block}},
+};
+
 static const ProvBlockSchema empty_block = {0};
 
 static const ProvTypeSchema resources[] = {
@@ -247,6 +273,7 @@ static const ProvProviderSchema schema = {
   .ephemeral_resources = data_sources, .nephemeral_resources = 1,
   .functions = functions, .nfunctions = 1,
   .plan_destroy = true,
+  .actions = actions, .nactions = 1,
 };
 
 static const ProvProviderSchema *sch(Prov *p) { return p->impl; }
@@ -935,6 +962,96 @@ static void open_eph(Prov *p, ProvCall *c, const ProvOpenEphReq *req,
 
 static const ProvEphOps eph_ops = {NULL, open_eph, NULL, NULL};
 
+/* The process environment with `environment`'s variables added (Go's
+** cmd.Env = append(os.Environ(), ...): a later duplicate wins), or NULL
+** when there are none. */
+static char *const *action_env(Arena *a, Value env)
+{
+  if (val_is_null(env) || env.len == 0)
+    return NULL;
+  size_t n = 0;
+  while (environ[n])
+    n++;
+  char **out = ARENA_NEW(a, char *, n + env.len + 1);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    const char *eq = strchr(environ[i], '=');
+    size_t nl = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
+    bool replaced = false;
+    for (uint32_t j = 0; j < env.len && !replaced; j++)
+      replaced = env.u.entries[j].keylen == nl &&
+                 memcmp(env.u.entries[j].key, environ[i], nl) == 0;
+    if (!replaced)
+      out[k++] = environ[i];
+  }
+  for (uint32_t j = 0; j < env.len; j++) {
+    Value v = env.u.entries[j].val;
+    out[k++] = arena_printf(a, "%s=%s", env.u.entries[j].key,
+                            val_is_null(v) ? "" : v.u.s);
+  }
+  out[k] = NULL;
+  return out;
+}
+
+/* Upstream's localCommandAction: ModifyPlan looks the command up; Invoke
+** runs it and reports its stdout as one progress message. */
+static void invoke_action(Prov *p, ProvCall *c, const ProvInvokeReq *req)
+{
+  Arena *a = c->arena;
+  Value v = req->config;
+  ValPath cpath = prov_path_attr(a, "command");
+  Value cmd = prov_get(v, "command");
+  if (!val_is_known(cmd) || val_is_null(cmd))
+    return;
+  const char *command = cmd.u.s;
+  const char *err;
+  const char *path = prov_look_path(a, command, &err);
+  if (!path) {
+    prov_diag_attr(c, DIAG_ERROR, cpath, "Command Lookup Failed",
+                   "The action received an unexpected error while "
+                   "attempting to find the command.%sPlatform: linux\n"
+                   "Command: %s\nError: %s", lookup_detail, command, err);
+    return;
+  }
+  if (req->plan)
+    return;
+  Value args = prov_get(v, "arguments");
+  uint32_t n = val_is_null(args) ? 0 : args.len;
+  const char **argv = ARENA_NEW(a, const char *, n + 2);
+  uint32_t k = 0;
+  argv[k++] = command;
+  for (uint32_t i = 0; i < n; i++)
+    if (!val_is_null(args.u.elems[i]))
+      argv[k++] = args.u.elems[i].u.s;
+  argv[k] = NULL;
+  Value in = prov_get(v, "stdin"), wd = prov_get(v, "working_directory");
+  ProvRun r = {.path = path, .argv = argv,
+               .dir = val_is_null(wd) ? NULL : wd.u.s,
+               .in = val_is_null(in) ? NULL : in.u.s,
+               .inlen = val_is_null(in) ? 0 : in.len,
+               .envp = action_env(a, prov_get(v, "environment"))};
+  ProvRunResult res;
+  prov_run(a, p, &r, &res);
+  if (!res.error) {
+    if (req->progress)
+      req->progress(req->progress_ctx,
+                    arena_printf(a, "\n\n%s\n", res.out));
+    return;
+  }
+  /* upstream's texts, "Commmand" as spelled there */
+  if (res.errlen)
+    prov_diag_attr(c, DIAG_ERROR, cpath, "Command Execution Failed",
+                   "The action received an unexpected error while "
+                   "attempting to execute the command.\n\nCommmand: %s\n"
+                   "Command Error: %s\nState: %s",
+                   prov_cmd_string(a, &r), res.err, res.error);
+  else
+    prov_diag_attr(c, DIAG_ERROR, cpath, "Command Execution Failed",
+                   "The action received an unexpected error while "
+                   "attempting to execute the command.\n\nCommmand: %s\n"
+                   "Error: %s", path, res.error);
+}
+
 static const ProvOps ops = {
   .eph = &eph_ops,
   .get_schema = get_schema,
@@ -958,4 +1075,5 @@ const ProvBuiltin prov_local_builtin = {
   .type = "local",
   .ops = &ops,
   .open = open_local,
+  .invoke_action = invoke_action,
 };

@@ -48,6 +48,12 @@ const ProvTypeSchema *prov_schema_ephemeral(const ProvProviderSchema *s,
                    type_name);
 }
 
+const ProvTypeSchema *prov_schema_action(const ProvProviderSchema *s,
+                                         const char *type_name)
+{
+  return find_type(s->actions, s->nactions, type_name);
+}
+
 const ProvFunction *prov_schema_function(const ProvProviderSchema *s,
                                          const char *name)
 {
@@ -173,6 +179,8 @@ void prov_schema_prepare(Arena *a, ProvProviderSchema *s)
   for (uint32_t i = 0; i < s->nephemeral_resources; i++)
     prepare_block(a,
                   (ProvBlockSchema *)s->ephemeral_resources[i].schema.block);
+  for (uint32_t i = 0; i < s->nactions; i++)
+    prepare_block(a, (ProvBlockSchema *)s->actions[i].schema.block);
 }
 
 /* Deep copy of the block structures (names, types and strings are
@@ -215,6 +223,7 @@ ProvProviderSchema *prov_schema_clone(Arena *a, const ProvProviderSchema *s)
   c->data_sources = clone_types(a, s->data_sources, s->ndata_sources);
   c->ephemeral_resources = clone_types(a, s->ephemeral_resources,
                                        s->nephemeral_resources);
+  c->actions = clone_types(a, s->actions, s->nactions);
   prov_schema_prepare(a, c);
   return c;
 }

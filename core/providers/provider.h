@@ -176,6 +176,10 @@ typedef struct ProvProviderSchema {
   uint32_t nephemeral_resources;
   /* Server capabilities. */
   bool plan_destroy;               /* wants PlanResourceChange for deletes */
+  /* Action types (Terraform 1.14, docs/actions.md); NULL and 0 for
+  ** providers without any.  Invoked through ProvOps.invoke_action. */
+  const ProvTypeSchema *actions;
+  uint32_t nactions;
 } ProvProviderSchema;
 
 /* The schema of a resource / data source type, or NULL. */
@@ -185,6 +189,9 @@ const ProvTypeSchema *prov_schema_data_source(const ProvProviderSchema *s,
                                               const char *type_name);
 const ProvTypeSchema *prov_schema_ephemeral(const ProvProviderSchema *s,
                                             const char *type_name);
+/* The schema of an action type, or NULL. */
+const ProvTypeSchema *prov_schema_action(const ProvProviderSchema *s,
+                                         const char *type_name);
 
 /* The signature of provider function name, or NULL. */
 const ProvFunction *prov_schema_function(const ProvProviderSchema *s,
@@ -416,6 +423,20 @@ typedef struct ProvEphOps {
   void (*close)(Prov *p, ProvCall *c, const ProvEphReq *req);
 } ProvEphOps;
 
+/* InvokeAction (protocol 5.10/6.10; ProvBuiltin.invoke_action): config
+** conforms to the action's
+** schema and is wholly known.  The provider reports progress messages
+** through progress (on the calling thread, in order) and failures as
+** error diagnostics in c->diags. */
+typedef struct ProvInvokeReq {
+  const char *type_name;
+  Value config;                /* plan: may hold unknowns */
+  bool plan;                   /* PlanAction: the provider's plan-time
+                                  checks only, nothing is run */
+  void (*progress)(void *ctx, const char *message);
+  void *progress_ctx;
+} ProvInvokeReq;
+
 /* The vtable.  Every entry but call_function and move_resource_state is mandatory (use the
 ** prov_default_* helpers below where a provider has nothing to do).  `type_name` arguments are
 ** known to the schema: the engine never asks for a type the provider did
@@ -503,6 +524,9 @@ typedef struct ProvBuiltin {
   const ProvOps *ops;
   /* Prepares p->impl; NULL when the provider keeps no state. */
   void (*open)(Prov *p);
+  /* Actions (docs/actions.md): only built-in providers invoke them, so
+  ** the entry lives here rather than in ProvOps; NULL: none. */
+  void (*invoke_action)(Prov *p, ProvCall *c, const ProvInvokeReq *req);
 } ProvBuiltin;
 
 /* Each built-in's registration (core/prov_<name>.c). */
@@ -802,6 +826,7 @@ typedef struct ProvRun {
   const char *dir;            /* working directory; NULL or "": current */
   const char *in;             /* stdin bytes; NULL: /dev/null */
   size_t inlen;
+  char *const *envp;          /* NULL: the process environment */
 } ProvRun;
 typedef struct ProvRunResult {
   const char *out, *err;      /* stdout and stderr, NUL-terminated, in a */

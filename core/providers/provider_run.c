@@ -46,7 +46,7 @@ void prov_run(Arena *a, Prov *p, const ProvRun *r, ProvRunResult *res)
   Buf bufs[2];
   buf_init(&bufs[0], a);
   buf_init(&bufs[1], a);
-  ProcSpec s = {.path = r->path, .argv = r->argv,
+  ProcSpec s = {.path = r->path, .argv = r->argv, .envp = r->envp,
                 .dir = r->dir, .in = r->in, .inlen = r->inlen,
                 .sink = collect, .sink_ctx = bufs,
                 .stop = stopping, .stop_ctx = p};

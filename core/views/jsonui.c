@@ -740,3 +740,93 @@ void jui_outputs_state(JUi *u, const State *s)
   msg_end(&m, "outputs", NULL);
   arena_release(&a);
 }
+
+/* ---- Actions ------------------------------------------------------------ */
+
+/* stringer's names of configs.ActionTriggerEvent. */
+static const char *event_name(unsigned ev)
+{
+  return ev == 1 ? "BeforeCreate" : ev == 2 ? "AfterCreate"
+       : ev == 4 ? "BeforeUpdate" : ev == 8 ? "AfterUpdate" : "Unknown";
+}
+
+void jui_action(JUi *u, const char *type, const PlInvoke *iv,
+                const PlChange *trig, const char *text)
+{
+  Arena a;
+  arena_init(&a, 4096);
+  bool prog = strcmp(type, "action_progress") == 0;
+  bool err = strcmp(type, "action_errored") == 0;
+  const char *what = prog ? NULL : err ? "Action errored: "
+                     : strcmp(type, "action_start") == 0 ? "Action started: "
+                                                         : "Action complete: ";
+  Buf t;
+  buf_init(&t, &a);
+  if (trig)
+    buf_printf(&t, strcmp(type, "action_start") == 0 ? "%s.trigger[%u]: "
+                                                     : "%s (%u): ",
+               trig->addr, iv->trigger_index);
+  if (what)
+    buf_puts(&t, what);
+  buf_puts(&t, iv->addr);
+  if (prog || err)
+    buf_printf(&t, " - %s", text ? text : "");
+  Msg m;
+  msg_begin(&m, u, err ? "error" : "info", buf_str(&t));
+  JsonW *w = &m.w;
+  json_w_keyz(w, "hook");
+  json_w_begin_object(w);
+  /* views/json ActionAddr */
+  json_w_keyz(w, "action");
+  json_w_begin_object(w);
+  json_w_keyz(w, "addr");
+  json_w_stringz(w, iv->addr);
+  json_w_keyz(w, "module");
+  json_w_stringz(w, iv->module ? iv->module : "");
+  Buf act;
+  buf_init(&act, &a);
+  buf_printf(&act, "action.%s.%s", iv->type, iv->name);
+  st_format_key(&act, iv->key);
+  json_w_keyz(w, "action");
+  json_w_stringz(w, buf_str(&act));
+  const char *us = strchr(iv->type, '_');
+  json_w_keyz(w, "implied_provider");
+  json_w_string(w, iv->type,
+                us ? (size_t)(us - iv->type) : strlen(iv->type));
+  json_w_keyz(w, "action_type");
+  json_w_stringz(w, iv->type);
+  json_w_keyz(w, "action_name");
+  json_w_stringz(w, iv->name);
+  json_w_keyz(w, "action_key");
+  if (iv->key.kind == ST_INTKEY)
+    json_w_int(w, iv->key.i);
+  else if (iv->key.kind == ST_STRKEY)
+    json_w_string(w, iv->key.s, iv->key.slen);
+  else
+    json_w_null(w);
+  json_w_end_object(w);
+  if (prog || err) {
+    json_w_keyz(w, prog ? "message" : "error");
+    json_w_stringz(w, text ? text : "");
+  }
+  if (trig) {
+    json_w_keyz(w, "lifecycle");
+    json_w_begin_object(w);
+    json_w_keyz(w, "resource");
+    RAddr r = raddr_change(trig);
+    w_raddr(&m, &r);
+    json_w_keyz(w, "trigger_index");
+    json_w_int(w, iv->trigger_index);
+    json_w_keyz(w, "actions_index");
+    json_w_int(w, iv->action_index);
+    json_w_keyz(w, "trigger_event");
+    json_w_stringz(w, event_name(iv->event));
+    json_w_end_object(w);
+  } else {
+    json_w_keyz(w, "invoke");
+    json_w_begin_object(w);
+    json_w_end_object(w);
+  }
+  hook_end(&m, type);
+  arena_release(&a);
+}

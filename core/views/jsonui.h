@@ -117,4 +117,11 @@ void jui_outputs_state(JUi *u, const State *s);
 ** "1h0m0s" (used in hook messages; exposed for tests). */
 void jui_duration(Buf *out, int seconds);
 
+/* Terraform 1.14's action hooks (docs/actions.md): type "action_start",
+** "action_progress" (text: the message), "action_complete" or
+** "action_errored" (text: the error) for invocation iv, triggered by the
+** change trig (NULL: -invoke). */
+void jui_action(JUi *u, const char *type, const PlInvoke *iv,
+                const PlChange *trig, const char *text);
+
 #endif

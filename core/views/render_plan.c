@@ -249,6 +249,8 @@ static Diff *output_diff(const R *r, const PlOutput *po)
 ** instances would otherwise hold 100,000 diff trees). */
 static bool plan_empty(const R *r, const Plan *p, Diff *const *od)
 {
+  if (p->ninvokes)
+    return false;
   for (uint32_t i = 0; i < p->noutputs; i++)
     if (od[i]->action != PL_NOOP)
       return false;
@@ -381,7 +383,7 @@ void render_plan(Buf *out, const Plan *p, const RenderOpts *o)
     }
   }
 
-  if (nshow == 0 && outs.len == 0) {
+  if (nshow == 0 && outs.len == 0 && !p->ninvokes) {
     if (p->errored) {
       if (have_refresh) {
         render_hrule(&r, w);
@@ -497,12 +499,18 @@ void render_plan(Buf *out, const Plan *p, const RenderOpts *o)
       buf_init(&one, &ar);
       Diff *d = change_diff(&r, &p->changes[i]);
       if (draw_change(&r, &one, &p->changes[i], d, false)) {
+        if (p->ninvokes)
+          render_invokes_of(&r, &one, p, &p->changes[i]);
         buf_putc(w, '\n');
         buf_puts(w, buf_str(&one));
         buf_putc(w, '\n');
       }
       arena_rewind(&ar, m);
     }
+  }
+  if (p->ninvokes)
+    render_invokes_cli(&r, w, p);
+  if (nshow > 0 || p->ninvokes) {
     render_col(&r, w, "\n[bold]Plan:[reset] ");
     if (importing)
       buf_printf(w, "%u to import, ", importing);
@@ -514,7 +522,10 @@ void render_plan(Buf *out, const Plan *p, const RenderOpts *o)
                    counts[PL_CREATE_THEN_DELETE]);
     if (counts[PL_FORGET])
       buf_printf(w, ", %u to forget", counts[PL_FORGET]);
-    buf_puts(w, ".\n");
+    buf_putc(w, '.');
+    if (p->ninvokes)
+      buf_printf(w, " Actions: %u to invoke.", p->ninvokes);
+    buf_putc(w, '\n');
   }
 
   if (outs.len > 0) {

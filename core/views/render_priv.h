@@ -168,4 +168,13 @@ const char *render_sym_markup(PlAction a);
 /* Draws d at indent ind (in levels) with options op. */
 void render_rd(const R *r, Buf *o, const Diff *d, int ind, ROpts op);
 
+/* ---- render_action.c ---------------------------------------------------- */
+
+/* The actions p invokes before and after change c (appended after its
+** block). */
+void render_invokes_of(const R *r, Buf *o, const Plan *p, const PlChange *c);
+/* The -invoke section ("Terraform will invoke the following action(s):"),
+** nothing when p has none. */
+void render_invokes_cli(const R *r, Buf *o, const Plan *p);
+
 #endif
