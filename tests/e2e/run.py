@@ -28,19 +28,33 @@ other flavour the case is not run and is reported as "n/a", which is
 neither a pass nor a failure.  The file is not copied to the scratch
 directory.
 
-Usage: run.py BINARY FLAVOUR [CASE...]   (prints one line per case and
-ends with "N passed, N failed"; exit 1 when any failed).
+Usage: run.py [-j N] [--times[=N]] BINARY FLAVOUR [CASE...]
+(prints one line per case, in the order of the names, and ends with
+"e2e[FLAVOUR]: N passed, N failed"; exit 1 when any failed).
+  -j N        runs N cases at once, each in its own worker process (default
+              1; E2E_JOBS sets the default).  The output is the same as
+              with -j 1: lines come in name order whatever finishes first.
+  --times[=N] after the cases, the N slowest (default: all) with their
+              wall time and the CPU time (user + system) of the processes
+              they ran, slowest first: "time: e2e[FLAVOUR] CASE 12.3 s wall,
+              4.5 s cpu".  Cases are independent: each has its own scratch
+              directory and HOME, servers listen on port 0 (or on a free
+              port they probe), caches live in the scratch directory.
 With CRAM_UPDATE=1 it rewrites failing transcripts with the actual output,
 for authoring; review the diff before committing.
 """
+import concurrent.futures
 import difflib
 import fnmatch
 import os
 import re
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.join(HERE, "cases")
@@ -124,7 +138,37 @@ def case_flavours(src):
         return f.read().split()
 
 
+def run_command(cmd, wdir, env):
+    """Runs one transcript command; returns (output, exit status).
+
+    The command runs in a session of its own so that on a timeout the
+    whole process group goes (a background server holding the output pipe
+    open would otherwise keep communicate() waiting for ever).  Processes
+    a command leaves running on purpose (servers a later command uses)
+    stay: the case's own scripts stop them."""
+    p = subprocess.Popen(["sh", "-c", cmd], cwd=wdir, env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        out, _ = p.communicate(timeout=TIMEOUT)
+        return out.decode("utf-8", "replace"), p.returncode
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        try:
+            p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            # A process that left the group still holds the pipe.
+            p.stdout.close()
+            p.wait()
+        return "*** timed out after %ds ***\n" % TIMEOUT, -1
+
+
 def run_case(name, binary, flavour):
+    """Runs one case; returns (ok, report) where report is the unified diff
+    of a failing transcript ("" when it passed)."""
     src = os.path.join(CASES, name)
     tpath = os.path.join(src, "test.t")
     items, tail = parse(tpath)
@@ -155,16 +199,7 @@ def run_case(name, binary, flavour):
         out_lines = []
         for it in items:
             out_lines.extend(it["pre"])
-            try:
-                p = subprocess.run(["sh", "-c", it["cmd"]], cwd=wdir, env=env,
-                                   stdout=subprocess.PIPE,
-                                   stderr=subprocess.STDOUT,
-                                   stdin=subprocess.DEVNULL, timeout=TIMEOUT)
-                actual = p.stdout.decode("utf-8", "replace")
-                status = p.returncode
-            except subprocess.TimeoutExpired:
-                actual = "*** timed out after %ds ***\n" % TIMEOUT
-                status = -1
+            actual, status = run_command(it["cmd"], wdir, env)
             alines = actual.split("\n")
             if alines and alines[-1] == "":
                 alines.pop()
@@ -180,6 +215,7 @@ def run_case(name, binary, flavour):
             if status != 0:
                 out_lines.append("  [%d]" % status)
         out_lines.extend(tail)
+        report = ""
         if not ok:
             with open(tpath, encoding="utf-8") as f:
                 old = f.read().split("\n")
@@ -187,36 +223,108 @@ def run_case(name, binary, flavour):
                 old.pop()
             diff = difflib.unified_diff(old, out_lines, "expected", "actual",
                                         lineterm="")
-            sys.stdout.write("\n".join(diff) + "\n")
+            report = "\n".join(diff) + "\n"
             if os.environ.get("CRAM_UPDATE") == "1":
                 with open(tpath, "w", encoding="utf-8") as f:
                     f.write("\n".join(out_lines) + "\n")
-        return ok
+        return ok, report
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
+def cpu_of_children():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timed_case(name, binary, flavour):
+    """run_case with its wall time and the CPU time of the processes it ran
+    (this process runs one case at a time, so the growth of its children's
+    CPU time is the case's).  Returns (ok, report, wall, cpu)."""
+    t0, c0 = time.monotonic(), cpu_of_children()
+    ok, report = run_case(name, binary, flavour)
+    return ok, report, time.monotonic() - t0, cpu_of_children() - c0
+
+
+def usage():
+    sys.stderr.write("usage: run.py [-j N] [--times[=N]] BINARY FLAVOUR "
+                     "[CASE...]\n")
+    return 2
+
+
 def main():
-    if len(sys.argv) < 3:
-        sys.stderr.write("usage: run.py BINARY FLAVOUR [CASE...]\n")
-        return 2
-    binary, flavour = sys.argv[1], sys.argv[2]
-    names = sys.argv[3:] or sorted(
+    args = sys.argv[1:]
+    jobs = os.environ.get("E2E_JOBS", "1")
+    times = None
+    while args and args[0].startswith("-"):
+        a = args.pop(0)
+        if a == "-j" and args:
+            jobs = args.pop(0)
+        elif a.startswith("-j") and len(a) > 2:
+            jobs = a[2:]
+        elif a == "--times":
+            times = 0
+        elif a.startswith("--times="):
+            try:
+                times = int(a[8:])
+            except ValueError:
+                return usage()
+        else:
+            return usage()
+    try:
+        jobs = int(jobs)
+    except ValueError:
+        return usage()
+    if len(args) < 2 or jobs < 1:
+        return usage()
+    binary, flavour = args[0], args[1]
+    names = args[2:] or sorted(
         d for d in os.listdir(CASES)
         if os.path.isfile(os.path.join(CASES, d, "test.t")))
-    passed = failed = na = 0
+    for n in names:
+        if not os.path.isfile(os.path.join(CASES, n, "test.t")):
+            sys.stderr.write("run.py: no case %s (%s/test.t)\n" % (
+                n, os.path.join(CASES, n)))
+            return 2
+    run = []
     for n in names:
         fl = case_flavours(os.path.join(CASES, n))
-        if fl is not None and flavour not in fl:
-            na += 1
-            print("n/a  %s [%s] (runs on %s)" % (n, flavour, " ".join(fl)))
-            continue
-        if run_case(n, binary, flavour):
-            passed += 1
-            print("ok   %s [%s]" % (n, flavour))
-        else:
-            failed += 1
-            print("FAIL %s [%s]" % (n, flavour))
+        if fl is None or flavour in fl:
+            run.append(n)
+    pool = None
+    if jobs > 1 and len(run) > 1:
+        pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs)
+        futs = {n: pool.submit(timed_case, n, binary, flavour) for n in run}
+    passed = failed = na = 0
+    durations = []
+    try:
+        for n in names:
+            if n not in run:
+                na += 1
+                print("n/a  %s [%s] (runs on %s)" % (
+                    n, flavour, " ".join(case_flavours(os.path.join(CASES, n)))))
+                continue
+            if pool:
+                ok, report, wall, cpu = futs[n].result()
+            else:
+                ok, report, wall, cpu = timed_case(n, binary, flavour)
+            durations.append((wall, cpu, n))
+            sys.stdout.write(report)
+            if ok:
+                passed += 1
+                print("ok   %s [%s]" % (n, flavour))
+            else:
+                failed += 1
+                print("FAIL %s [%s]" % (n, flavour))
+            sys.stdout.flush()
+    finally:
+        if pool:
+            pool.shutdown(cancel_futures=True)
+    if times is not None:
+        durations.sort(reverse=True)
+        for wall, cpu, n in durations[:times or None]:
+            print("time: e2e[%s] %s %.1f s wall, %.1f s cpu" % (
+                flavour, n, wall, cpu))
     print("e2e[%s]: %d passed, %d failed%s" % (
         flavour, passed, failed,
         ", %d not for this flavour" % na if na else ""))

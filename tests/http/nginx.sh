@@ -46,8 +46,6 @@ start)
   echo "$dir" > nginx.dir
   echo "$dir/root" > nginx.root
   mkdir -p "$dir/root/states" "$dir/tmp"
-  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  echo "$port" > nginx.port
   mkdir -p ngcerts
   ( cd ngcerts
     EC="-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes"
@@ -63,7 +61,14 @@ start)
   cp ngcerts/server.crt ngcerts/server.key "$dir/"
   user=
   [ "$(id -u)" = 0 ] && user='user root;'
-  cat > "$dir/nginx.conf" <<CONF
+  # A free port is probed, then nginx binds it: between the two, another
+  # test running at the same time may take it (its own server, or a
+  # client's ephemeral port).  nginx then fails to start saying so, and a
+  # fresh port is tried; any other failure is reported.
+  tries=0
+  while :; do
+    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    cat > "$dir/nginx.conf" <<CONF
 $user
 daemon on;
 worker_processes 1;
@@ -94,11 +99,16 @@ http {
   }
 }
 CONF
-  if ! nginx -p "$dir/" -e "$dir/error.log" -c "$dir/nginx.conf" \
-      </dev/null >"$dir/start.log" 2>&1; then
-    cat "$dir/start.log" "$dir/error.log" >&2
-    exit 1
-  fi
+    : > "$dir/error.log"
+    nginx -p "$dir/" -e "$dir/error.log" -c "$dir/nginx.conf" \
+      </dev/null >"$dir/start.log" 2>&1 && break
+    tries=$((tries + 1))
+    if [ $tries -ge 5 ] || ! grep -q 'Address already in use' "$dir/start.log" "$dir/error.log"; then
+      cat "$dir/start.log" "$dir/error.log" >&2
+      exit 1
+    fi
+  done
+  echo "$port" > nginx.port
   # the workers answer over TLS (a 404: no state yet)
   code=$(curl -s -o /dev/null -w '%{http_code}' --cacert ngcerts/ca.crt \
     "https://127.0.0.1:$port/states/")

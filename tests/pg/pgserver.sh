@@ -46,8 +46,6 @@ start)
   dir=$(mktemp -d /tmp/cairn-pg-XXXXXX)
   chmod 755 "$dir"
   echo "$dir" > pg.dir
-  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  echo "$port" > pg.port
   echo "$dir" > pg.sock
   [ -f certs/ca.crt ] || sh "$here/../provider/mkcerts.sh" certs
   [ "$(id -u)" = 0 ] && chown postgres "$dir"
@@ -60,13 +58,13 @@ start)
   [ "$(id -u)" = 0 ] && chown postgres "$dir/data/server.crt" "$dir/data/server.key"
   cat >> "$dir/data/postgresql.conf" <<EOF
 listen_addresses = '127.0.0.1'
-port = $port
 unix_socket_directories = '$dir'
 ssl = on
 ssl_cert_file = 'server.crt'
 ssl_key_file = 'server.key'
 fsync = off
 max_connections = 40
+include 'port.conf'
 EOF
   cat > "$dir/data/pg_hba.conf" <<EOF
 local all postgres trust
@@ -77,7 +75,24 @@ host all cairn_md5 127.0.0.1/32 md5
 host all all 127.0.0.1/32 scram-sha-256
 EOF
   [ "$(id -u)" = 0 ] && chown postgres "$dir/data/pg_hba.conf"
-  as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >/dev/null
+  # A free port is probed, then the server binds it: between the two,
+  # another test running at the same time may take it (its own server, or
+  # a client's ephemeral port).  The server then fails to start saying so,
+  # and a fresh port is tried; any other failure is reported.
+  tries=0
+  while :; do
+    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    echo "port = $port" > "$dir/data/port.conf"
+    [ "$(id -u)" = 0 ] && chown postgres "$dir/data/port.conf"
+    : > "$dir/server.log"
+    [ "$(id -u)" = 0 ] && chown postgres "$dir/server.log"
+    as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >/dev/null && break
+    tries=$((tries + 1))
+    if [ $tries -ge 5 ] || ! grep -q 'could not bind\|could not create any TCP/IP sockets' "$dir/server.log"; then
+      cat "$dir/server.log" >&2; exit 1
+    fi
+  done
+  echo "$port" > pg.port
   as_pg "$bin/psql" -h "$dir" -p "$port" -U postgres -d postgres -q -v ON_ERROR_STOP=1 >/dev/null <<'EOF'
 SET password_encryption = 'scram-sha-256';
 CREATE ROLE cairn LOGIN PASSWORD 'secret';

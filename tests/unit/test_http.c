@@ -414,7 +414,9 @@ static void test_refused(void)
   bind(s, (struct sockaddr *)&sa, sizeof sa);
   getsockname(s, (struct sockaddr *)&sa, &sl);
   Server dead = {-1, ntohs(sa.sin_port)};
-  close(s);
+  /* The socket stays bound but never listens until the test ends: a
+  ** connection is refused all the same, and no other process (another
+  ** test running at the same time) can take the port meanwhile. */
   HttpEndpoint e = endpoint(&dead, "https");
   e.max_retries = 2;
   HttpResponse r;
@@ -426,6 +428,7 @@ static void test_refused(void)
   T_EQ_INT(r.attempts, 3);
   T_EQ_INT(sleeps, 2);
   http_endpoint_destroy(&e);
+  close(s);
 }
 
 static void test_timeout(void)

@@ -13,7 +13,7 @@ python3 "$lib/../../http/state_server.py" --dir srv --cert certs/server.crt \
   --key certs/server.key "$@" > port 2>srv.err &
 echo $! > srv.pid
 i=0
-while [ ! -s port ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+while [ ! -s port ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 P=$(cat port)
 {
   printf 'address = "https://localhost:%s/state/main"\n' "$P"

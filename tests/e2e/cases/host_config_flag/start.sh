@@ -8,7 +8,7 @@ python3 "$here/../../../provider/server.py" --port 0 --prefix /cairn/v1 \
   --cert certs/server.crt --key certs/server.key > port 2>/dev/null &
 echo $! > pid
 i=0
-while [ ! -s port ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+while [ ! -s port ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 P=$(cat port)
 printf '[provider "acme.test/ref/ref"]\nendpoint = https://localhost:%s/cairn/v1\nresolve = localhost:%s:127.0.0.1\nca_file = certs/ca.crt\n' \
   "$P" "$P" > "$1"

@@ -18,7 +18,7 @@ python3 "$srv" --cert certs/server.crt --key certs/server.key \
 echo $! > mtls_pid
 i=0
 while { [ ! -s port ] || [ ! -s tls_port ] || [ ! -s mtls_port ]; } &&
-  [ $i -lt 100 ]; do
+  [ $i -lt 600 ]; do
   sleep 0.1
   i=$((i + 1))
 done
