@@ -208,27 +208,23 @@ SIZE_SRC += cmd/cmd_show.c cmd/cmd_validate.c cmd/cli.c cmd/cmd_apply.c \
   core/config/ini.c core/config/hostcfg.c core/state/workspace.c \
   net/mtls.c net/plugin.c net/zip.c core/lang/fmt.c \
   core/views/jsonplan_config.c
+# The actions (docs/actions.md), state selection, cross-type moves, the
+# yaml and rsa functions and `show`'s renderer run once per command; the
+# remote-provider and plugin clients (their time is the network's or the
+# plugin's), the registry, the collection, string, regex, time, encoding
+# and file functions, show -json's state and the variables' reader are
+# not on the paths the benchmarks time (docs/performance.md).
+SIZE_SRC += core/engine/engine_action.c core/config/config_action.c \
+  core/views/render_action.c core/views/render_show.c cmd/cmd_state.c \
+  cmd/cmd_state_select.c core/engine/engine_move.c core/lang/funcs_yaml.c \
+  core/lang/funcs_rsa.c net/prov_https.c net/prov_plugin.c net/msgpack.c \
+  net/grpc.c net/provreg.c core/lang/funcs_coll.c core/lang/funcs_str.c \
+  core/lang/funcs_re.c core/lang/funcs_time.c core/lang/funcs_enc.c \
+  core/lang/funcs_fs.c core/views/jsonplan_state.c core/engine/vars.c
 $(patsubst %.c,build/rel/obj/%.o,$(SIZE_SRC)): REL_CFLAGS += -Os
 $(patsubst %.c,build/tst/obj/%.o,$(SIZE_SRC)): TST_CFLAGS += -Os
 $(patsubst %.c,build/aarch64/obj/%.o,$(SIZE_SRC)): aarch64_CFLAGS += -Os
 $(patsubst %.c,build/armv7/obj/%.o,$(SIZE_SRC)): armv7_CFLAGS += -Os
-# More of the same kind, kept apart so the list above merges cleanly: the
-# actions (docs/actions.md), fmt, show, validate, the lock file, version
-# constraints, the host configuration, state selection, cross-type moves,
-# the yaml and rsa functions, the mirror's zip reader, the plugin
-# certificate, the JSON configuration view and the flag parser.
-SIZE_SRC_COLD := core/engine/engine_action.c core/config/config_action.c \
-  core/views/render_action.c core/lang/fmt.c core/views/render_show.c \
-  core/config/lockfile.c core/config/provver.c core/config/hostcfg.c \
-  core/config/ini.c cmd/cmd_state.c cmd/cmd_state_select.c \
-  cmd/cmd_validate.c cmd/cmd_show.c core/engine/engine_move.c \
-  core/lang/funcs_yaml.c core/lang/funcs_rsa.c net/zip.c net/mtls.c \
-  core/views/jsonplan_config.c cmd/cli.c
-$(patsubst %.c,build/rel/obj/%.o,$(SIZE_SRC_COLD)): REL_CFLAGS += -Os
-$(patsubst %.c,build/tst/obj/%.o,$(SIZE_SRC_COLD)): TST_CFLAGS += -Os
-$(patsubst %.c,build/aarch64/obj/%.o,$(SIZE_SRC_COLD)): aarch64_CFLAGS += -Os
-$(patsubst %.c,build/armv7/obj/%.o,$(SIZE_SRC_COLD)): armv7_CFLAGS += -Os
-
 build/cairn: $(rel_OBJ)
 	$(if $(V),,@echo "  LD      $@";)$(MUSL_CC) $^ -o $@ $(REL_LDFLAGS) $(VLIBS) $(LIBS)
 build/san/cairn: $(san_OBJ)
