@@ -425,6 +425,22 @@ static bool apply_post(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
   return eng_check_post(e, n, in, a, d, in->value, LC_RESOURCE_POSTCONDITION);
 }
 
+/* Preconditions once more before a create, update or read, as
+** Terraform's apply does (its plan and applyDataSource evaluate them with
+** error severity): a condition unknown at plan time, or an ephemeral
+** variable given a new value for a saved plan, is decided here, and a
+** failure stops this instance before the provider is called. */
+static bool apply_pre(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
+{
+  if (!n->res || !n->res->preconditions.n)
+    return true;
+  Scope sc;
+  EvalCtx ctx;
+  eng_inst_scope(&ctx, &sc, e, n, in, a, d);
+  return lc_check_rules_ex(&ctx, &n->res->preconditions,
+                           LC_RESOURCE_PRECONDITION, in->addr, false, d);
+}
+
 bool eng_apply_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
 {
   const ProvBlockSchema *b = n->tschema->schema.block;
@@ -460,6 +476,8 @@ bool eng_apply_managed(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
                           prov_null_object(a, b), prov_null_object(a, b),
                           ppriv, in->deposed, pc);
   }
+  if (!apply_pre(e, n, in, a, d))
+    return false;
   Value config;
   if (!eng_eval_config(e, n, in, a, d, &config))
     return false;
@@ -615,6 +633,8 @@ bool eng_apply_data(Engine *e, Node *n, Inst *in, Arena *a, Diags *d)
   if (!in->in_config)
     return true;
   if (pc && pc->action == PL_READ) {
+    if (!apply_pre(e, n, in, a, d))
+      return false;
     Value config;
     if (!eng_eval_config(e, n, in, a, d, &config))
       return false;
