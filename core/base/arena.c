@@ -100,13 +100,12 @@ static size_t grown_size(const Arena *a)
 ** mode): filling a 60 MB syntax tree then costs a few dozen page faults
 ** instead of fifteen thousand.  *size is rounded up to use the mapping. */
 
-static ArenaChunk *map_chunk(size_t *size)
-{
 #if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
-  if (*size < HUGE_PAGE - sizeof(ArenaChunk) ||
-      *size > SIZE_MAX / 2 - 2 * HUGE_PAGE)
-    return NULL;
-  size_t len = (*size + sizeof(ArenaChunk) + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+/* len bytes (a multiple of HUGE_PAGE) of fresh memory aligned to
+** HUGE_PAGE and marked for huge pages, or NULL: one mapping HUGE_PAGE
+** larger, trimmed at both ends. */
+static char *map_huge(size_t len)
+{
   char *p = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED)
@@ -118,6 +117,20 @@ static ArenaChunk *map_chunk(size_t *size)
     munmap(p + lead + len, HUGE_PAGE - lead);
   p += lead;
   madvise(p, len, MADV_HUGEPAGE);
+  return p;
+}
+#endif
+
+static ArenaChunk *map_chunk(size_t *size)
+{
+#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
+  if (*size < HUGE_PAGE - sizeof(ArenaChunk) ||
+      *size > SIZE_MAX / 2 - 2 * HUGE_PAGE)
+    return NULL;
+  size_t len = (*size + sizeof(ArenaChunk) + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+  char *p = map_huge(len);
+  if (!p)
+    return NULL;
   ArenaChunk *c = (ArenaChunk *)(void *)p;
   c->mapped = len;
   c->units = 0;
@@ -146,7 +159,7 @@ static ArenaChunk *map_chunk(size_t *size)
 
 #if !defined(ARENA_ASAN) && !defined(CAIRN_ARENA_MALLOC) && \
     defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
-#define SLAB_BYTES ((size_t)2 * 1024 * 1024)
+#define SLAB_BYTES HUGE_PAGE
 
 static pthread_mutex_t slab_mu = PTHREAD_MUTEX_INITIALIZER;
 static char *slab_beg, *slab_end;           /* uncarved part of the slab */
@@ -165,16 +178,9 @@ static void slab_push(char *p, size_t units)
 ** holds slab_mu. */
 static bool slab_map(void)
 {
-  char *p = mmap(NULL, 2 * SLAB_BYTES, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED)
+  char *p = map_huge(SLAB_BYTES);
+  if (!p)
     return false;
-  size_t lead = (size_t)(-(uintptr_t)p & (SLAB_BYTES - 1));
-  if (lead)
-    munmap(p, lead);
-  munmap(p + lead + SLAB_BYTES, SLAB_BYTES - lead);
-  p += lead;
-  madvise(p, SLAB_BYTES, MADV_HUGEPAGE);
   size_t left = (size_t)(slab_end - slab_beg) / SLAB_UNIT;
   if (left)
     slab_push(slab_beg, left);

@@ -746,6 +746,32 @@ static const char lookup_detail[] =
     "set. On Windows-based platforms, no action is typically necessary."
     "\n\n";
 
+/* Runs command (found at path) with the arguments (nulls dropped), stdin
+** and working_directory of config v, and the environment envp (NULL: the
+** inherited one): the data source's, the ephemeral resource's and the
+** action's run.  *r is what was run (for messages), *res how it went. */
+static void run_command(Prov *p, Arena *a, Value v, const char *command,
+                        const char *path, char *const *envp, ProvRun *r,
+                        ProvRunResult *res)
+{
+  Value args = prov_get(v, "arguments");
+  uint32_t n = val_is_null(args) ? 0 : args.len;
+  const char **argv = ARENA_NEW(a, const char *, n + 2);
+  uint32_t k = 0;
+  argv[k++] = command;
+  for (uint32_t i = 0; i < n; i++)
+    if (!val_is_null(args.u.elems[i]))
+      argv[k++] = args.u.elems[i].u.s;
+  argv[k] = NULL;
+  Value in = prov_get(v, "stdin"), wd = prov_get(v, "working_directory");
+  *r = (ProvRun){.path = path, .argv = argv,
+                 .dir = val_is_null(wd) ? NULL : wd.u.s,
+                 .in = val_is_null(in) ? NULL : in.u.s,
+                 .inlen = val_is_null(in) ? 0 : in.len,
+                 .envp = envp};
+  prov_run(a, p, r, res);
+}
+
 /* data local_command: upstream's Read.  stdout/stderr stay null when the
 ** command printed nothing; exit_code is null when it never started. */
 static void read_command(Prov *p, ProvCall *c, const ProvReadDataReq *req,
@@ -764,22 +790,9 @@ static void read_command(Prov *p, ProvCall *c, const ProvReadDataReq *req,
                    "Error: %s", who, lookup_detail, command, err);
     return;
   }
-  Value args = prov_get(v, "arguments");
-  uint32_t n = val_is_null(args) ? 0 : args.len;
-  const char **argv = ARENA_NEW(a, const char *, n + 2);
-  uint32_t k = 0;
-  argv[k++] = command;
-  for (uint32_t i = 0; i < n; i++)
-    if (!val_is_null(args.u.elems[i]))
-      argv[k++] = args.u.elems[i].u.s;
-  argv[k] = NULL;
-  Value in = prov_get(v, "stdin"), wd = prov_get(v, "working_directory");
-  ProvRun r = {.path = path, .argv = argv,
-               .dir = val_is_null(wd) ? NULL : wd.u.s,
-               .in = val_is_null(in) ? NULL : in.u.s,
-               .inlen = val_is_null(in) ? 0 : in.len};
+  ProvRun r;
   ProvRunResult res;
-  prov_run(a, p, &r, &res);
+  run_command(p, a, v, command, path, NULL, &r, &res);
   if (res.errlen)
     v = prov_set(a, v, "stderr", utf8_value(a, res.err, res.errlen));
   if (res.outlen)
@@ -1015,23 +1028,10 @@ static void invoke_action(Prov *p, ProvCall *c, const ProvInvokeReq *req)
   }
   if (req->plan)
     return;
-  Value args = prov_get(v, "arguments");
-  uint32_t n = val_is_null(args) ? 0 : args.len;
-  const char **argv = ARENA_NEW(a, const char *, n + 2);
-  uint32_t k = 0;
-  argv[k++] = command;
-  for (uint32_t i = 0; i < n; i++)
-    if (!val_is_null(args.u.elems[i]))
-      argv[k++] = args.u.elems[i].u.s;
-  argv[k] = NULL;
-  Value in = prov_get(v, "stdin"), wd = prov_get(v, "working_directory");
-  ProvRun r = {.path = path, .argv = argv,
-               .dir = val_is_null(wd) ? NULL : wd.u.s,
-               .in = val_is_null(in) ? NULL : in.u.s,
-               .inlen = val_is_null(in) ? 0 : in.len,
-               .envp = action_env(a, prov_get(v, "environment"))};
+  ProvRun r;
   ProvRunResult res;
-  prov_run(a, p, &r, &res);
+  run_command(p, a, v, command, path,
+              action_env(a, prov_get(v, "environment")), &r, &res);
   if (!res.error) {
     if (req->progress)
       req->progress(req->progress_ctx,
